@@ -1,0 +1,143 @@
+# fentros: one Makefile for the kernel, its ISO, and the host tools.
+#   make            build/kernel.elf and build/fentros.iso
+#   make run        boot it in QEMU with the serial console on this terminal
+#   make test       the QEMU test harness (N passed, N failed)
+#   make bench      the tracer's costs, one table
+#   make deps       install the host tools this needs (Debian)
+
+BUILD      := build
+CC         := gcc
+LD         := ld
+NASM       := nasm
+OBJCOPY    := objcopy
+PYTHON     := python3
+
+QEMU       := qemu-system-x86_64
+QEMU_ACCEL ?= tcg
+SMP        ?= 2
+MEM        ?= 256M
+CMDLINE    ?=
+
+GCC_INCLUDE := $(shell $(CC) -print-file-name=include)
+
+CFLAGS_BASE := -std=gnu11 -ffreestanding -nostdinc -isystem $(GCC_INCLUDE) \
+	-Iinclude -Iarch/x86_64/include \
+	-mcmodel=kernel -mno-red-zone -mno-sse -mno-sse2 -mno-mmx -mno-3dnow -mno-avx \
+	-fno-pic -fno-pie -fno-stack-protector -fno-omit-frame-pointer \
+	-fno-asynchronous-unwind-tables -fno-common -ffunction-sections \
+	-O2 -g -Wall -Wextra -Werror -Wno-unused-parameter -MMD -MP
+
+# Every function gets a 5-byte `call __fentry__` as its first instruction, and its address
+# in __mcount_loc; dynamic ftrace turns these into NOPs at boot.
+TRACE_FLAGS := -pg -mfentry -mrecord-mcount
+
+# Built without TRACE_FLAGS, one reason each. The tracer must never trace itself, nor
+# anything it runs through on the way from a traced call to the ring buffer.
+NOTRACE_DIRS  := kernel/trace/          # the tracer: ops, ring buffer, output, tracefs files
+NOTRACE_FILES := lib/string.c           # mem*/str* run inside the tracer and the patching path
+NOTRACE_FILES += lib/printf.c           # formats trace output and panic reports
+NOTRACE_FILES += lib/sort.c             # sorts and searches call-site records
+NOTRACE_FILES += kernel/printk.c        # panic and ftrace bug reports go through it
+NOTRACE_FILES += kernel/panic.c         # must work when the tracer is broken
+NOTRACE_FILES += kernel/spinlock.c      # locks taken by the tracer and the patching code
+NOTRACE_FILES += kernel/symbols.c       # symbol lookup for trace output and backtraces
+NOTRACE_FILES += arch/x86_64/traps.c    # exception dispatch, including the int3 of live patching
+NOTRACE_FILES += arch/x86_64/serial.c   # the console that panic and dump write to
+NOTRACE_FILES += arch/x86_64/text_poke.c # writes kernel text; tracing it would patch the patcher
+NOTRACE_FILES += arch/x86_64/tsc.c      # the trace clock
+
+NOTRACE := $(strip $(NOTRACE_FILES))
+NOTRACE_DIR_LIST := $(strip $(NOTRACE_DIRS))
+
+is_notrace = $(or $(filter $(NOTRACE),$(1)),$(strip $(foreach d,$(NOTRACE_DIR_LIST),$(filter $(d)%,$(1)))))
+
+C_SRCS   := $(sort $(shell find kernel lib arch -name '*.c'))
+ASM_SRCS := $(sort $(shell find boot arch -name '*.asm'))
+OBJS     := $(patsubst %.c,$(BUILD)/obj/%.o,$(C_SRCS)) $(patsubst %.asm,$(BUILD)/obj/%.asm.o,$(ASM_SRCS))
+
+KERNEL   := $(BUILD)/kernel.elf
+ISO      := $(BUILD)/fentros.iso
+GENSYMS  := $(BUILD)/tools/gensyms
+
+.PHONY: all iso run test bench deps clean check-deps
+all: $(KERNEL) $(ISO)
+iso: $(ISO)
+
+$(BUILD)/obj/%.o: %.c Makefile
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	@$(CC) $(CFLAGS_BASE) $(if $(call is_notrace,$<),,$(TRACE_FLAGS)) -c $< -o $@
+
+$(BUILD)/obj/%.asm.o: %.asm Makefile
+	@mkdir -p $(dir $@)
+	@echo "  NASM    $<"
+	@$(NASM) -f elf64 -g -F dwarf -Iarch/x86_64/include/ -MD $@.d -MP $< -o $@
+
+$(BUILD)/linker.ld: linker.ld Makefile
+	@mkdir -p $(BUILD)
+	$(CC) -E -P -x c -undef $< -o $@
+
+$(GENSYMS): tools/gensyms.c
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -Wall -Wextra -Werror -o $@ $<
+
+# Two links: the first gives the addresses, gensyms turns its symbols into a table, the
+# second embeds the table. The table lives in the last segment, so nothing moves; the
+# final check proves it.
+$(BUILD)/ksyms.empty.o: $(GENSYMS)
+	$(GENSYMS) --empty $(BUILD)/ksyms.empty.bin
+	$(OBJCOPY) -I binary -O elf64-x86-64 -B i386:x86-64 \
+		--rename-section .data=.ksymtab,alloc,load,readonly,data,contents \
+		$(BUILD)/ksyms.empty.bin $@
+
+$(KERNEL): $(OBJS) $(BUILD)/linker.ld $(BUILD)/ksyms.empty.o $(GENSYMS)
+	$(LD) -n -nostdlib -z max-page-size=4096 -z noexecstack -T $(BUILD)/linker.ld -o $(BUILD)/kernel.pass1.elf \
+		$(OBJS) $(BUILD)/ksyms.empty.o
+	$(GENSYMS) $(BUILD)/kernel.pass1.elf $(BUILD)/ksyms.bin
+	$(OBJCOPY) -I binary -O elf64-x86-64 -B i386:x86-64 \
+		--rename-section .data=.ksymtab,alloc,load,readonly,data,contents \
+		$(BUILD)/ksyms.bin $(BUILD)/ksyms.o
+	$(LD) -n -nostdlib -z max-page-size=4096 -z noexecstack -T $(BUILD)/linker.ld -o $@.tmp \
+		$(OBJS) $(BUILD)/ksyms.o
+	$(GENSYMS) --check $@.tmp $(BUILD)/ksyms.bin
+	mv $@.tmp $@
+
+$(ISO): $(KERNEL) iso/grub.cfg.in tools/mkiso.sh
+	tools/mkiso.sh $(KERNEL) $@ $(CMDLINE)
+
+QEMU_FLAGS = -accel $(QEMU_ACCEL) -smp $(SMP) -m $(MEM) -cdrom $(ISO) -display none \
+	-serial stdio -no-reboot -device isa-debug-exit,iobase=0xf4,iosize=0x04
+
+# poweroff leaves QEMU through isa-debug-exit with status 1: that is success here.
+run: check-deps all
+	@echo "fentros: serial console below; 'poweroff' or Ctrl-A X quits."
+	-$(QEMU) $(QEMU_FLAGS) -monitor none; true
+
+test: check-deps all
+	$(PYTHON) tests/run.py --smp 1,2,4
+
+bench: check-deps all
+	$(PYTHON) tests/bench.py --smp $(SMP)
+
+# Host tools: package name : a command it provides.
+DEP_PKGS := qemu-system-x86:qemu-system-x86_64 nasm:nasm grub-pc-bin:/usr/lib/grub/i386-pc/modinfo.sh \
+	grub-common:grub-mkrescue xorriso:xorriso mtools:mformat python3:python3 gcc:gcc \
+	binutils:ld make:make
+
+check-deps:
+	@missing=""; for pair in $(DEP_PKGS); do pkg=$${pair%%:*}; cmd=$${pair#*:}; \
+		if [ "$${cmd#/}" != "$$cmd" ]; then [ -e "$$cmd" ] || missing="$$missing $$pkg"; \
+		else command -v "$$cmd" >/dev/null 2>&1 || missing="$$missing $$pkg"; fi; done; \
+	if [ -n "$$missing" ]; then \
+		if [ "$$(id -u)" = 0 ]; then echo "installing:$$missing"; \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+		else echo "missing host tools; run: sudo apt-get install -y$$missing"; exit 1; fi; fi
+
+deps: check-deps
+	@echo "all host tools present"
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(OBJS:.o=.d)
+-include $(BUILD)/obj/boot/*.asm.o.d

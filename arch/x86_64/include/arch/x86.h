@@ -1,0 +1,58 @@
+#ifndef ARCH_X86_H
+#define ARCH_X86_H
+
+#include <arch/regs.h>
+#include <kernel/compiler.h>
+
+#define X86_KERNEL_CS 0x08
+#define X86_KERNEL_DS 0x10
+#define X86_TSS_SEL 0x18
+
+/* Interrupt stack table slots: faults that must not run on a possibly broken stack. */
+#define X86_IST_DOUBLE_FAULT 1
+#define X86_IST_NMI 2
+#define X86_IST_MACHINE_CHECK 3
+#define X86_IST_BREAKPOINT 4
+#define X86_IST_COUNT 4
+#define X86_IST_STACK_PAGES 4
+
+#define X86_VEC_DE 0
+#define X86_VEC_DB 1
+#define X86_VEC_NMI 2
+#define X86_VEC_BP 3
+#define X86_VEC_UD 6
+#define X86_VEC_DF 8
+#define X86_VEC_GP 13
+#define X86_VEC_PF 14
+#define X86_VEC_MC 18
+
+/* Legacy IRQs land at 0x20..0x2f; local APIC vectors sit above. */
+#define X86_IRQ_BASE 0x20
+#define X86_VEC_SPURIOUS 0xff
+
+/* Sets up this CPU's GDT, TSS with IST stacks, and loads the shared IDT. */
+void x86_cpu_tables_init(unsigned cpu);
+void x86_idt_init(void);
+
+/*
+ * Handlers. An exception hook returns true when it handled the trap (for instance an
+ * int3 on a site being patched); otherwise the fatal exception path runs.
+ */
+typedef bool (*x86_trap_hook_fn)(struct pt_regs *regs);
+void x86_set_trap_hook(unsigned vector, x86_trap_hook_fn fn);
+typedef void (*x86_irq_handler_fn)(struct pt_regs *regs, void *arg);
+void x86_set_irq_handler(unsigned vector, x86_irq_handler_fn fn, void *arg);
+/* Interrupt controller end-of-interrupt for a vector (PIC or local APIC). */
+extern void (*x86_irq_eoi)(unsigned vector);
+
+const char *x86_vector_name(unsigned vector);
+void x86_dump_regs(const struct pt_regs *regs);
+
+/* Legacy 8259 PIC: remapped to X86_IRQ_BASE, all lines masked but those unmasked. */
+void x86_pic_init(void);
+void x86_pic_unmask(unsigned irq);
+void x86_pic_disable(void);
+
+void x86_paging_init(void);
+
+#endif

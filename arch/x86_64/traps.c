@@ -1,0 +1,177 @@
+/*
+ * The IDT and the C side of every interrupt and exception. Not traced: the int3 that live
+ * code patching plants comes through here, and so does every timer tick.
+ */
+#include <arch/cpu.h>
+#include <arch/x86.h>
+#include <kernel/mm.h>
+#include <kernel/panic.h>
+#include <kernel/percpu.h>
+#include <kernel/printk.h>
+#include <kernel/symbols.h>
+#include <kernel/trap.h>
+#include <lib/string.h>
+
+struct idt_gate {
+    uint16_t offset_low;
+    uint16_t selector;
+    uint8_t ist;
+    uint8_t type_attr;
+    uint16_t offset_mid;
+    uint32_t offset_high;
+    uint32_t reserved;
+} __packed;
+
+static struct idt_gate idt[256] __aligned(16);
+extern const uint64_t isr_stub_table[256];
+
+static x86_trap_hook_fn trap_hooks[32];
+static struct {
+    x86_irq_handler_fn fn;
+    void *arg;
+} irq_handlers[256];
+
+void (*x86_irq_eoi)(unsigned vector);
+
+static const char *const vector_names[32] = {
+    [0] = "#DE Divide Error",
+    [1] = "#DB Debug",
+    [2] = "NMI",
+    [3] = "#BP Breakpoint",
+    [4] = "#OF Overflow",
+    [5] = "#BR Bound Range Exceeded",
+    [6] = "#UD Invalid Opcode",
+    [7] = "#NM Device Not Available",
+    [8] = "#DF Double Fault",
+    [9] = "Coprocessor Segment Overrun",
+    [10] = "#TS Invalid TSS",
+    [11] = "#NP Segment Not Present",
+    [12] = "#SS Stack-Segment Fault",
+    [13] = "#GP General Protection",
+    [14] = "#PF Page Fault",
+    [16] = "#MF x87 Floating-Point",
+    [17] = "#AC Alignment Check",
+    [18] = "#MC Machine Check",
+    [19] = "#XM SIMD Floating-Point",
+    [20] = "#VE Virtualization",
+    [21] = "#CP Control Protection",
+};
+
+const char *x86_vector_name(unsigned vector)
+{
+    if (vector < 32)
+        return vector_names[vector] ? vector_names[vector] : "Reserved";
+    return "Interrupt";
+}
+
+static void set_gate(unsigned vector, uint64_t handler, unsigned ist)
+{
+    struct idt_gate *g = &idt[vector];
+    g->offset_low = handler & 0xffff;
+    g->selector = X86_KERNEL_CS;
+    g->ist = ist;
+    g->type_attr = 0x8e; /* present, DPL 0, 64-bit interrupt gate: IF cleared on entry */
+    g->offset_mid = (handler >> 16) & 0xffff;
+    g->offset_high = handler >> 32;
+    g->reserved = 0;
+}
+
+void x86_idt_init(void)
+{
+    static bool built;
+    if (!built) {
+        for (unsigned v = 0; v < 256; v++)
+            set_gate(v, isr_stub_table[v], 0);
+        set_gate(X86_VEC_DF, isr_stub_table[X86_VEC_DF], X86_IST_DOUBLE_FAULT);
+        set_gate(X86_VEC_NMI, isr_stub_table[X86_VEC_NMI], X86_IST_NMI);
+        set_gate(X86_VEC_MC, isr_stub_table[X86_VEC_MC], X86_IST_MACHINE_CHECK);
+        /* int3 runs on its own stack, so emulating a call can push onto the interrupted
+         * stack without the exception frame being in the way. */
+        set_gate(X86_VEC_BP, isr_stub_table[X86_VEC_BP], X86_IST_BREAKPOINT);
+        built = true;
+    }
+    struct {
+        uint16_t limit;
+        uint64_t base;
+    } __packed ptr = {sizeof(idt) - 1, (uint64_t)idt};
+    __asm__ __volatile__("lidt %0" ::"m"(ptr));
+}
+
+void x86_set_trap_hook(unsigned vector, x86_trap_hook_fn fn)
+{
+    ASSERT(vector < 32);
+    trap_hooks[vector] = fn;
+}
+
+void x86_set_irq_handler(unsigned vector, x86_irq_handler_fn fn, void *arg)
+{
+    ASSERT(vector >= 32 && vector < 256);
+    irq_handlers[vector].arg = arg;
+    WRITE_ONCE(irq_handlers[vector].fn, fn);
+}
+
+void x86_dump_regs(const struct pt_regs *r)
+{
+    char sym[128];
+    sym_format(sym, sizeof(sym), r->rip);
+    kprintf("RIP: %04lx:%s [%016lx]\n", (unsigned long)r->cs, sym, (unsigned long)r->rip);
+    kprintf("RSP: %04lx:%016lx EFLAGS: %08lx\n", (unsigned long)r->ss, (unsigned long)r->rsp,
+            (unsigned long)r->rflags);
+    kprintf("RAX: %016lx RBX: %016lx RCX: %016lx\n", (unsigned long)r->rax,
+            (unsigned long)r->rbx, (unsigned long)r->rcx);
+    kprintf("RDX: %016lx RSI: %016lx RDI: %016lx\n", (unsigned long)r->rdx,
+            (unsigned long)r->rsi, (unsigned long)r->rdi);
+    kprintf("RBP: %016lx R08: %016lx R09: %016lx\n", (unsigned long)r->rbp, (unsigned long)r->r8,
+            (unsigned long)r->r9);
+    kprintf("R10: %016lx R11: %016lx R12: %016lx\n", (unsigned long)r->r10,
+            (unsigned long)r->r11, (unsigned long)r->r12);
+    kprintf("R13: %016lx R14: %016lx R15: %016lx\n", (unsigned long)r->r13,
+            (unsigned long)r->r14, (unsigned long)r->r15);
+    kprintf("CR2: %016lx CR3: %016lx CR0: %016lx\n", (unsigned long)read_cr2(),
+            (unsigned long)read_cr3(), (unsigned long)read_cr0());
+}
+
+static void __noreturn fatal_exception(struct pt_regs *regs)
+{
+    unsigned v = regs->vector;
+    panic_begin();
+    kprintf("EXCEPTION: %s (vector %u), error code 0x%lx on CPU %u\n", x86_vector_name(v), v,
+            (unsigned long)regs->error_code, this_cpu_id());
+    if (v == X86_VEC_PF) {
+        uint64_t cr2 = read_cr2();
+        kprintf("page fault at address %016lx: %s %s in kernel mode%s\n", (unsigned long)cr2,
+                regs->error_code & 1 ? "protection violation on" : "not-present page on",
+                regs->error_code & 2 ? "write" : (regs->error_code & 16 ? "instruction fetch"
+                                                                        : "read"),
+                stack_guard_hit(cr2) ? " (kernel stack overflow: guard page)" : "");
+    }
+    if (v == X86_VEC_DF && stack_guard_hit(regs->rsp - 8))
+        kprintf("kernel stack overflow: the stack pointer is in a guard page\n");
+    x86_dump_regs(regs);
+    panic_backtrace_from(regs->rbp, regs->rip);
+    panic_end("Fatal exception");
+}
+
+void x86_trap_dispatch(struct pt_regs *regs)
+{
+    struct percpu *cpu = this_cpu();
+    unsigned v = regs->vector;
+
+    cpu->interrupts++;
+    cpu->vector_counts[v]++;
+    if (v < 32) {
+        x86_trap_hook_fn hook = trap_hooks[v];
+        if (hook && hook(regs))
+            return;
+        fatal_exception(regs);
+    }
+
+    cpu->irq_depth++;
+    x86_irq_handler_fn fn = READ_ONCE(irq_handlers[v].fn);
+    if (fn)
+        fn(regs, irq_handlers[v].arg);
+    if (v != X86_VEC_SPURIOUS && x86_irq_eoi)
+        x86_irq_eoi(v);
+    cpu->irq_depth--;
+    trap_irq_exit(regs);
+}

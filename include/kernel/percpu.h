@@ -1,0 +1,58 @@
+#ifndef KERNEL_PERCPU_H
+#define KERNEL_PERCPU_H
+
+#include <kernel/compiler.h>
+
+#define MAX_CPUS 16
+
+struct thread;
+
+/*
+ * Everything a CPU keeps for itself. %gs points at its own copy; the first field points
+ * back at the copy so this_cpu() is a single load. Cache-line aligned so that one CPU's
+ * counters never share a line with another's.
+ */
+struct percpu {
+    struct percpu *self;
+    unsigned cpu;
+    uint32_t apic_id;
+    bool online;
+    struct thread *current;
+    struct thread *idle;
+    int irq_depth;       /* hardirq nesting: > 0 inside an interrupt handler */
+    int nmi_depth;
+    int preempt_count;   /* > 0: the scheduler must not switch away */
+    bool need_resched;
+    uint64_t ticks;
+    uint64_t interrupts;
+    uint64_t ipis_received;
+    uint32_t vector_counts[256];
+    /* Architecture state: GDT, TSS and interrupt stacks of this CPU. */
+    void *arch;
+} __cacheline_aligned;
+
+extern struct percpu percpu_area[MAX_CPUS];
+extern unsigned cpus_online;
+
+static __always_inline struct percpu *this_cpu(void)
+{
+    struct percpu *p;
+    __asm__ __volatile__("mov %%gs:0, %0" : "=r"(p));
+    return p;
+}
+
+static __always_inline unsigned this_cpu_id(void)
+{
+    unsigned id;
+    __asm__ __volatile__("movl %%gs:%c1, %0" : "=r"(id) : "i"(offsetof(struct percpu, cpu)));
+    return id;
+}
+
+static inline struct percpu *cpu_data(unsigned cpu) { return &percpu_area[cpu]; }
+
+static inline bool in_irq(void) { return this_cpu()->irq_depth > 0; }
+
+/* Points %gs at this CPU's area; the first thing a CPU does in C. */
+void percpu_init_cpu(unsigned cpu, uint32_t apic_id);
+
+#endif

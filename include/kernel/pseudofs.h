@@ -1,0 +1,84 @@
+#ifndef KERNEL_PSEUDOFS_H
+#define KERNEL_PSEUDOFS_H
+
+#include <kernel/compiler.h>
+
+/*
+ * A small in-memory tree of directories and files (/proc, /sys/kernel/tracing). A file's
+ * content is produced by its ops when read and parsed by its ops when written; nothing is
+ * stored unless the ops store it. Errors are negative errno values.
+ */
+struct pfs_node;
+struct seqbuf;
+
+#define PFS_READ 0x1
+#define PFS_WRITE 0x2
+#define PFS_TRUNC 0x4  /* `>`: Linux's O_TRUNC, e.g. clears a trace or a filter */
+#define PFS_APPEND 0x8 /* `>>` */
+
+struct pfs_file {
+    struct pfs_node *node;
+    int flags;
+    void *data;  /* the node's data, from pfs_create */
+    void *priv;  /* per-open state owned by the ops */
+    size_t pos;  /* bytes already returned by read; pfs_read advances it */
+};
+
+struct pfs_ops {
+    int (*open)(struct pfs_file *f);
+    /* Returns bytes read, 0 at end of file, or -errno (-EINTR after Ctrl-C while blocking). */
+    ssize_t (*read)(struct pfs_file *f, char *buf, size_t len);
+    ssize_t (*write)(struct pfs_file *f, const char *buf, size_t len);
+    /* Commit point (filter files install their new state here); returns 0 or -errno. */
+    int (*release)(struct pfs_file *f);
+};
+
+/* Creates the standard directories: /proc, /sys/kernel/tracing. Call once at boot. */
+void pfs_init(void);
+struct pfs_node *pfs_root(void);
+/* Creates the directory (and parents) if missing; returns it, or NULL on error. */
+struct pfs_node *pfs_mkdir(const char *path);
+struct pfs_node *pfs_mkdir_at(struct pfs_node *parent, const char *name);
+/* mode: permission bits as ls shows them (0444 read-only, 0644 read-write, 0200 write-only). */
+struct pfs_node *pfs_create(struct pfs_node *dir, const char *name, unsigned mode,
+                            const struct pfs_ops *ops, void *data);
+
+/*
+ * The common kind of file: reads show the text produced by show() when the file was opened
+ * (so partial reads are consistent), and each write() call is passed to store(), which
+ * returns the bytes consumed or -errno. Either may be NULL.
+ */
+typedef int (*pfs_show_fn)(struct seqbuf *s, void *data);
+typedef ssize_t (*pfs_store_fn)(void *data, const char *buf, size_t len);
+struct pfs_node *pfs_create_seq(struct pfs_node *dir, const char *name, unsigned mode,
+                                pfs_show_fn show, pfs_store_fn store, void *data);
+
+/* Path resolution; relative paths start at cwd ("/" when NULL). */
+int pfs_lookup(const char *cwd, const char *path, struct pfs_node **out);
+bool pfs_is_dir(const struct pfs_node *n);
+const char *pfs_name(const struct pfs_node *n);
+unsigned pfs_mode(const struct pfs_node *n);
+/* Absolute path of a node into buf. */
+int pfs_path(const struct pfs_node *n, char *buf, size_t len);
+/* i-th entry of a directory (sorted by name), or NULL past the end. */
+struct pfs_node *pfs_child(const struct pfs_node *dir, size_t i);
+
+int pfs_open(const char *cwd, const char *path, int flags, struct pfs_file **out);
+ssize_t pfs_read(struct pfs_file *f, char *buf, size_t len);
+ssize_t pfs_write(struct pfs_file *f, const char *buf, size_t len);
+int pfs_close(struct pfs_file *f);
+
+/* Growable text buffer used by show() callbacks (Linux's seq_file). */
+struct seqbuf {
+    char *buf;
+    size_t len;
+    size_t cap;
+    bool overflow; /* an allocation failed: the content is cut short */
+};
+int seq_printf(struct seqbuf *s, const char *fmt, ...) __printf(2, 3);
+int seq_puts(struct seqbuf *s, const char *str);
+int seq_putc(struct seqbuf *s, char c);
+int seq_write(struct seqbuf *s, const char *buf, size_t len);
+void seqbuf_free(struct seqbuf *s);
+
+#endif

@@ -1,0 +1,27 @@
+#ifndef KERNEL_SYMBOLS_H
+#define KERNEL_SYMBOLS_H
+
+#include <kernel/compiler.h>
+
+/* The kernel's text symbols, sorted by address, embedded by the second link. */
+struct ksym {
+    uintptr_t addr;
+    uint32_t size;
+    uint32_t name_off;
+};
+
+/* Finds the function containing addr; returns its name or NULL. */
+const char *sym_lookup(uintptr_t addr, uintptr_t *start, size_t *size);
+/* Address of a function by name, or 0. */
+uintptr_t sym_address(const char *name);
+/* "name+0xoff/0xsize", or "0x..." when unknown. Returns the length. */
+int sym_format(char *buf, size_t len, uintptr_t addr);
+size_t sym_count(void);
+
+#endif
+
+#ifndef KERNEL_SYMBOLS_INIT_H
+#define KERNEL_SYMBOLS_INIT_H
+/* Connects %pS/%ps in printf to the table. */
+void symbols_init(void);
+#endif

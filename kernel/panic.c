@@ -1,0 +1,102 @@
+/*
+ * The one way down: panics, ASSERT failures and fatal exceptions all end here. The first
+ * CPU to panic stops the others, prints the report, and either halts for good or, with
+ * panic=poweroff, leaves QEMU with a failure status so a test run never hangs.
+ */
+#include <arch/cpu.h>
+#include <arch/power.h>
+#include <kernel/bootinfo.h>
+#include <kernel/mm.h>
+#include <kernel/panic.h>
+#include <kernel/percpu.h>
+#include <kernel/printk.h>
+#include <kernel/smp.h>
+#include <kernel/symbols.h>
+#include <lib/printf.h>
+
+#define BACKTRACE_MAX_FRAMES 24
+
+volatile int panic_in_progress;
+static volatile int panic_owner = -1;
+
+void panic_begin(void)
+{
+    arch_irq_disable();
+    int me = (int)this_cpu_id();
+    int expected = -1;
+    if (!__atomic_compare_exchange_n(&panic_owner, &expected, me, false, __ATOMIC_ACQ_REL,
+                                     __ATOMIC_ACQUIRE)) {
+        /* Another CPU is already reporting (or this one panicked inside its report). */
+        if (expected != me)
+            for (;;)
+                arch_halt();
+        kputs("\n*** panic inside the panic report; stopping\n");
+        arch_poweroff(ARCH_EXIT_FAILURE);
+    }
+    smp_stop_other_cpus();
+    panic_in_progress = 1;
+}
+
+static void print_frame(uintptr_t addr)
+{
+    char sym[128];
+    sym_format(sym, sizeof(sym), addr);
+    kprintf(" [<%016lx>] %s\n", (unsigned long)addr, sym);
+}
+
+void panic_backtrace_from(uintptr_t rbp, uintptr_t rip)
+{
+    kputs("Call Trace:\n");
+    if (rip)
+        print_frame(rip);
+    for (int depth = 0; depth < BACKTRACE_MAX_FRAMES && rbp; depth++) {
+        /* A corrupt chain must not fault inside the report. */
+        if ((rbp & 7) || !kernel_addr_readable(rbp, 16))
+            break;
+        uintptr_t ret = ((uintptr_t *)rbp)[1];
+        uintptr_t next = ((uintptr_t *)rbp)[0];
+        if (!ret)
+            break;
+        /* The return address points after the call; -1 names the calling function. */
+        print_frame(ret - 1);
+        if (next <= rbp && depth > 0)
+            break;
+        rbp = next;
+    }
+}
+
+void dump_stack(void)
+{
+    panic_backtrace_from(read_rbp(), 0);
+}
+
+void __noreturn panic_end(const char *reason)
+{
+    kprintf("Kernel panic - not syncing: %s\n", reason);
+    if (cmdline_has("panic=poweroff")) {
+        kputs("---[ end Kernel panic: powering off ]---\n");
+        arch_poweroff(ARCH_EXIT_FAILURE);
+    }
+    kputs("---[ end Kernel panic - not syncing ]---\n");
+    for (;;) {
+        arch_irq_disable();
+        arch_halt();
+    }
+}
+
+void panic(const char *fmt, ...)
+{
+    char msg[256];
+    __builtin_va_list ap;
+    __builtin_va_start(ap, fmt);
+    vscnprintf(msg, sizeof(msg), fmt, ap);
+    __builtin_va_end(ap);
+
+    uintptr_t caller = (uintptr_t)__builtin_return_address(0);
+    panic_begin();
+    char sym[128];
+    sym_format(sym, sizeof(sym), caller - 1);
+    kprintf("Kernel panic on CPU %u: %s\ncaller: %s\n", this_cpu_id(), msg, sym);
+    panic_backtrace_from(read_rbp(), 0);
+    panic_end(msg);
+}

@@ -1,0 +1,104 @@
+/*
+ * printk: timestamped kernel messages to the console and to a ring buffer for dmesg.
+ * Not traced, and safe during a panic (the lock is skipped once a panic has begun).
+ */
+#include <kernel/console.h>
+#include <kernel/mm.h>
+#include <kernel/panic.h>
+#include <kernel/printk.h>
+#include <kernel/spinlock.h>
+#include <kernel/time.h>
+#include <lib/printf.h>
+#include <lib/string.h>
+
+#define LOG_SIZE (64 * 1024)
+
+static char log_buf[LOG_SIZE];
+static uint64_t log_head; /* total bytes ever written; the ring holds the last LOG_SIZE */
+static bool at_line_start = true;
+static DEFINE_SPINLOCK(printk_lock);
+
+static void log_append(const char *s, size_t len)
+{
+    for (size_t i = 0; i < len; i++)
+        log_buf[(log_head + i) % LOG_SIZE] = s[i];
+    log_head += len;
+}
+
+static void emit(const char *s, size_t len)
+{
+    log_append(s, len);
+    console_write(s, len);
+}
+
+int vprintk(const char *fmt, __builtin_va_list ap)
+{
+    char msg[512];
+    int len = vscnprintf(msg, sizeof(msg), fmt, ap);
+    bool locked = !panic_in_progress;
+    unsigned long flags = 0;
+    if (locked)
+        flags = spin_lock_irqsave(&printk_lock);
+
+    const char *p = msg, *end = msg + len;
+    while (p < end) {
+        if (at_line_start) {
+            uint64_t ns = clock_ns();
+            char stamp[32];
+            int n = scnprintf(stamp, sizeof(stamp), "[%5lu.%06lu] ",
+                              (unsigned long)(ns / 1000000000ULL),
+                              (unsigned long)(ns / 1000 % 1000000));
+            emit(stamp, n);
+            at_line_start = false;
+        }
+        const char *nl = memchr(p, '\n', end - p);
+        size_t chunk = nl ? (size_t)(nl - p + 1) : (size_t)(end - p);
+        emit(p, chunk);
+        if (nl)
+            at_line_start = true;
+        p += chunk;
+    }
+
+    if (locked)
+        spin_unlock_irqrestore(&printk_lock, flags);
+    return len;
+}
+
+int printk(const char *fmt, ...)
+{
+    __builtin_va_list ap;
+    __builtin_va_start(ap, fmt);
+    int n = vprintk(fmt, ap);
+    __builtin_va_end(ap);
+    return n;
+}
+
+void kputs(const char *s) { console_write(s, strlen(s)); }
+
+int kprintf(const char *fmt, ...)
+{
+    char buf[512];
+    __builtin_va_list ap;
+    __builtin_va_start(ap, fmt);
+    int n = vscnprintf(buf, sizeof(buf), fmt, ap);
+    __builtin_va_end(ap);
+    console_write(buf, n);
+    return n;
+}
+
+void printk_log_for_each(void (*fn)(const char *chunk, size_t len, void *arg), void *arg)
+{
+    /* Copy out under the lock: fn may be slow (it writes to the console). */
+    char *snapshot = kmalloc(LOG_SIZE);
+    if (!snapshot)
+        return;
+    unsigned long flags = spin_lock_irqsave(&printk_lock);
+    uint64_t start = log_head > LOG_SIZE ? log_head - LOG_SIZE : 0;
+    uint64_t end = log_head;
+    size_t n = 0;
+    for (uint64_t i = start; i < end; i++)
+        snapshot[n++] = log_buf[i % LOG_SIZE];
+    spin_unlock_irqrestore(&printk_lock, flags);
+    fn(snapshot, n, arg);
+    kfree(snapshot);
+}

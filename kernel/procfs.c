@@ -1,0 +1,126 @@
+/*
+ * /proc: version, cmdline, meminfo, uptime, as on Linux. The system commands that show
+ * the same facts (version, meminfo, uptime, dmesg, poweroff, reboot) live here too.
+ */
+#include <arch/power.h>
+#include <kernel/bootinfo.h>
+#include <kernel/errno.h>
+#include <kernel/init.h>
+#include <kernel/mm.h>
+#include <kernel/percpu.h>
+#include <kernel/printk.h>
+#include <kernel/pseudofs.h>
+#include <kernel/shell.h>
+#include <kernel/time.h>
+
+uint64_t idle_time_ns(void);
+
+static const char version_text[] =
+    "fentros version " FENTROS_VERSION " (gcc " __VERSION__ ") #1 SMP x86_64\n";
+
+static int show_version(struct seqbuf *s, void *data) { return seq_puts(s, version_text); }
+
+static int show_cmdline(struct seqbuf *s, void *data)
+{
+    return seq_printf(s, "%s\n", boot_info.cmdline);
+}
+
+static int show_meminfo(struct seqbuf *s, void *data)
+{
+    struct mm_stats st;
+    mm_get_stats(&st);
+    seq_printf(s, "%-16s%8llu kB\n", "MemTotal:", (unsigned long long)(st.total_pages * 4));
+    seq_printf(s, "%-16s%8llu kB\n", "MemFree:", (unsigned long long)(st.free_pages * 4));
+    seq_printf(s, "%-16s%8llu kB\n", "MemAvailable:", (unsigned long long)(st.free_pages * 4));
+    seq_printf(s, "%-16s%8llu kB\n", "KernelHeap:",
+               (unsigned long long)(st.heap_bytes_mapped / 1024));
+    seq_printf(s, "%-16s%8llu kB\n", "HeapInUse:",
+               (unsigned long long)(st.heap_bytes_in_use / 1024));
+    seq_printf(s, "%-16s%8llu\n", "HeapAllocs:", (unsigned long long)st.heap_allocs);
+    return seq_printf(s, "%-16s%8llu\n", "HeapFrees:", (unsigned long long)st.heap_frees);
+}
+
+static int show_uptime(struct seqbuf *s, void *data)
+{
+    uint64_t up = clock_ns() / 10000000, idle = idle_time_ns() / 10000000;
+    return seq_printf(s, "%llu.%02llu %llu.%02llu\n", (unsigned long long)(up / 100),
+                      (unsigned long long)(up % 100), (unsigned long long)(idle / 100),
+                      (unsigned long long)(idle % 100));
+}
+
+static void procfs_init(void)
+{
+    struct pfs_node *proc = pfs_mkdir("/proc");
+    pfs_create_seq(proc, "version", 0444, show_version, NULL, NULL);
+    pfs_create_seq(proc, "cmdline", 0444, show_cmdline, NULL, NULL);
+    pfs_create_seq(proc, "meminfo", 0444, show_meminfo, NULL, NULL);
+    pfs_create_seq(proc, "uptime", 0444, show_uptime, NULL, NULL);
+}
+INITCALL(procfs_init);
+
+/* Runs a show() function and sends its text to the command's output. */
+static int print_seq(struct shell_ctx *ctx, pfs_show_fn show)
+{
+    struct seqbuf s = {0};
+    show(&s, NULL);
+    int err = s.len ? shell_write(ctx, s.buf, s.len) : 0;
+    seqbuf_free(&s);
+    return err < 0 && err != -EPIPE ? 1 : 0;
+}
+
+SHELL_COMMAND(version, "version", "show the kernel version")
+{
+    return argc == 1 ? print_seq(ctx, show_version) : shell_usage(ctx);
+}
+
+SHELL_COMMAND(meminfo, "meminfo", "show physical memory and heap usage")
+{
+    return argc == 1 ? print_seq(ctx, show_meminfo) : shell_usage(ctx);
+}
+
+SHELL_COMMAND(uptime, "uptime", "show how long the system has been up")
+{
+    if (argc != 1)
+        return shell_usage(ctx);
+    uint64_t ms = clock_ns() / 1000000;
+    unsigned long secs = ms / 1000;
+    return shell_printf(ctx, "up %lu:%02lu:%02lu.%03lu, %u CPU%s online\n", secs / 3600,
+                        secs / 60 % 60, secs % 60, (unsigned long)(ms % 1000), cpus_online,
+                        cpus_online == 1 ? "" : "s") < 0;
+}
+
+struct dmesg_out {
+    struct shell_ctx *ctx;
+    int err;
+};
+
+static void dmesg_chunk(const char *chunk, size_t len, void *arg)
+{
+    struct dmesg_out *out = arg;
+    out->err = shell_write(out->ctx, chunk, len);
+}
+
+SHELL_COMMAND(dmesg, "dmesg", "print the kernel log")
+{
+    if (argc != 1)
+        return shell_usage(ctx);
+    struct dmesg_out out = {ctx, 0};
+    printk_log_for_each(dmesg_chunk, &out);
+    return 0;
+}
+
+SHELL_COMMAND(poweroff, "poweroff", "power the machine off (QEMU exits with success)")
+{
+    if (argc != 1)
+        return shell_usage(ctx);
+    printk("reboot: Power down\n");
+    arch_poweroff(ARCH_EXIT_SUCCESS);
+}
+
+SHELL_COMMAND(reboot, "reboot", "restart the machine")
+{
+    if (argc != 1)
+        return shell_usage(ctx);
+    printk("reboot: Restarting system\n");
+    arch_reboot();
+}

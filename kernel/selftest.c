@@ -1,0 +1,72 @@
+/*
+ * The self-test runner: `selftest [GLOB]` runs the registered tests and prints KTAP
+ * version 1, the format the harness parses.
+ */
+#include <kernel/printk.h>
+#include <kernel/selftest.h>
+#include <kernel/shell.h>
+#include <lib/glob.h>
+#include <lib/printf.h>
+#include <lib/string.h>
+
+extern const struct selftest __start_selftests[], __stop_selftests[];
+
+static struct shell_ctx *selftest_out;
+
+static void selftest_print(const char *fmt, ...) __printf(1, 2);
+static void selftest_print(const char *fmt, ...)
+{
+    char buf[512];
+    __builtin_va_list ap;
+    __builtin_va_start(ap, fmt);
+    int n = vscnprintf(buf, sizeof(buf), fmt, ap);
+    __builtin_va_end(ap);
+    if (selftest_out)
+        shell_write(selftest_out, buf, n);
+    else
+        kputs(buf);
+}
+
+void selftest_fail(struct selftest_ctx *t, const char *file, int line, const char *fmt, ...)
+{
+    char msg[384];
+    __builtin_va_list ap;
+    __builtin_va_start(ap, fmt);
+    vscnprintf(msg, sizeof(msg), fmt, ap);
+    __builtin_va_end(ap);
+    t->failures++;
+    selftest_print("    # %s:%d: %s\n", file, line, msg);
+}
+
+int selftest_run(const char *pattern)
+{
+    size_t total = 0;
+    for (const struct selftest *st = __start_selftests; st < __stop_selftests; st++)
+        if (!pattern || glob_match(pattern, st->name))
+            total++;
+    selftest_print("KTAP version 1\n1..%zu\n", total);
+    int failed = 0;
+    size_t n = 0;
+    for (const struct selftest *st = __start_selftests; st < __stop_selftests; st++) {
+        if (pattern && !glob_match(pattern, st->name))
+            continue;
+        struct selftest_ctx t = {.name = st->name};
+        st->fn(&t);
+        n++;
+        if (t.failures)
+            failed++;
+        selftest_print("%s %zu %s\n", t.failures ? "not ok" : "ok", n, st->name);
+    }
+    selftest_print("# selftest: %zu tests, %d failed\n", total, failed);
+    return failed;
+}
+
+SHELL_COMMAND(selftest, "selftest [GLOB]", "run the in-kernel self-tests (KTAP output)")
+{
+    if (argc > 2)
+        return shell_usage(ctx);
+    selftest_out = ctx;
+    int failed = selftest_run(argc == 2 ? argv[1] : NULL);
+    selftest_out = NULL;
+    return failed ? 1 : 0;
+}

@@ -1,0 +1,17 @@
+#!/bin/sh
+# Builds a bootable GRUB ISO around a kernel, with the given kernel command line.
+#   tools/mkiso.sh KERNEL_ELF OUT_ISO [CMDLINE...]
+set -eu
+kernel=$1
+out=$2
+shift 2
+cmdline="$*"
+here=$(cd "$(dirname "$0")/.." && pwd)
+stage=$(mktemp -d)
+trap 'rm -rf "$stage"' EXIT
+mkdir -p "$stage/boot/grub"
+cp "$kernel" "$stage/boot/kernel.elf"
+# '|' never appears in a command line we generate; it keeps '/' and '=' intact for sed.
+sed "s|@CMDLINE@|$cmdline|" "$here/iso/grub.cfg.in" > "$stage/boot/grub/grub.cfg"
+grub-mkrescue -o "$out.tmp" "$stage" >/dev/null 2>"$stage/log" || { cat "$stage/log" >&2; exit 1; }
+mv "$out.tmp" "$out"
