@@ -75,7 +75,7 @@ $(BUILD)/obj/%.asm.o: %.asm Makefile
 
 $(BUILD)/linker.ld: linker.ld Makefile
 	@mkdir -p $(BUILD)
-	$(CC) -E -P -x c -undef $< -o $@
+	@$(CC) -E -P -x c -undef $< -o $@
 
 $(GENSYMS): tools/gensyms.c
 	@mkdir -p $(dir $@)
@@ -91,19 +91,21 @@ $(BUILD)/ksyms.empty.o: $(GENSYMS)
 		$(BUILD)/ksyms.empty.bin $@
 
 $(KERNEL): $(OBJS) $(BUILD)/linker.ld $(BUILD)/ksyms.empty.o $(GENSYMS)
-	$(LD) -n -nostdlib -z max-page-size=4096 -z noexecstack -T $(BUILD)/linker.ld -o $(BUILD)/kernel.pass1.elf \
+	@echo "  LD      $@ (two links, symbol table embedded)"
+	@$(LD) -n -nostdlib -z max-page-size=4096 -z noexecstack -T $(BUILD)/linker.ld -o $(BUILD)/kernel.pass1.elf \
 		$(OBJS) $(BUILD)/ksyms.empty.o
-	$(GENSYMS) $(BUILD)/kernel.pass1.elf $(BUILD)/ksyms.bin
-	$(OBJCOPY) -I binary -O elf64-x86-64 -B i386:x86-64 \
+	@$(GENSYMS) $(BUILD)/kernel.pass1.elf $(BUILD)/ksyms.bin
+	@$(OBJCOPY) -I binary -O elf64-x86-64 -B i386:x86-64 \
 		--rename-section .data=.ksymtab,alloc,load,readonly,data,contents \
 		$(BUILD)/ksyms.bin $(BUILD)/ksyms.o
-	$(LD) -n -nostdlib -z max-page-size=4096 -z noexecstack -T $(BUILD)/linker.ld -o $@.tmp \
+	@$(LD) -n -nostdlib -z max-page-size=4096 -z noexecstack -T $(BUILD)/linker.ld -o $@.tmp \
 		$(OBJS) $(BUILD)/ksyms.o
-	$(GENSYMS) --check $@.tmp $(BUILD)/ksyms.bin
-	mv $@.tmp $@
+	@$(GENSYMS) --check $@.tmp $(BUILD)/ksyms.bin
+	@mv $@.tmp $@
 
 $(ISO): $(KERNEL) iso/grub.cfg.in tools/mkiso.sh
-	tools/mkiso.sh $(KERNEL) $@ $(CMDLINE)
+	@echo "  ISO     $@"
+	@tools/mkiso.sh $(KERNEL) $@ $(CMDLINE)
 
 QEMU_FLAGS = -accel $(QEMU_ACCEL) -smp $(SMP) -m $(MEM) -cdrom $(ISO) -display none \
 	-serial stdio -no-reboot -device isa-debug-exit,iobase=0xf4,iosize=0x04

@@ -3,6 +3,8 @@
  * (so everything after can report), then memory, interrupts, the clock, the pseudo-fs,
  * and finally the shell on a guarded stack.
  */
+#include <arch/acpi.h>
+#include <arch/apic.h>
 #include <arch/cpu.h>
 #include <arch/tsc.h>
 #include <arch/x86.h>
@@ -15,7 +17,9 @@
 #include <kernel/printk.h>
 #include <kernel/pseudofs.h>
 #include <kernel/shell.h>
+#include <kernel/smp.h>
 #include <kernel/symbols.h>
+#include <kernel/thread.h>
 #include <kernel/time.h>
 
 #define SHELL_STACK_PAGES 16
@@ -23,7 +27,6 @@
 extern const initcall_fn __start_initcalls[], __stop_initcalls[];
 
 void console_enable_rx_irq(unsigned vector);
-void x86_pit_start_periodic(unsigned hz);
 
 static void run_initcalls(void)
 {
@@ -31,12 +34,25 @@ static void run_initcalls(void)
         (*fn)();
 }
 
+static int shell_thread(void *arg)
+{
+    shell_main();
+    return 0;
+}
+
+/* Runs on the bootstrap CPU's guarded stack, which becomes CPU 0's idle thread. */
 static void __noreturn kernel_main_on_stack(void)
 {
+    sched_init_cpu(0);
+    /* Calibrated once here; the other CPUs reuse the figure. */
+    lapic_timer_start(1000);
+    smp_boot_aps();
     run_initcalls();
     printk("fentros: boot finished in %lu ms\n", (unsigned long)(clock_ns() / 1000000));
-    shell_main();
-    panic("shell_main returned");
+    struct thread *sh = kthread_create(shell_thread, NULL, "sh", 0);
+    ASSERT(sh);
+    kthread_detach(sh);
+    sched_idle_loop();
 }
 
 /* Moves this CPU onto a new stack (one with a guard page) and never comes back. */
@@ -67,10 +83,15 @@ void kernel_main(uint32_t magic, uint64_t mbi_phys)
     x86_paging_init();
     tsc_calibrate();
 
+    acpi_init();
+    /* The PIC is remapped first so a spurious legacy interrupt cannot look like an
+     * exception, then silenced for good: the APICs deliver everything. */
     x86_pic_init();
-    x86_pit_start_periodic(1000);
+    x86_pic_disable();
+    lapic_init_bsp();
+    ioapic_init();
     console_enable_rx_irq(X86_IRQ_BASE + 4);
-    x86_pic_unmask(4);
+    ioapic_route_isa_irq(4, X86_IRQ_BASE + 4, lapic_id());
     pfs_init();
     arch_irq_enable();
 

@@ -1,8 +1,173 @@
+/*
+ * Cross-CPU calls. Each CPU has a queue of calls for it; an IPI makes it drain the
+ * queue. The broadcast sync round is separate and lighter: no queue, just a generation
+ * number every other CPU acknowledges from its interrupt handler, because live patching
+ * runs three of them per batch.
+ */
+#include <arch/irq.h>
+#include <arch/cpu.h>
+#include <arch/x86.h>
+#include <kernel/list.h>
+#include <kernel/mm.h>
+#include <kernel/panic.h>
 #include <kernel/percpu.h>
 #include <kernel/smp.h>
+#include <kernel/spinlock.h>
+#include <kernel/time.h>
+
+struct call_entry {
+    struct list_node node;
+    void (*fn)(void *arg);
+    void *arg;
+    volatile bool done;
+    bool free_when_done;
+};
+
+struct call_queue {
+    struct spinlock lock;
+    struct list_node calls;
+} __cacheline_aligned;
+
+struct sync_ack {
+    volatile uint64_t generation;
+} __cacheline_aligned;
+
+static struct call_queue call_queues[MAX_CPUS];
+static struct sync_ack sync_acks[MAX_CPUS];
+static volatile uint64_t sync_generation;
+static uint64_t sync_rounds;
+static DEFINE_SPINLOCK(sync_lock);
+static volatile bool stop_requested;
+
+cpumask_t cpu_online_mask(void)
+{
+    cpumask_t m = 0;
+    for (unsigned cpu = 0; cpu < MAX_CPUS; cpu++)
+        if (cpu_data(cpu)->online)
+            m |= 1u << cpu;
+    return m;
+}
+
+static void call_function_ipi(struct pt_regs *regs, void *arg)
+{
+    struct call_queue *q = &call_queues[this_cpu_id()];
+    this_cpu()->ipis_received++;
+    for (;;) {
+        spin_lock(&q->lock);
+        struct list_node *n = list_pop_head(&q->calls);
+        spin_unlock(&q->lock);
+        if (!n)
+            break;
+        struct call_entry *c = list_entry(n, struct call_entry, node);
+        c->fn(c->arg);
+        if (c->free_when_done)
+            kfree(c);
+        else
+            __atomic_store_n(&c->done, true, __ATOMIC_RELEASE);
+    }
+}
+
+static void sync_ipi(struct pt_regs *regs, void *arg)
+{
+    this_cpu()->ipis_received++;
+    /* The iretq that ends this interrupt is what serialises this CPU. */
+    sync_acks[this_cpu_id()].generation = READ_ONCE(sync_generation);
+}
+
+static bool stop_nmi(struct pt_regs *regs)
+{
+    if (!stop_requested)
+        return false;
+    for (;;) {
+        arch_irq_disable();
+        arch_halt();
+    }
+}
+
+void smp_init_ipis(void)
+{
+    for (unsigned cpu = 0; cpu < MAX_CPUS; cpu++) {
+        spin_init(&call_queues[cpu].lock, "call_queue");
+        list_init(&call_queues[cpu].calls);
+    }
+    arch_set_irq_handler(ARCH_IPI_CALL_FUNCTION, call_function_ipi, NULL);
+    arch_set_irq_handler(ARCH_IPI_SYNC, sync_ipi, NULL);
+    x86_set_trap_hook(X86_VEC_NMI, stop_nmi);
+}
+
+void smp_call_function(cpumask_t mask, void (*fn)(void *arg), void *arg, bool wait)
+{
+    struct call_entry entries[MAX_CPUS];
+    unsigned me = this_cpu_id();
+    mask &= cpu_online_mask();
+    /* Waiting with interrupts off could deadlock against a CPU calling us the same way. */
+    ASSERT(!wait || arch_irqs_enabled() || mask == (1u << me));
+
+    this_cpu()->preempt_count++;
+    for (unsigned cpu = 0; cpu < MAX_CPUS; cpu++) {
+        if (!(mask & (1u << cpu)) || cpu == me)
+            continue;
+        struct call_entry *c = wait ? &entries[cpu] : kmalloc(sizeof(*c));
+        if (!c)
+            panic("smp_call_function: out of memory");
+        c->fn = fn;
+        c->arg = arg;
+        c->done = false;
+        c->free_when_done = !wait;
+        unsigned long flags = spin_lock_irqsave(&call_queues[cpu].lock);
+        list_add_tail(&call_queues[cpu].calls, &c->node);
+        spin_unlock_irqrestore(&call_queues[cpu].lock, flags);
+        lapic_send_ipi(cpu_data(cpu)->apic_id, APIC_VEC_CALL_FUNCTION);
+    }
+    if (mask & (1u << me)) {
+        unsigned long flags = arch_irq_save();
+        fn(arg);
+        arch_irq_restore(flags);
+    }
+    if (wait) {
+        for (unsigned cpu = 0; cpu < MAX_CPUS; cpu++) {
+            if (!(mask & (1u << cpu)) || cpu == me)
+                continue;
+            while (!__atomic_load_n(&entries[cpu].done, __ATOMIC_ACQUIRE))
+                arch_cpu_relax();
+        }
+    }
+    this_cpu()->preempt_count--;
+}
+
+void smp_call_function_single(unsigned cpu, void (*fn)(void *arg), void *arg, bool wait)
+{
+    smp_call_function(1u << cpu, fn, arg, wait);
+}
+
+void smp_sync_all(void)
+{
+    /* Interrupts stay on: a CPU waiting here for the lock must still answer the round
+     * in flight, or two initiators would wait on each other forever. */
+    spin_lock(&sync_lock);
+    unsigned me = this_cpu_id();
+    uint64_t gen = ++sync_generation;
+    cpumask_t others = cpu_online_mask() & ~(1u << me);
+    if (others)
+        lapic_send_ipi_others(APIC_VEC_SYNC);
+    arch_sync_core();
+    for (unsigned cpu = 0; cpu < MAX_CPUS; cpu++) {
+        if (!(others & (1u << cpu)))
+            continue;
+        while (READ_ONCE(sync_acks[cpu].generation) != gen)
+            arch_cpu_relax();
+    }
+    sync_rounds++;
+    spin_unlock(&sync_lock);
+}
+
+uint64_t smp_sync_rounds(void) { return READ_ONCE(sync_rounds); }
 
 void smp_stop_other_cpus(void)
 {
     if (cpus_online <= 1)
         return;
+    stop_requested = true;
+    lapic_send_nmi_others();
+    udelay(10000);
 }

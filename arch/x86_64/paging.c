@@ -10,6 +10,7 @@
 #include <kernel/errno.h>
 #include <kernel/mm.h>
 #include <kernel/panic.h>
+#include <kernel/percpu.h>
 #include <kernel/printk.h>
 #include <kernel/spinlock.h>
 #include <lib/string.h>
@@ -203,28 +204,39 @@ void *arch_map_mmio(uint64_t phys, size_t len)
 }
 
 /*
- * Guarded stacks: each slot is the stack plus one unmapped page below it. Freed slots
- * are kept on a list by size and reused, so the virtual area never runs out.
+ * Guarded stacks: each slot is the stack plus one unmapped page below it. Freed slots are
+ * remembered (in a fixed table, so freeing never allocates) and reused by size.
  */
-struct stack_slot {
+#define STACK_FREE_SLOTS 1024
+
+static struct {
     uintptr_t top;
     size_t pages;
-    struct stack_slot *next;
-};
-static struct stack_slot *free_slots;
+} free_slots[STACK_FREE_SLOTS];
+static size_t nr_free_slots;
 static uintptr_t stack_area_next = STACK_AREA_BASE;
+static uint64_t stack_unmap_generation;
+static uint64_t tlb_seen_generation[MAX_CPUS];
+
+void arch_tlb_catch_up(void)
+{
+    unsigned cpu = this_cpu_id();
+    uint64_t gen = __atomic_load_n(&stack_unmap_generation, __ATOMIC_ACQUIRE);
+    if (tlb_seen_generation[cpu] != gen) {
+        tlb_seen_generation[cpu] = gen;
+        write_cr3(read_cr3());
+    }
+}
 static DEFINE_SPINLOCK(stack_area_lock);
 
 void *vmalloc_stack(size_t pages)
 {
     unsigned long irq = spin_lock_irqsave(&stack_area_lock);
     uintptr_t top = 0;
-    for (struct stack_slot **pp = &free_slots; *pp; pp = &(*pp)->next) {
-        if ((*pp)->pages == pages) {
-            struct stack_slot *s = *pp;
-            *pp = s->next;
-            top = s->top;
-            kfree(s);
+    for (size_t i = 0; i < nr_free_slots; i++) {
+        if (free_slots[i].pages == pages) {
+            top = free_slots[i].top;
+            free_slots[i] = free_slots[--nr_free_slots];
             break;
         }
     }
@@ -262,14 +274,16 @@ void vfree_stack(void *top_ptr, size_t mapped)
         if (pte)
             page_free(pte & PTE_ADDR);
     }
-    struct stack_slot *s = kmalloc(sizeof(*s));
-    if (!s)
-        return; /* the virtual range leaks, the memory does not */
-    s->top = top;
-    s->pages = mapped;
+    /* Other CPUs may still cache the old translations; they flush before they next
+     * switch threads (arch_tlb_catch_up), which is before anything could use the slot. */
+    __atomic_fetch_add(&stack_unmap_generation, 1, __ATOMIC_RELEASE);
     unsigned long irq = spin_lock_irqsave(&stack_area_lock);
-    s->next = free_slots;
-    free_slots = s;
+    /* When the table is full the virtual range is dropped; the memory was freed above. */
+    if (nr_free_slots < STACK_FREE_SLOTS) {
+        free_slots[nr_free_slots].top = top;
+        free_slots[nr_free_slots].pages = mapped;
+        nr_free_slots++;
+    }
     spin_unlock_irqrestore(&stack_area_lock, irq);
 }
 

@@ -8,6 +8,7 @@
 #include <kernel/console.h>
 #include <kernel/panic.h>
 #include <kernel/spinlock.h>
+#include <kernel/thread.h>
 #include <kernel/wait.h>
 
 #define COM1 0x3f8
@@ -30,6 +31,8 @@ static struct {
 } rx;
 
 static volatile bool ctrl_c_seen;
+/* The thread that Ctrl-C interrupts (the shell): woken so an interruptible sleep ends. */
+static struct thread *foreground;
 static DEFINE_SPINLOCK(console_out_lock);
 static struct wait_queue rx_waiters = WAIT_QUEUE_INIT(rx_waiters);
 
@@ -85,6 +88,9 @@ static void serial_rx_irq(struct pt_regs *regs, void *arg)
     }
     if (got)
         wait_queue_wake_all(&rx_waiters);
+    struct thread *fg = READ_ONCE(foreground);
+    if (ctrl_c_seen && fg)
+        thread_wake(fg);
 }
 
 void console_enable_rx_irq(unsigned vector)
@@ -116,6 +122,8 @@ int console_getc(void)
         wait_event(&rx_waiters, rx_pending, NULL);
     }
 }
+
+void console_set_foreground(struct thread *t) { WRITE_ONCE(foreground, t); }
 
 bool console_interrupted(void) { return ctrl_c_seen; }
 void console_clear_interrupt(void) { ctrl_c_seen = false; }

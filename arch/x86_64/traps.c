@@ -3,6 +3,8 @@
  * code patching plants comes through here, and so does every timer tick.
  */
 #include <arch/cpu.h>
+#include <arch/apic.h>
+#include <arch/irq.h>
 #include <arch/x86.h>
 #include <kernel/mm.h>
 #include <kernel/panic.h>
@@ -174,4 +176,24 @@ void x86_trap_dispatch(struct pt_regs *regs)
         x86_irq_eoi(v);
     cpu->irq_depth--;
     trap_irq_exit(regs);
+}
+
+const char *arch_vector_label(unsigned vector)
+{
+    switch (vector) {
+    case X86_IRQ_BASE + 4:
+        return "IO-APIC  4-edge      ttyS0";
+    case APIC_VEC_TIMER:
+        return "LAPIC    timer";
+    case APIC_VEC_RESCHEDULE:
+        return "IPI      reschedule";
+    case APIC_VEC_CALL_FUNCTION:
+        return "IPI      function call";
+    case APIC_VEC_SYNC:
+        return "IPI      sync core";
+    case APIC_VEC_SPURIOUS:
+        return "LAPIC    spurious";
+    default:
+        return vector < 32 ? x86_vector_name(vector) : NULL;
+    }
 }

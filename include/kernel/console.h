@@ -7,6 +7,8 @@
 void console_init(void);
 void console_write(const char *buf, size_t len);
 void console_putc(char c);
+/* Starts interrupt-driven receive on the given vector. */
+void console_enable_rx_irq(unsigned vector);
 
 /* Receive side, fed by the UART interrupt. Blocks (halting) until a byte arrives. */
 int console_getc(void);
@@ -18,6 +20,9 @@ int console_trygetc(void);
  * clears it before each command. The 0x03 byte is also delivered through console_getc.
  */
 bool console_interrupted(void);
+struct thread;
+/* The thread a Ctrl-C should wake from an interruptible sleep. */
+void console_set_foreground(struct thread *t);
 void console_clear_interrupt(void);
 
 #endif

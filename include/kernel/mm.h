@@ -67,5 +67,7 @@ void heap_get_stats(uint64_t *in_use, uint64_t *mapped, uint64_t *allocs, uint64
 /* Maps one 4 KiB page into the kernel's address space; returns 0 or -ENOMEM. */
 int arch_map_page(uintptr_t va, uint64_t pa, unsigned flags);
 void arch_unmap_page(uintptr_t va);
+/* Flushes this CPU's TLB if stacks were unmapped since it last did (before a switch). */
+void arch_tlb_catch_up(void);
 /* Maps device memory (uncached) and returns its virtual address. */
 void *arch_map_mmio(uint64_t phys, size_t len);

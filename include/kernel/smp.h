@@ -2,8 +2,33 @@
 #define KERNEL_SMP_H
 
 #include <kernel/compiler.h>
+#include <kernel/percpu.h>
 
-/* Halts every other CPU at once (panic uses it so only the panicking CPU prints). */
+typedef uint32_t cpumask_t; /* bit n = CPU n; MAX_CPUS <= 32 */
+
+#define CPUMASK_ALL ((cpumask_t)((1ULL << MAX_CPUS) - 1))
+
+cpumask_t cpu_online_mask(void);
+
+/* Starts every CPU the firmware listed; prints "smp: N CPUs online". */
+void smp_boot_aps(void);
+
+/*
+ * Runs fn(arg) on every online CPU in mask (the caller's CPU included, if in the mask),
+ * in interrupt context with interrupts off. With wait, returns after all have finished.
+ */
+void smp_call_function(cpumask_t mask, void (*fn)(void *arg), void *arg, bool wait);
+void smp_call_function_single(unsigned cpu, void (*fn)(void *arg), void *arg, bool wait);
+
+/*
+ * One broadcast sync round: every other online CPU takes an interrupt (whose return is
+ * a serialising iretq) and acknowledges; returns when all have. Live code patching needs
+ * exactly this between its steps.
+ */
+void smp_sync_all(void);
+uint64_t smp_sync_rounds(void);
+
+/* Halts every other CPU at once with an NMI (panic uses it). */
 void smp_stop_other_cpus(void);
 
 #endif

@@ -1,0 +1,32 @@
+; Thread switch. Only callee-saved registers need saving: the switch is an ordinary call
+; from schedule(), so the compiler already assumes everything else is clobbered.
+
+global arch_context_switch:function
+global arch_thread_start:function
+extern thread_entry
+
+section .text
+; void arch_context_switch(uintptr_t *save_rsp, uintptr_t load_rsp)
+arch_context_switch:
+    push rbp
+    push rbx
+    push r12
+    push r13
+    push r14
+    push r15
+    mov [rdi], rsp
+    mov rsp, rsi
+    pop r15
+    pop r14
+    pop r13
+    pop r12
+    pop rbx
+    pop rbp
+    ret
+
+; A new thread's first "return" lands here (see arch_thread_init_stack).
+arch_thread_start:
+    xor ebp, ebp
+    and rsp, -16
+    call thread_entry
+    ud2

@@ -1,0 +1,75 @@
+#ifndef KERNEL_THREAD_H
+#define KERNEL_THREAD_H
+
+#include <arch/regs.h>
+#include <kernel/compiler.h>
+#include <kernel/list.h>
+#include <kernel/wait.h>
+
+#define THREAD_NAME_LEN 16
+#define THREAD_STACK_PAGES 4
+
+enum thread_state {
+    THREAD_RUNNING,  /* on its CPU right now */
+    THREAD_READY,    /* on its CPU's run queue */
+    THREAD_SLEEPING, /* waiting for a wakeup or a timeout */
+    THREAD_DEAD,     /* exited, waiting to be reaped */
+};
+
+/*
+ * A kernel thread. It stays on the CPU it was created for: per-CPU run queues never
+ * migrate work, which keeps the scheduler simple and per-CPU tracing buffers meaningful.
+ */
+struct thread {
+    uintptr_t saved_rsp;          /* valid while not running; first: the switch code uses it */
+    int pid;
+    char name[THREAD_NAME_LEN];
+    volatile enum thread_state state;
+    unsigned cpu;
+    bool is_idle;
+    bool detached;
+    volatile bool off_cpu;        /* dead and switched away from: its stack can be freed */
+    void *stack_top;
+    size_t stack_pages;
+    int (*fn)(void *arg);
+    void *arg;
+    int exit_code;
+    uint64_t wake_deadline_ns;    /* 0 when not in a timed sleep */
+    uint64_t runtime_ns;
+    uint64_t last_switch_in_ns;
+    unsigned slice_ticks;
+    struct list_node run_node;    /* run queue or timed-sleep list */
+    struct list_node sleep_node;
+    struct list_node all_node;    /* every live thread, for ps */
+    struct wait_queue exit_wait;  /* kthread_join waits here */
+    /* Function-graph shadow return stack and tracing state; owned by kernel/trace/. */
+    void *trace_state;
+};
+
+/* Creates a thread that will run fn(arg) on `cpu`; returns NULL when out of memory. */
+struct thread *kthread_create(int (*fn)(void *arg), void *arg, const char *name, unsigned cpu);
+/* Waits for the thread to exit, frees it, returns its exit code. */
+int kthread_join(struct thread *t);
+/* The thread frees itself when it exits. */
+void kthread_detach(struct thread *t);
+void kthread_exit(int code) __noreturn;
+
+struct thread *current_thread(void);
+void schedule(void);
+/* Makes a sleeping thread runnable; safe from any CPU and from interrupt handlers. */
+void thread_wake(struct thread *t);
+/* Sets current's state to SLEEPING (caller then calls schedule()). */
+void thread_prepare_sleep(uint64_t deadline_ns);
+void preempt_disable(void);
+void preempt_enable(void);
+
+/* Snapshot of every thread for ps: calls fn under the thread-list lock. */
+void thread_for_each(void (*fn)(const struct thread *t, void *arg), void *arg);
+size_t thread_count(void);
+
+void sched_init_cpu(unsigned cpu);  /* turns the calling context into CPU's idle thread */
+void sched_idle_loop(void) __noreturn;
+void sched_tick(void);
+void sched_kick_cpu(unsigned cpu);
+
+#endif

@@ -1,0 +1,391 @@
+#include <kernel/errno.h>
+#include <kernel/mm.h>
+#include <kernel/pseudofs.h>
+#include <lib/string.h>
+
+/*
+ * The tree is built once: every node is created during boot, on the boot CPU, before the
+ * shell runs and before other CPUs can reach it, and no node is ever removed. After that the
+ * tree is read-only, so lookups and walks take no lock and node pointers stay valid forever.
+ * Per-open state lives in struct pfs_file and belongs to its opener.
+ */
+
+#define PFS_NAME_MAX 255
+#define PFS_DIR_MODE 0555
+
+struct pfs_node {
+    const char *name;
+    unsigned mode;
+    bool is_dir;
+    struct pfs_node *parent;     /* the root is its own parent, so ".." stops there */
+    struct pfs_node **children;  /* sorted by name, for lookup by binary search and for ls */
+    size_t nr_children;
+    size_t children_cap;
+    const struct pfs_ops *ops;
+    void *data;
+};
+
+static struct pfs_node pfs_root_node = {
+    .name = "",
+    .mode = PFS_DIR_MODE,
+    .is_dir = true,
+    .parent = &pfs_root_node,
+};
+
+struct pfs_node *pfs_root(void)
+{
+    return &pfs_root_node;
+}
+
+bool pfs_is_dir(const struct pfs_node *n)
+{
+    return n->is_dir;
+}
+
+const char *pfs_name(const struct pfs_node *n)
+{
+    return n->name;
+}
+
+unsigned pfs_mode(const struct pfs_node *n)
+{
+    return n->mode;
+}
+
+struct pfs_node *pfs_child(const struct pfs_node *dir, size_t i)
+{
+    if (!dir->is_dir || i >= dir->nr_children)
+        return NULL;
+    return dir->children[i];
+}
+
+/* Orders a node name against a path component, which is not NUL-terminated. */
+static int pfs_name_cmp(const char *name, const char *comp, size_t comp_len)
+{
+    int r = strncmp(name, comp, comp_len);
+    if (r)
+        return r;
+    return name[comp_len] ? 1 : 0;
+}
+
+/* Index of the child named comp, or of where it would be inserted; *found says which. */
+static size_t pfs_child_index(const struct pfs_node *dir, const char *comp, size_t comp_len,
+                              bool *found)
+{
+    size_t lo = 0, hi = dir->nr_children;
+
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int r = pfs_name_cmp(dir->children[mid]->name, comp, comp_len);
+        if (r == 0) {
+            *found = true;
+            return mid;
+        }
+        if (r < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    *found = false;
+    return lo;
+}
+
+static struct pfs_node *pfs_find_child(const struct pfs_node *dir, const char *comp,
+                                       size_t comp_len)
+{
+    bool found;
+    size_t i = pfs_child_index(dir, comp, comp_len, &found);
+    return found ? dir->children[i] : NULL;
+}
+
+static bool pfs_valid_name(const char *name)
+{
+    size_t len = strnlen(name, PFS_NAME_MAX + 1);
+
+    if (len == 0 || len > PFS_NAME_MAX || strchr(name, '/'))
+        return false;
+    return strcmp(name, ".") != 0 && strcmp(name, "..") != 0;
+}
+
+/* Links a new node under dir; NULL when the name is taken, invalid, or memory is short. */
+static struct pfs_node *pfs_add_node(struct pfs_node *dir, const char *name, bool is_dir,
+                                     unsigned mode)
+{
+    bool found;
+    size_t at;
+    struct pfs_node *n;
+
+    if (!dir || !dir->is_dir || !pfs_valid_name(name))
+        return NULL;
+    at = pfs_child_index(dir, name, strlen(name), &found);
+    if (found)
+        return NULL;
+
+    if (dir->nr_children == dir->children_cap) {
+        size_t cap = dir->children_cap ? dir->children_cap * 2 : 8;
+        struct pfs_node **grown = krealloc(dir->children, cap * sizeof(*grown));
+        if (!grown)
+            return NULL;
+        dir->children = grown;
+        dir->children_cap = cap;
+    }
+
+    n = kzalloc(sizeof(*n));
+    if (!n)
+        return NULL;
+    n->name = kstrdup(name);
+    if (!n->name) {
+        kfree(n);
+        return NULL;
+    }
+    n->is_dir = is_dir;
+    n->mode = mode & 0777;
+    n->parent = dir;
+
+    memmove(&dir->children[at + 1], &dir->children[at],
+            (dir->nr_children - at) * sizeof(dir->children[0]));
+    dir->children[at] = n;
+    dir->nr_children++;
+    return n;
+}
+
+struct pfs_node *pfs_mkdir_at(struct pfs_node *parent, const char *name)
+{
+    struct pfs_node *existing;
+
+    if (!parent || !parent->is_dir)
+        return NULL;
+    existing = pfs_find_child(parent, name, strlen(name));
+    if (existing)
+        return existing->is_dir ? existing : NULL;
+    return pfs_add_node(parent, name, true, PFS_DIR_MODE);
+}
+
+struct pfs_node *pfs_mkdir(const char *path)
+{
+    struct pfs_node *n = &pfs_root_node;
+    char comp[PFS_NAME_MAX + 1];
+    const char *p = path;
+
+    while (n && *p) {
+        const char *start;
+        size_t len;
+
+        while (*p == '/')
+            p++;
+        if (!*p)
+            break;
+        start = p;
+        while (*p && *p != '/')
+            p++;
+        len = (size_t)(p - start);
+        if (len > PFS_NAME_MAX)
+            return NULL;
+        memcpy(comp, start, len);
+        comp[len] = '\0';
+        n = pfs_mkdir_at(n, comp);
+    }
+    return n;
+}
+
+struct pfs_node *pfs_create(struct pfs_node *dir, const char *name, unsigned mode,
+                            const struct pfs_ops *ops, void *data)
+{
+    struct pfs_node *n;
+
+    if (!ops)
+        return NULL;
+    n = pfs_add_node(dir, name, false, mode);
+    if (n) {
+        n->ops = ops;
+        n->data = data;
+    }
+    return n;
+}
+
+/*
+ * Walks path from cwd. When the walk fails with -ENOENT at the last component inside an
+ * existing directory, *missing_last is set: that is where a file would have to be created.
+ */
+static int pfs_resolve(const char *cwd, const char *path, struct pfs_node **out,
+                       bool *missing_last)
+{
+    struct pfs_node *n = &pfs_root_node;
+    const char *p = path;
+    size_t path_len;
+
+    *out = NULL;
+    if (missing_last)
+        *missing_last = false;
+    if (!path || !*path)
+        return -ENOENT;
+    path_len = strlen(path);
+
+    if (path[0] != '/' && cwd && *cwd) {
+        int err = pfs_resolve(NULL, cwd, &n, NULL);
+        if (err)
+            return err;
+        if (!n->is_dir)
+            return -ENOTDIR;
+    }
+
+    for (;;) {
+        const char *comp;
+        size_t len;
+        struct pfs_node *child;
+
+        while (*p == '/')
+            p++;
+        if (!*p)
+            break;
+        comp = p;
+        while (*p && *p != '/')
+            p++;
+        len = (size_t)(p - comp);
+
+        /* Checked before "." and "..": "file/." and "file/.." are errors, as in Linux. */
+        if (!n->is_dir)
+            return -ENOTDIR;
+        if (len == 1 && comp[0] == '.')
+            continue;
+        if (len == 2 && comp[0] == '.' && comp[1] == '.') {
+            n = n->parent;
+            continue;
+        }
+        if (len > PFS_NAME_MAX)
+            return -ENAMETOOLONG;
+        child = pfs_find_child(n, comp, len);
+        if (!child) {
+            if (missing_last) {
+                const char *rest = p;
+                while (*rest == '/')
+                    rest++;
+                *missing_last = !*rest && *p != '/';
+            }
+            return -ENOENT;
+        }
+        n = child;
+    }
+
+    if (path[path_len - 1] == '/' && !n->is_dir)
+        return -ENOTDIR;
+    *out = n;
+    return 0;
+}
+
+int pfs_lookup(const char *cwd, const char *path, struct pfs_node **out)
+{
+    return pfs_resolve(cwd, path, out, NULL);
+}
+
+int pfs_path(const struct pfs_node *n, char *buf, size_t len)
+{
+    size_t need = 0, at;
+    const struct pfs_node *p;
+
+    if (len == 0)
+        return -ENAMETOOLONG;
+    if (n == &pfs_root_node) {
+        if (len < 2)
+            return -ENAMETOOLONG;
+        strcpy(buf, "/");
+        return 0;
+    }
+    for (p = n; p != &pfs_root_node; p = p->parent)
+        need += 1 + strlen(p->name);
+    if (need + 1 > len)
+        return -ENAMETOOLONG;
+
+    at = need;
+    buf[at] = '\0';
+    for (p = n; p != &pfs_root_node; p = p->parent) {
+        size_t name_len = strlen(p->name);
+        at -= name_len;
+        memcpy(buf + at, p->name, name_len);
+        buf[--at] = '/';
+    }
+    return 0;
+}
+
+int pfs_open(const char *cwd, const char *path, int flags, struct pfs_file **out)
+{
+    struct pfs_node *n;
+    struct pfs_file *f;
+    bool missing_last;
+    int err;
+
+    *out = NULL;
+    if (!(flags & (PFS_READ | PFS_WRITE)))
+        return -EINVAL;
+    err = pfs_resolve(cwd, path, &n, &missing_last);
+    /* Files cannot be created here; Linux says the same for tracefs and procfs. */
+    if (err == -ENOENT && missing_last && (flags & PFS_WRITE))
+        return -EACCES;
+    if (err)
+        return err;
+    if (n->is_dir)
+        return -EISDIR;
+    if ((flags & PFS_READ) && !(n->mode & 0444))
+        return -EACCES;
+    if ((flags & PFS_WRITE) && !(n->mode & 0222))
+        return -EACCES;
+
+    f = kzalloc(sizeof(*f));
+    if (!f)
+        return -ENOMEM;
+    f->node = n;
+    f->flags = flags;
+    f->data = n->data;
+    if (n->ops->open) {
+        err = n->ops->open(f);
+        if (err) {
+            kfree(f);
+            return err;
+        }
+    }
+    *out = f;
+    return 0;
+}
+
+ssize_t pfs_read(struct pfs_file *f, char *buf, size_t len)
+{
+    ssize_t n;
+
+    if (!(f->flags & PFS_READ))
+        return -EBADF;
+    if (!f->node->ops->read)
+        return -EINVAL;
+    if (len == 0)
+        return 0;
+    n = f->node->ops->read(f, buf, len);
+    if (n > 0)
+        f->pos += (size_t)n;
+    return n;
+}
+
+ssize_t pfs_write(struct pfs_file *f, const char *buf, size_t len)
+{
+    if (!(f->flags & PFS_WRITE))
+        return -EBADF;
+    if (!f->node->ops->write)
+        return -EINVAL;
+    return f->node->ops->write(f, buf, len);
+}
+
+int pfs_close(struct pfs_file *f)
+{
+    int err = 0;
+
+    if (!f)
+        return 0;
+    if (f->node->ops->release)
+        err = f->node->ops->release(f);
+    kfree(f);
+    return err;
+}
+
+void pfs_init(void)
+{
+    pfs_mkdir("/proc");
+    pfs_mkdir("/sys/kernel/tracing");
+}

@@ -1,0 +1,160 @@
+/*
+ * Kernel threads: creation on a chosen CPU, exit, join and reaping, and the list of every
+ * thread that ps walks. A thread's stack has an unmapped guard page below it.
+ */
+#include <arch/cpu.h>
+#include <arch/thread.h>
+#include <kernel/errno.h>
+#include <kernel/mm.h>
+#include <kernel/panic.h>
+#include <kernel/percpu.h>
+#include <kernel/shell.h>
+#include <kernel/smp.h>
+#include <kernel/spinlock.h>
+#include <kernel/thread.h>
+#include <kernel/time.h>
+#include <lib/string.h>
+
+void sched_enqueue_new(struct thread *t);
+
+static struct list_node all_threads = LIST_INIT(all_threads);
+static DEFINE_SPINLOCK(all_threads_lock);
+static int next_pid = 1;
+static size_t nr_threads;
+
+struct thread *kthread_create(int (*fn)(void *arg), void *arg, const char *name, unsigned cpu)
+{
+    if (cpu >= MAX_CPUS || !cpu_data(cpu)->online)
+        return NULL;
+    struct thread *t = kzalloc(sizeof(*t));
+    if (!t)
+        return NULL;
+    t->stack_top = vmalloc_stack(THREAD_STACK_PAGES);
+    if (!t->stack_top) {
+        kfree(t);
+        return NULL;
+    }
+    t->stack_pages = THREAD_STACK_PAGES;
+    t->saved_rsp = arch_thread_init_stack(t->stack_top);
+    strlcpy(t->name, name, sizeof(t->name));
+    t->cpu = cpu;
+    t->fn = fn;
+    t->arg = arg;
+    wait_queue_init(&t->exit_wait, "thread_exit");
+    list_init(&t->run_node);
+    list_init(&t->sleep_node);
+
+    unsigned long flags = spin_lock_irqsave(&all_threads_lock);
+    t->pid = next_pid++;
+    list_add_tail(&all_threads, &t->all_node);
+    nr_threads++;
+    spin_unlock_irqrestore(&all_threads_lock, flags);
+
+    sched_enqueue_new(t);
+    return t;
+}
+
+void thread_free(struct thread *t)
+{
+    unsigned long flags = spin_lock_irqsave(&all_threads_lock);
+    list_remove(&t->all_node);
+    nr_threads--;
+    spin_unlock_irqrestore(&all_threads_lock, flags);
+    vfree_stack(t->stack_top, t->stack_pages);
+    kfree(t);
+}
+
+static bool thread_reapable(void *arg)
+{
+    return __atomic_load_n(&((struct thread *)arg)->off_cpu, __ATOMIC_ACQUIRE);
+}
+
+int kthread_join(struct thread *t)
+{
+    wait_event(&t->exit_wait, thread_reapable, t);
+    int code = t->exit_code;
+    thread_free(t);
+    return code;
+}
+
+void kthread_detach(struct thread *t) { t->detached = true; }
+
+void kthread_exit(int code)
+{
+    struct thread *t = current_thread();
+    ASSERT(!t->is_idle);
+    t->exit_code = code;
+    arch_irq_disable();
+    /* The state change and the switch happen with interrupts off, so nothing runs this
+     * thread again; finish_switch on the next thread tells the joiner. */
+    t->state = THREAD_DEAD;
+    schedule();
+    panic("dead thread %d was scheduled again", t->pid);
+}
+
+void thread_for_each(void (*fn)(const struct thread *t, void *arg), void *arg)
+{
+    unsigned long flags = spin_lock_irqsave(&all_threads_lock);
+    for (unsigned cpu = 0; cpu < MAX_CPUS; cpu++)
+        if (cpu_data(cpu)->online && cpu_data(cpu)->idle)
+            fn(cpu_data(cpu)->idle, arg);
+    struct list_node *pos;
+    list_for_each(pos, &all_threads) fn(list_entry(pos, struct thread, all_node), arg);
+    spin_unlock_irqrestore(&all_threads_lock, flags);
+}
+
+size_t thread_count(void) { return nr_threads; }
+
+/* ps output is collected first: the shell must not write while holding the list lock. */
+struct ps_row {
+    int pid;
+    unsigned cpu;
+    char state;
+    char name[THREAD_NAME_LEN];
+    uint64_t runtime_ms;
+};
+
+struct ps_collect {
+    struct ps_row *rows;
+    size_t n, cap;
+};
+
+static void ps_collect_one(const struct thread *t, void *arg)
+{
+    struct ps_collect *c = arg;
+    if (c->n == c->cap)
+        return;
+    static const char state_chars[] = {'R', 'R', 'S', 'Z'};
+    struct ps_row *r = &c->rows[c->n++];
+    r->pid = t->pid;
+    r->cpu = t->cpu;
+    r->state = t->state == THREAD_READY ? 'R' : state_chars[t->state];
+    if (t->state == THREAD_SLEEPING && t->is_idle)
+        r->state = 'R';
+    strlcpy(r->name, t->name, sizeof(r->name));
+    uint64_t runtime = t->runtime_ns;
+    if (t->state == THREAD_RUNNING && cpu_data(t->cpu)->current == t)
+        runtime += clock_ns() - t->last_switch_in_ns;
+    r->runtime_ms = runtime / 1000000;
+}
+
+SHELL_COMMAND(ps, "ps", "list threads: pid, CPU, state (R running/ready, S sleeping, Z dead)")
+{
+    if (argc != 1)
+        return shell_usage(ctx);
+    struct ps_collect c = {.cap = thread_count() + MAX_CPUS + 16};
+    c.rows = kmalloc(c.cap * sizeof(*c.rows));
+    if (!c.rows) {
+        shell_eprintf(ctx, "ps: %s\n", strerror(ENOMEM));
+        return 1;
+    }
+    thread_for_each(ps_collect_one, &c);
+    int err = shell_printf(ctx, "  PID CPU S    TIME NAME\n");
+    for (size_t i = 0; i < c.n && err >= 0; i++)
+        err = shell_printf(ctx, "%5d %3u %c %5llu.%02llu %s\n", c.rows[i].pid, c.rows[i].cpu,
+                           c.rows[i].state, (unsigned long long)(c.rows[i].runtime_ms / 1000),
+                           (unsigned long long)(c.rows[i].runtime_ms / 10 % 100),
+                           c.rows[i].name);
+    kfree(c.rows);
+    return 0;
+}

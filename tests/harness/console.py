@@ -1,0 +1,229 @@
+"""The serial console of one QEMU boot.
+
+A reader thread collects every byte QEMU writes into memory and into the boot's log file.
+Commands are exchanged by waiting for the shell's prompt, never by sleeping: a prompt at
+the very end of the received text means the shell is idle and reading input.
+"""
+
+import os
+import re
+import subprocess
+import threading
+import time
+
+# The shell is idle when the received text ends with its prompt, `fentros:<cwd># `.
+# \Z rather than $: in a regex $ also matches before a final newline.
+PROMPT_RE = re.compile(rb"fentros:([^#\r\n]*)# \Z")
+
+# Only this much of the tail is searched for the prompt: output can be megabytes long.
+PROMPT_WINDOW = 4096
+
+# A test fails when the serial log shows any of these (unless the test expects a crash).
+CRASH_PATTERNS = (r"Kernel panic", r"EXCEPTION", r"BUG:", r"WARNING:")
+CRASH_RE = re.compile("|".join(CRASH_PATTERNS))
+
+# What QEMU's exit status means with isa-debug-exit and -no-reboot.
+EXIT_MEANING = {0: "reboot", 1: "poweroff", 3: "kernel crash"}
+
+
+def describe_exit(status):
+    meaning = EXIT_MEANING.get(status)
+    return f"status {status} ({meaning})" if meaning else f"status {status}"
+
+
+def split_output(data):
+    """Serial bytes after a command was sent -> its output lines, without the echo.
+
+    The shell echoes what was typed up to the first newline; everything after it is the
+    command's output. A last line without a newline (output that does not end in one)
+    still counts as a line.
+    """
+    text = data.decode("utf-8", errors="replace").replace("\r", "")
+    if "\n" not in text:
+        return []
+    lines = text.split("\n")[1:]
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+class Reply:
+    """How one command ended: back at the prompt, QEMU exited, or a timeout."""
+
+    def __init__(self, lines, cwd=None, exit_status=None, timed_out=False):
+        self.lines = lines
+        self.cwd = cwd
+        self.exit_status = exit_status
+        self.timed_out = timed_out
+
+
+class Console:
+    def __init__(self, argv, log_path, stream=None):
+        self.log_path = log_path
+        self.cwd = None
+        self._log = open(log_path, "wb")
+        self._stream = stream
+        self._buf = bytearray()
+        self._cond = threading.Condition()
+        self._eof = False
+        # Byte ranges holding the shell's echo of what the harness typed: a command that
+        # contains "BUG:" must not look like a kernel report.
+        self._echo_spans = []
+        try:
+            # A session of its own keeps a Ctrl-C on the harness's terminal away from
+            # QEMU; the harness kills it itself.
+            self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                         stderr=subprocess.STDOUT, bufsize=0,
+                                         start_new_session=True)
+        except OSError:
+            self._log.close()
+            raise
+        self._reader = threading.Thread(target=self._read_loop, daemon=True)
+        self._reader.start()
+
+    def _read_loop(self):
+        fd = self.proc.stdout.fileno()
+        while True:
+            try:
+                data = os.read(fd, 65536)
+            except OSError:
+                data = b""
+            if not data:
+                break
+            self._log.write(data)
+            self._log.flush()
+            if self._stream:
+                self._stream.write(data)
+                self._stream.flush()
+            with self._cond:
+                self._buf += data
+                self._cond.notify_all()
+        with self._cond:
+            self._eof = True
+            self._cond.notify_all()
+
+    def _wait(self, check, timeout):
+        """Wait until check() (run with the lock held) returns something other than None."""
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while True:
+                result = check()
+                if result is not None:
+                    return result
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    return None
+                self._cond.wait(remaining)
+
+    def _find_prompt(self, start, after_newline):
+        """A prompt ending the text after `start`; "eof" if QEMU is gone; else None."""
+        low = start
+        if after_newline:
+            # Until the echo of the typed line ends, a prompt-like text is our own input.
+            newline = self._buf.find(b"\n", start)
+            if newline < 0:
+                return "eof" if self._eof else None
+            low = newline + 1
+        low = max(low, len(self._buf) - PROMPT_WINDOW)
+        match = PROMPT_RE.search(self._buf, low)
+        if match:
+            return match
+        return "eof" if self._eof else None
+
+    def mark(self):
+        """The current end of the serial log, to delimit what a test produced."""
+        with self._cond:
+            return len(self._buf)
+
+    def alive(self):
+        return self.proc.poll() is None and not self._eof
+
+    def wait_boot(self, timeout):
+        """Wait for the first prompt: a Reply whose lines are the boot log."""
+        found = self._wait(lambda: self._find_prompt(0, False), timeout)
+        with self._cond:
+            end = found.start() if isinstance(found, re.Match) else len(self._buf)
+            log = bytes(self._buf[:end]).decode("utf-8", errors="replace").replace("\r", "")
+        lines = log.split("\n")
+        if found is None:
+            return Reply(lines, timed_out=True)
+        if found == "eof":
+            return Reply(lines, exit_status=self.wait_exit(10))
+        self.cwd = found.group(1).decode("utf-8", errors="replace")
+        return Reply(lines, cwd=self.cwd)
+
+    def command(self, data, timeout):
+        """Type `data` (it must end the line itself) and wait for the next prompt."""
+        with self._cond:
+            start = len(self._buf)
+        self.send(data)
+        found = self._wait(lambda: self._find_prompt(start, True), timeout)
+        with self._cond:
+            end = found.start() if isinstance(found, re.Match) else len(self._buf)
+            out = bytes(self._buf[start:end])
+        newline = out.find(b"\n")
+        echo_end = start + (newline + 1 if newline >= 0 else len(out))
+        with self._cond:
+            self._echo_spans.append((start, echo_end))
+        lines = split_output(out)
+        if found is None:
+            return Reply(lines, timed_out=True)
+        if found == "eof":
+            return Reply(lines, exit_status=self.wait_exit(10))
+        self.cwd = found.group(1).decode("utf-8", errors="replace")
+        return Reply(lines, cwd=self.cwd)
+
+    def send(self, data):
+        try:
+            self.proc.stdin.write(data)
+            self.proc.stdin.flush()
+        except (BrokenPipeError, ValueError, OSError):
+            pass  # QEMU has gone; the wait that follows sees the end of its output.
+
+    def wait_exit(self, timeout):
+        """QEMU's exit status, or None if it is still running after `timeout` seconds."""
+        if self._wait(lambda: True if self._eof else None, timeout) is None:
+            return None
+        try:
+            return self.proc.wait(timeout=max(1.0, timeout))
+        except subprocess.TimeoutExpired:
+            return None
+
+    def output_since(self, start):
+        """Lines received since `start`, for failure reports."""
+        with self._cond:
+            data = bytes(self._buf[start:])
+        return data.decode("utf-8", errors="replace").replace("\r", "").split("\n")
+
+    def crash_lines(self, start, end=None):
+        """Lines between two marks that look like a kernel crash report."""
+        with self._cond:
+            end = len(self._buf) if end is None else end
+            pieces, pos = [], start
+            for span_start, span_end in self._echo_spans:
+                if span_end <= pos or span_start >= end:
+                    continue
+                pieces.append(bytes(self._buf[pos:max(pos, span_start)]))
+                # The echo's newline stays, so the text around it does not join into one line.
+                pieces.append(b"\n")
+                pos = max(pos, span_end)
+            pieces.append(bytes(self._buf[pos:end]) if pos < end else b"")
+        text = b"".join(pieces).decode("utf-8", errors="replace").replace("\r", "")
+        return [line for line in text.split("\n") if CRASH_RE.search(line)]
+
+    def kill(self):
+        if self.proc.poll() is None:
+            self.proc.kill()
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            pass
+        # The reader ends at the end of QEMU's output; it owns the log until then.
+        self._reader.join(timeout=5)
+        for pipe in (self.proc.stdin, self.proc.stdout):
+            try:
+                pipe.close()
+            except OSError:
+                pass
+        if not self._reader.is_alive():
+            self._log.close()

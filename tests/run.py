@@ -1,0 +1,554 @@
+#!/usr/bin/env python3
+"""fentros test harness: boots the kernel in QEMU and runs the in-kernel self-tests and
+the shell scripts in tests/shell/ at several CPU counts. See tests/README.md.
+
+Tests that can share a boot run in one QEMU per CPU count (boots under TCG take
+seconds); a test that crashes, powers off, reboots or needs its own kernel command line
+gets a QEMU of its own. The last line printed is always `N passed, N failed`.
+"""
+
+import argparse
+import fnmatch
+import os
+import shlex
+import sys
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from harness import ktap, shelltest  # noqa: E402
+from harness.console import Console, describe_exit  # noqa: E402
+from harness.isos import IsoCache, IsoError  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+SHELL_DIR = ROOT / "tests" / "shell"
+LOG_DIR = ROOT / "build" / "test-logs"
+ISO_DIR = ROOT / "build" / "test-isos"
+DEFAULT_KERNEL = ROOT / "build" / "kernel.elf"
+MKISO = ROOT / "tools" / "mkiso.sh"
+GRUB_TEMPLATE = ROOT / "iso" / "grub.cfg.in"
+
+# Every test ISO powers off on a panic, so a crash ends QEMU instead of hanging the run.
+TEST_CMDLINE = "panic=poweroff"
+
+# How many lines of serial output a failure report quotes.
+TAIL_LINES = 15
+
+
+def rel(path):
+    """A path as short as it can be for the person reading the report."""
+    path = Path(path).resolve()
+    try:
+        return str(path.relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
+def tail(lines, count=TAIL_LINES):
+    lines = list(lines)
+    while lines and not lines[-1].strip():
+        lines.pop()
+    return [f"  | {line}" for line in lines[-count:]] or ["  (no output)"]
+
+
+def name_matches(name, filters):
+    """--filter: a substring of the result name, or a glob over its trailing parts
+    (`smp1/shell/echo`, `shell/echo` or `echo`)."""
+    if not filters:
+        return True
+    parts = name.split("/")
+    tails = ["/".join(parts[i:]) for i in range(len(parts))]
+    for pattern in filters:
+        if any(c in pattern for c in "*?["):
+            if any(fnmatch.fnmatchcase(t, pattern) for t in tails):
+                return True
+        elif pattern in name:
+            return True
+    return False
+
+
+class Failure:
+    def __init__(self, reason, details=(), fatal=False, log=None):
+        self.reason = reason
+        self.details = list(details)
+        self.fatal = fatal  # the console cannot be trusted any more: boot a fresh QEMU
+        self.log = log      # the serial log to read, when no console is left to name it
+
+
+def with_crash_text(failure, crash):
+    """Crash text outranks any other failure: it is what the reader must see first."""
+    if not crash:
+        return failure
+    details = ["kernel crash text in the serial log:"] + [f"  | {line}" for line in crash[:10]]
+    if failure:
+        details += [f"and: {failure.reason}"] + failure.details
+    return Failure(f"kernel crash text: {crash[0].strip()}", details, fatal=True)
+
+
+class Reporter:
+    def __init__(self, keep_going):
+        self.keep_going = keep_going
+        self.interrupted = False
+        self.passed = 0
+        self.failed = 0
+        self.failures = []
+        self._lock = threading.Lock()
+
+    def stopped(self):
+        return self.interrupted or (self.failed > 0 and not self.keep_going)
+
+    @staticmethod
+    def _timing(seconds):
+        return f" ({seconds:.1f}s)" if seconds is not None else ""
+
+    def ok(self, name, seconds=None):
+        with self._lock:
+            if self.interrupted:
+                return
+            self.passed += 1
+            print(f"ok   {name}{self._timing(seconds)}", flush=True)
+
+    def fail(self, name, failure, seconds=None, log=None):
+        log = log or failure.log
+        where = f" (log: {rel(log)})" if log else ""
+        lines = [f"FAIL {name}{self._timing(seconds)}: {failure.reason}"]
+        lines += [f"    {line}" for line in failure.details]
+        if log:
+            lines.append(f"    log: {rel(log)}")
+        with self._lock:
+            # After a Ctrl-C, tests fail because the harness killed their QEMU.
+            if self.interrupted:
+                return
+            self.failed += 1
+            self.failures.append(f"FAIL {name}: {failure.reason}{where}")
+            print("\n".join(lines), flush=True)
+
+    def result(self, name, failure, seconds=None, log=None):
+        if failure:
+            self.fail(name, failure, seconds, log)
+        else:
+            self.ok(name, seconds)
+
+    def skip(self, name, reason):
+        with self._lock:
+            print(f"skip {name}: {reason}", flush=True)
+
+    def summary(self):
+        with self._lock:
+            if self.failures:
+                print()
+                for line in self.failures:
+                    print(line)
+            print(f"{self.passed} passed, {self.failed} failed", flush=True)
+            if self.interrupted:
+                return 130
+            return 0 if self.failed == 0 and self.passed > 0 else 1
+
+
+class SelftestUnit:
+    """The kernel's `selftest` command: each KTAP result is one harness result."""
+
+    def __init__(self, smp, filters):
+        self.name = f"smp{smp}/selftest"
+        self.filters = [] if name_matches(self.name, filters) else filters
+
+    def run(self, session, console, start):
+        began = time.monotonic()
+        reply = console.command(b"selftest\r", session.args.selftest_timeout)
+        run = ktap.parse(reply.lines)
+        problems = list(run.problems)
+        if reply.timed_out:
+            problems.insert(0, f"no prompt within {session.args.selftest_timeout:g}s "
+                               "after `selftest`")
+        elif reply.exit_status is not None:
+            problems.insert(0, f"QEMU exited with {describe_exit(reply.exit_status)} "
+                               "during `selftest`")
+        crash = console.crash_lines(start)
+        for result in run.results:
+            name = f"{self.name}/{result.name}"
+            if not name_matches(name, self.filters):
+                continue
+            if result.skipped:
+                session.reporter.skip(name, result.directive)
+            elif result.ok:
+                session.reporter.ok(name)
+            else:
+                details = [f"  | {line}" for line in result.diagnostics[-20:]]
+                session.reporter.fail(name, Failure(f"not ok {result.number}", details),
+                                      log=console.log_path)
+        failure = Failure(problems[0], problems[1:] + ["output:"] + tail(reply.lines),
+                          fatal=True) if problems else None
+        failure = with_crash_text(failure, crash)
+        if failure:
+            session.reporter.fail(self.name, failure, time.monotonic() - began,
+                                  console.log_path)
+        return not (failure and failure.fatal)
+
+
+class ScriptUnit:
+    """One tests/shell/*.t file run at one CPU count."""
+
+    def __init__(self, smp, test):
+        self.name = f"smp{smp}/shell/{test.name}"
+        self.test = test
+
+    def run(self, session, console, start):
+        began = time.monotonic()
+        failure = None
+        # Files share a boot; each starts in / whatever the one before did.
+        if console.cwd != "/":
+            reply = console.command(b"cd /\r", session.args.timeout)
+            if reply.cwd != "/":
+                failure = Failure("could not get back to / before the test",
+                                  tail(reply.lines), fatal=True)
+        if failure is None:
+            failure = session.run_steps(console, self.test)
+        failure = with_crash_text(failure, console.crash_lines(start))
+        session.reporter.result(self.name, failure, time.monotonic() - began,
+                                console.log_path)
+        return not (failure and failure.fatal)
+
+
+class Group:
+    """Units that run in one boot: the shared boot of a CPU count, or one test's own."""
+
+    def __init__(self, name, smp, cmdline, units, shared):
+        self.name = name
+        self.smp = smp
+        self.cmdline = cmdline
+        self.units = units
+        self.shared = shared
+
+
+class Session:
+    def __init__(self, args, reporter):
+        self.args = args
+        self.reporter = reporter
+        self.isos = IsoCache(ROOT, args.kernel, args.mkiso, ISO_DIR,
+                             extra_inputs=[GRUB_TEMPLATE])
+        self.stream = sys.stderr.buffer if args.verbose else None
+        self._consoles = set()
+        self._lock = threading.Lock()
+
+    def qemu_argv(self, smp, cmdline):
+        if self.args.qemu_cmd:
+            template = shlex.split(self.args.qemu_cmd)
+            iso = self.isos.get(cmdline) if any("{iso}" in a for a in template) else ""
+            return [a.format(smp=smp, iso=iso, cmdline=cmdline) for a in template]
+        if self.args.iso and cmdline == TEST_CMDLINE:
+            iso = self.args.iso
+        else:
+            iso = self.isos.get(cmdline)
+        return [os.environ.get("QEMU", "qemu-system-x86_64"),
+                "-accel", os.environ.get("QEMU_ACCEL", "tcg"),
+                "-smp", str(smp), "-m", "256M", "-cdrom", str(iso),
+                "-display", "none", "-serial", "stdio", "-no-reboot", "-monitor", "none",
+                "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04",
+                *shlex.split(os.environ.get("QEMU_EXTRA", ""))]
+
+    def start(self, group, attempt):
+        """Start QEMU for `group`: (console, None) or (None, failure)."""
+        try:
+            argv = self.qemu_argv(group.smp, group.cmdline)
+        except IsoError as err:
+            return None, Failure(f"ISO build failed: {err}", tail(err.output.splitlines()))
+        suffix = "" if attempt == 1 else f".{attempt}"
+        log = LOG_DIR / f"{group.name}-smp{group.smp}{suffix}.log"
+        try:
+            console = Console(argv, log, self.stream)
+        except OSError as err:
+            return None, Failure(f"cannot start {argv[0]}: {err}")
+        with self._lock:
+            # After a Ctrl-C no new QEMU may outlive the harness.
+            if self.reporter.interrupted:
+                console.kill()
+                return None, Failure("interrupted")
+            self._consoles.add(console)
+        return console, None
+
+    def stop(self, console):
+        console.kill()
+        with self._lock:
+            self._consoles.discard(console)
+
+    def stop_all(self):
+        self.reporter.interrupted = True
+        with self._lock:
+            consoles = list(self._consoles)
+        for console in consoles:
+            console.kill()
+
+    def wait_prompt(self, console):
+        reply = console.wait_boot(self.args.boot_timeout)
+        if reply.timed_out:
+            return Failure(f"no prompt within {self.args.boot_timeout:g}s of boot",
+                           ["serial output:"] + tail(reply.lines), fatal=True)
+        if reply.exit_status is not None:
+            return Failure(f"QEMU exited with {describe_exit(reply.exit_status)} "
+                           "before the prompt", ["serial output:"] + tail(reply.lines),
+                           fatal=True)
+        return None
+
+    def boot(self, group, attempt):
+        """Start QEMU and wait for the prompt: (console or None, failure or None)."""
+        console, failure = self.start(group, attempt)
+        if console is None:
+            return None, failure
+        failure = self.wait_prompt(console)
+        if failure:
+            self.stop(console)
+            failure.log = console.log_path
+            return None, failure
+        return console, None
+
+    def run_steps(self, console, test):
+        """Type each command of `test` and check what comes back."""
+        timeout = test.timeout or self.args.timeout
+        for index, step in enumerate(test.steps):
+            reply = console.command(step.keys, timeout)
+            where = f"{test.path}:{step.lineno}"
+            if reply.timed_out:
+                return Failure(f"{where}: no prompt within {timeout:g}s after "
+                               f"`{step.source}`", ["output so far:"] + tail(reply.lines),
+                               fatal=True)
+            report = shelltest.check_output(test, step, reply.lines)
+            if reply.exit_status is not None:
+                return self.check_exit(test, index, reply, report)
+            if report:
+                return Failure(f"{where}: output mismatch", report)
+        if test.expect:
+            status = console.wait_exit(timeout)
+            if status is None:
+                return Failure(f"QEMU still running {timeout:g}s after the last command, "
+                               f"expected it to exit with {self.expected_exit(test)}",
+                               fatal=True)
+            return self.check_status(test, status)
+        return None
+
+    @staticmethod
+    def expected_exit(test):
+        return describe_exit(shelltest.EXPECT_EXIT[test.expect])
+
+    def check_exit(self, test, index, reply, report):
+        """QEMU exited during the command test.steps[index]."""
+        step = test.steps[index]
+        where = f"{test.path}:{step.lineno}"
+        exited = f"QEMU exited with {describe_exit(reply.exit_status)}"
+        if test.expect is None:
+            return Failure(f"{where}: {exited} during `{step.source}`",
+                           ["output:"] + tail(reply.lines), fatal=True)
+        if report:
+            return Failure(f"{where}: output mismatch ({exited})", report, fatal=True)
+        if index + 1 < len(test.steps):
+            following = test.steps[index + 1]
+            return Failure(f"{where}: {exited} before `{following.source}` "
+                           f"(line {following.lineno})", ["output:"] + tail(reply.lines),
+                           fatal=True)
+        return self.check_status(test, reply.exit_status)
+
+    def check_status(self, test, status):
+        if status == shelltest.EXPECT_EXIT[test.expect]:
+            return None
+        return Failure(f"QEMU exited with {describe_exit(status)}, "
+                       f"expected {self.expected_exit(test)}", fatal=True)
+
+    def run_group(self, group):
+        if self.reporter.stopped():
+            return
+        if group.shared:
+            self.run_shared(group)
+        else:
+            self.run_alone(group)
+
+    def run_shared(self, group):
+        began = time.monotonic()
+        console, failure = self.boot(group, 1)
+        if console:
+            # A boot that warned still reached the prompt; its tests can run.
+            failure = with_crash_text(None, console.crash_lines(0))
+        self.reporter.result(f"smp{group.smp}/boot", failure, time.monotonic() - began,
+                             console.log_path if console else None)
+        if console is None:
+            self.fail_not_run(group.units, failure)
+            return
+        start = console.mark()
+        attempt = 1
+        try:
+            for index, unit in enumerate(group.units):
+                if self.reporter.stopped():
+                    return
+                if console is None:
+                    attempt += 1
+                    console, failure = self.boot(group, attempt)
+                    if console is None:
+                        self.fail_not_run(group.units[index:], failure)
+                        return
+                    # The log of a fresh boot belongs to the unit that needed it.
+                    start = 0
+                if unit.run(self, console, start):
+                    start = console.mark()
+                else:
+                    self.stop(console)
+                    console = None
+        finally:
+            if console:
+                self.stop(console)
+
+    def fail_not_run(self, units, failure):
+        for unit in units:
+            if self.reporter.stopped():
+                return
+            self.reporter.fail(unit.name, Failure(f"not run: boot failed: {failure.reason}",
+                                                  log=failure.log))
+
+    def run_alone(self, group):
+        """A test with a boot of its own: its whole serial log is its output."""
+        unit = group.units[0]
+        test = unit.test
+        began = time.monotonic()
+        console, failure = self.start(group, 1)
+        if console:
+            if test.steps:
+                failure = self.wait_prompt(console) or self.run_steps(console, test)
+            else:
+                # Nothing to type: the test is about how the boot ends.
+                status = console.wait_exit(self.args.boot_timeout)
+                failure = (self.check_status(test, status) if status is not None else
+                           Failure(f"QEMU still running {self.args.boot_timeout:g}s after "
+                                   f"boot, expected it to exit with {self.expected_exit(test)}"))
+            if test.expect != "crash":
+                failure = with_crash_text(failure, console.crash_lines(0))
+            self.stop(console)
+        self.reporter.result(unit.name, failure, time.monotonic() - began,
+                             console.log_path if console else None)
+
+
+def load_tests(args, reporter):
+    """Parse tests/shell/*.t; a file that does not parse fails at every CPU count."""
+    tests = []
+    for path in sorted(args.shell_dir.glob("*.t")):
+        try:
+            tests.append(shelltest.parse_file(rel(path)))
+        except (shelltest.ParseError, OSError, UnicodeDecodeError) as err:
+            for smp in args.smp:
+                name = f"smp{smp}/shell/{path.stem}"
+                if name_matches(name, args.filter):
+                    reporter.fail(name, Failure(f"bad test file: {err}"))
+    return tests
+
+
+def plan(args, tests, reporter):
+    """Tests to run, in groups: each CPU count's shared boot first, then tests alone."""
+    groups = []
+    for smp in args.smp:
+        shared, alone = [], []
+        selftest = SelftestUnit(smp, args.filter)
+        if name_matches(selftest.name, args.filter) or any(
+                "selftest/" in pattern for pattern in args.filter):
+            shared.append(selftest)
+        for test in tests:
+            unit = ScriptUnit(smp, test)
+            if (test.smp and smp not in test.smp) or not name_matches(unit.name, args.filter):
+                continue
+            if not test.own_boot:
+                shared.append(unit)
+            elif args.iso and test.cmdline:
+                reporter.skip(unit.name, "needs its own kernel command line, and --iso is set")
+            else:
+                cmdline = f"{TEST_CMDLINE} {test.cmdline}".strip()
+                alone.append(Group(test.name, smp, cmdline, [unit], shared=False))
+        if shared:
+            groups.append(Group("main", smp, TEST_CMDLINE, shared, shared=True))
+        groups += alone
+    return groups
+
+
+def parse_smp(text):
+    try:
+        counts = [int(word) for word in text.replace(",", " ").split()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a list of CPU counts: {text}")
+    if not counts or min(counts) < 1:
+        raise argparse.ArgumentTypeError(f"not a list of CPU counts: {text}")
+    return counts
+
+
+def parse_args(argv):
+    parser = argparse.ArgumentParser(
+        description="Boot fentros in QEMU and run its self-tests and shell tests.")
+    parser.add_argument("--smp", type=parse_smp, default=[1, 2, 4],
+                        help="CPU counts to test, comma-separated (default 1,2,4)")
+    parser.add_argument("-f", "--filter", action="append", default=[],
+                        help="run only tests whose name contains this text or matches this "
+                             "glob; may be repeated")
+    parser.add_argument("--iso", type=Path,
+                        help="boot this ISO instead of building one from --kernel")
+    parser.add_argument("--kernel", type=Path, default=DEFAULT_KERNEL,
+                        help="kernel to build test ISOs from (default build/kernel.elf)")
+    parser.add_argument("-k", "--keep-going", action="store_true",
+                        help="run everything instead of stopping after the first failure")
+    parser.add_argument("-j", "--jobs", type=int, default=1,
+                        help="boots to run at once (default 1)")
+    parser.add_argument("--timeout", type=float, default=60,
+                        help="seconds a command may take before it counts as a hang "
+                             "(default 60)")
+    parser.add_argument("--boot-timeout", type=float, default=120,
+                        help="seconds from QEMU start to the first prompt (default 120)")
+    parser.add_argument("--selftest-timeout", type=float, default=600,
+                        help="seconds the selftest command may take (default 600)")
+    parser.add_argument("-l", "--list", action="store_true",
+                        help="list the tests that would run, without running them")
+    parser.add_argument("-v", "--verbose", action="store_true",
+                        help="copy the serial output to stderr as it arrives")
+    # For testing the harness itself: a command run instead of QEMU, with {smp}, {iso}
+    # and {cmdline} replaced; and other places for the pieces it uses.
+    parser.add_argument("--qemu-cmd", help=argparse.SUPPRESS)
+    parser.add_argument("--mkiso", type=Path, default=MKISO, help=argparse.SUPPRESS)
+    parser.add_argument("--shell-dir", type=Path, default=SHELL_DIR, help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    args.smp = sorted(set(args.smp))
+    if args.jobs < 1:
+        parser.error("--jobs must be at least 1")
+    return args
+
+
+def clear_logs():
+    LOG_DIR.mkdir(parents=True, exist_ok=True)
+    for old in LOG_DIR.glob("*.log"):
+        old.unlink()
+
+
+def main(argv=None):
+    args = parse_args(argv)
+    reporter = Reporter(args.keep_going)
+    if args.list:
+        for group in plan(args, load_tests(args, Reporter(True)), reporter):
+            for unit in group.units:
+                print(unit.name)
+        return 0
+    clear_logs()
+    session = Session(args, reporter)
+    groups = plan(args, load_tests(args, reporter), reporter)
+    pool = ThreadPoolExecutor(max_workers=args.jobs) if args.jobs > 1 else None
+    try:
+        if pool is None:
+            for group in groups:
+                session.run_group(group)
+        else:
+            for future in [pool.submit(session.run_group, group) for group in groups]:
+                future.result()
+    except KeyboardInterrupt:
+        session.stop_all()
+        print("interrupted", flush=True)
+    finally:
+        if pool:
+            # Groups not started yet are dropped; running ones end fast once interrupted.
+            pool.shutdown(wait=True, cancel_futures=True)
+    return reporter.summary()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
