@@ -1,0 +1,125 @@
+#ifndef KERNEL_FTRACE_H
+#define KERNEL_FTRACE_H
+
+#include <arch/regs.h>
+#include <kernel/compiler.h>
+#include <kernel/list.h>
+
+/*
+ * Dynamic ftrace. Every traced function starts with a 5-byte call site; at boot each one
+ * becomes a NOP and gets a record. An ftrace_ops asks for a set of functions (its filter
+ * and notrace hashes); ftrace then turns exactly the wanted sites into calls, patching
+ * them on live CPUs in one batch.
+ */
+
+/* Record flags, at Linux's bit positions where Linux has the same meaning. */
+#define FTRACE_FL_ENABLED (1u << 31)  /* the site is a call now */
+#define FTRACE_FL_REGS (1u << 30)     /* some op wants full pt_regs */
+#define FTRACE_FL_REGS_EN (1u << 29)  /* the site calls a regs-saving trampoline now */
+#define FTRACE_FL_TRAMP (1u << 28)    /* one op wants it: call that op's trampoline */
+#define FTRACE_FL_TRAMP_EN (1u << 27) /* the site calls an op's own trampoline now */
+#define FTRACE_FL_DISABLED (1u << 25) /* not patchable: bad bytes or no function */
+#define FTRACE_REF_MAX ((1u << 20) - 1)
+
+/* One call site: 16 bytes. The name comes from the symbol table (ftrace_rec_name). */
+struct dyn_ftrace {
+    uint64_t ip;
+    uint32_t flags;   /* reference count (ops wanting the site) + FTRACE_FL_* */
+    uint8_t target;   /* what the site calls now (an ftrace_target_id), 0 = NOP */
+    uint8_t reserved[3];
+};
+
+static inline unsigned ftrace_rec_count(const struct dyn_ftrace *rec)
+{
+    return rec->flags & FTRACE_REF_MAX;
+}
+
+/*
+ * A set of functions, as a bitmap over record indices: membership is one bit test and a
+ * copy is a memcpy. An empty filter hash means "every function".
+ */
+struct ftrace_hash {
+    uint64_t *bits;
+    size_t count; /* number of set bits */
+};
+
+struct ftrace_ops;
+/* parent_slot: where the traced function's return address sits (function_graph swaps it). */
+typedef void (*ftrace_func_t)(unsigned long ip, unsigned long parent_ip, struct ftrace_ops *op,
+                              struct pt_regs *regs, unsigned long *parent_slot);
+
+#define FTRACE_OPS_FL_SAVE_REGS (1u << 0) /* the callback gets a full, valid pt_regs */
+#define FTRACE_OPS_FL_ENABLED (1u << 1)   /* set while registered */
+
+struct ftrace_ops {
+    ftrace_func_t func;
+    unsigned long flags;
+    void *private;
+    struct ftrace_hash *filter_hash;  /* NULL or empty: every function */
+    struct ftrace_hash *notrace_hash; /* NULL or empty: none */
+    /* Owned by ftrace while registered. */
+    struct list_node list;
+    int tramp_slot;
+    uint64_t recursion_stopped; /* calls dropped by the recursion guard */
+};
+
+/* Records, sorted by ip. */
+size_t ftrace_rec_total(void);
+struct dyn_ftrace *ftrace_rec(size_t index);
+struct dyn_ftrace *ftrace_rec_lookup(unsigned long ip);
+long ftrace_rec_index(const struct dyn_ftrace *rec);
+const char *ftrace_rec_name(const struct dyn_ftrace *rec);
+
+/* Boot: verify every site and turn it into a NOP. Runs before the other CPUs start. */
+void ftrace_init(void);
+
+/* 0, -EBUSY (already registered / no trampoline slot), -ENODEV (ftrace is dead), -ENOMEM. */
+int register_ftrace_function(struct ftrace_ops *ops);
+int unregister_ftrace_function(struct ftrace_ops *ops);
+/*
+ * Installs new hashes for ops (taking ownership of both; NULL = empty) and, if ops is
+ * registered, re-patches exactly the sites whose state changes, in one batch.
+ */
+int ftrace_ops_set_hashes(struct ftrace_ops *ops, struct ftrace_hash *filter,
+                          struct ftrace_hash *notrace);
+/* Would ops trace this record? (filter hash membership and notrace exclusion) */
+bool ftrace_ops_wants(const struct ftrace_ops *ops, size_t rec_index);
+
+struct ftrace_hash *ftrace_hash_alloc(void);
+struct ftrace_hash *ftrace_hash_copy(const struct ftrace_hash *src);
+void ftrace_hash_free(struct ftrace_hash *hash);
+void ftrace_hash_set(struct ftrace_hash *hash, size_t rec_index);
+void ftrace_hash_clear_bit(struct ftrace_hash *hash, size_t rec_index);
+static inline bool ftrace_hash_test(const struct ftrace_hash *hash, size_t rec_index)
+{
+    return hash && hash->count && (hash->bits[rec_index / 64] >> (rec_index % 64)) & 1;
+}
+static inline bool ftrace_hash_empty(const struct ftrace_hash *hash)
+{
+    return !hash || hash->count == 0;
+}
+
+/*
+ * Filter text, as written to set_ftrace_filter: one glob (or index, or !glob) applied to
+ * hash. Returns the number of records it matched, or -EINVAL when it matched none.
+ */
+int ftrace_hash_apply_glob(struct ftrace_hash *hash, const char *token);
+
+/* True once an ftrace bug killed dynamic ftrace for this boot. */
+bool ftrace_is_dead(void);
+
+struct ftrace_stats {
+    size_t records;
+    size_t disabled;
+    size_t pages;           /* pages holding the records */
+    uint64_t boot_convert_ns;
+    uint64_t batches;
+    uint64_t sites_patched;
+    uint64_t int3_hits;     /* int3 traps emulated during batches */
+};
+void ftrace_get_stats(struct ftrace_stats *st);
+
+/* The ops the tracefs filter files edit: the current tracer's (see kernel/trace/). */
+extern struct ftrace_ops *ftrace_global_ops;
+
+#endif
