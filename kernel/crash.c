@@ -22,11 +22,11 @@ CRASH_FN void crash_gp(void) { *(volatile uint64_t *)0x8000000000000000ULL = 1; 
 
 CRASH_FN void crash_ud(void) { __asm__ __volatile__("ud2"); }
 
+/* In C, dividing by zero is undefined and the compiler may drop the division: use div. */
 CRASH_FN void crash_de(void)
 {
-    volatile unsigned zero = 0;
-    volatile unsigned r = 1 / zero;
-    (void)r;
+    unsigned long zero = 0, hi = 0, lo = 1;
+    __asm__ __volatile__("divq %2" : "+a"(lo), "+d"(hi) : "r"(zero));
 }
 
 /* Kernel text is mapped read-only: this write must fault, not patch. */

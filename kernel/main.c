@@ -6,10 +6,12 @@
 #include <arch/acpi.h>
 #include <arch/apic.h>
 #include <arch/cpu.h>
+#include <arch/text_patch.h>
 #include <arch/tsc.h>
 #include <arch/x86.h>
 #include <kernel/bootinfo.h>
 #include <kernel/console.h>
+#include <kernel/ftrace.h>
 #include <kernel/init.h>
 #include <kernel/mm.h>
 #include <kernel/panic.h>
@@ -44,6 +46,9 @@ static int shell_thread(void *arg)
 static void __noreturn kernel_main_on_stack(void)
 {
     sched_init_cpu(0);
+    /* Call sites become NOPs while this is the only CPU running kernel code. */
+    arch_text_poke_init();
+    ftrace_init();
     /* Calibrated once here; the other CPUs reuse the figure. */
     lapic_timer_start(1000);
     smp_boot_aps();

@@ -497,8 +497,8 @@ def parse_args(argv):
                              "(default 60)")
     parser.add_argument("--boot-timeout", type=float, default=120,
                         help="seconds from QEMU start to the first prompt (default 120)")
-    parser.add_argument("--selftest-timeout", type=float, default=600,
-                        help="seconds the selftest command may take (default 600)")
+    parser.add_argument("--selftest-timeout", type=float, default=300,
+                        help="seconds the selftest command may take (default 300)")
     parser.add_argument("-l", "--list", action="store_true",
                         help="list the tests that would run, without running them")
     parser.add_argument("-v", "--verbose", action="store_true",

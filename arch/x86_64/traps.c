@@ -163,7 +163,11 @@ void x86_trap_dispatch(struct pt_regs *regs)
     cpu->vector_counts[v]++;
     if (v < 32) {
         x86_trap_hook_fn hook = trap_hooks[v];
-        if (hook && hook(regs))
+        bool nmi = v == X86_VEC_NMI;
+        cpu->nmi_depth += nmi;
+        bool handled = hook && hook(regs);
+        cpu->nmi_depth -= nmi;
+        if (handled)
             return;
         fatal_exception(regs);
     }

@@ -81,7 +81,7 @@ int unregister_ftrace_function(struct ftrace_ops *ops);
  * registered, re-patches exactly the sites whose state changes, in one batch.
  */
 int ftrace_ops_set_hashes(struct ftrace_ops *ops, struct ftrace_hash *filter,
-                          struct ftrace_hash *notrace);
+                          struct ftrace_hash *notrace_hash);
 /* Would ops trace this record? (filter hash membership and notrace exclusion) */
 bool ftrace_ops_wants(const struct ftrace_ops *ops, size_t rec_index);
 

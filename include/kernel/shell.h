@@ -7,7 +7,8 @@
  * The serial shell. A command is a function registered by SHELL_COMMAND in a linker
  * section; it writes its standard output through shell_write/shell_printf, which lead to
  * the console, to a redirected file, or into the next stage of a pipeline. Error messages
- * go through shell_eprintf, which always reaches the console.
+ * go through shell_eprintf, which always reaches the console (or the buffer of
+ * shell_run_line_capture), whatever the output is redirected to.
  */
 struct shell_ctx;
 
@@ -74,8 +75,10 @@ int shell_filter_command(struct shell_ctx *ctx, int argc, char **argv);
     }
 
 /*
- * Returns 0, or a negative errno. -EPIPE means the reader of this output wants nothing more
- * (`| head -n 3` has its lines): the command should stop producing and return.
+ * Returns 0, or a negative errno, after which the command should stop producing and return:
+ * -EPIPE means the reader of this output wants nothing more (`| head -n 3` has its lines),
+ * -EINTR that Ctrl-C was typed, anything else that a redirected file refused the text (the
+ * shell prints "NAME: write error: ..." itself when the command returns).
  */
 int shell_write(struct shell_ctx *ctx, const char *buf, size_t len);
 int shell_printf(struct shell_ctx *ctx, const char *fmt, ...) __printf(2, 3);

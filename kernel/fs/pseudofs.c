@@ -1,13 +1,15 @@
 #include <kernel/errno.h>
 #include <kernel/mm.h>
 #include <kernel/pseudofs.h>
+#include <kernel/spinlock.h>
 #include <lib/string.h>
 
 /*
- * The tree is built once: every node is created during boot, on the boot CPU, before the
- * shell runs and before other CPUs can reach it, and no node is ever removed. After that the
- * tree is read-only, so lookups and walks take no lock and node pointers stay valid forever.
- * Per-open state lives in struct pfs_file and belongs to its opener.
+ * Most nodes are created at boot, but some appear later (per-CPU tracefs files, self-test
+ * files), so pfs_tree_lock guards every directory's child array: creation and every walk
+ * over children take it. Nodes are never removed and a node's name, mode, type, parent and
+ * ops never change after it is linked, so a node pointer stays valid without the lock and
+ * those fields are read without it. The lock is never held across a file's callbacks.
  */
 
 #define PFS_NAME_MAX 255
@@ -24,6 +26,8 @@ struct pfs_node {
     const struct pfs_ops *ops;
     void *data;
 };
+
+static DEFINE_SPINLOCK(pfs_tree_lock);
 
 static struct pfs_node pfs_root_node = {
     .name = "",
@@ -54,9 +58,15 @@ unsigned pfs_mode(const struct pfs_node *n)
 
 struct pfs_node *pfs_child(const struct pfs_node *dir, size_t i)
 {
-    if (!dir->is_dir || i >= dir->nr_children)
+    struct pfs_node *child = NULL;
+
+    if (!dir->is_dir)
         return NULL;
-    return dir->children[i];
+    spin_lock(&pfs_tree_lock);
+    if (i < dir->nr_children)
+        child = dir->children[i];
+    spin_unlock(&pfs_tree_lock);
+    return child;
 }
 
 /* Orders a node name against a path component, which is not NUL-terminated. */
@@ -107,9 +117,12 @@ static bool pfs_valid_name(const char *name)
     return strcmp(name, ".") != 0 && strcmp(name, "..") != 0;
 }
 
-/* Links a new node under dir; NULL when the name is taken, invalid, or memory is short. */
+/*
+ * Links a new node under dir, fully initialised before it becomes visible; NULL when the
+ * name is taken, invalid, or memory is short. Called with pfs_tree_lock held.
+ */
 static struct pfs_node *pfs_add_node(struct pfs_node *dir, const char *name, bool is_dir,
-                                     unsigned mode)
+                                     unsigned mode, const struct pfs_ops *ops, void *data)
 {
     bool found;
     size_t at;
@@ -141,6 +154,8 @@ static struct pfs_node *pfs_add_node(struct pfs_node *dir, const char *name, boo
     n->is_dir = is_dir;
     n->mode = mode & 0777;
     n->parent = dir;
+    n->ops = ops;
+    n->data = data;
 
     memmove(&dir->children[at + 1], &dir->children[at],
             (dir->nr_children - at) * sizeof(dir->children[0]));
@@ -151,14 +166,18 @@ static struct pfs_node *pfs_add_node(struct pfs_node *dir, const char *name, boo
 
 struct pfs_node *pfs_mkdir_at(struct pfs_node *parent, const char *name)
 {
-    struct pfs_node *existing;
+    struct pfs_node *n;
 
     if (!parent || !parent->is_dir)
         return NULL;
-    existing = pfs_find_child(parent, name, strlen(name));
-    if (existing)
-        return existing->is_dir ? existing : NULL;
-    return pfs_add_node(parent, name, true, PFS_DIR_MODE);
+    spin_lock(&pfs_tree_lock);
+    n = pfs_find_child(parent, name, strlen(name));
+    if (n)
+        n = n->is_dir ? n : NULL;
+    else
+        n = pfs_add_node(parent, name, true, PFS_DIR_MODE, NULL, NULL);
+    spin_unlock(&pfs_tree_lock);
+    return n;
 }
 
 struct pfs_node *pfs_mkdir(const char *path)
@@ -195,20 +214,19 @@ struct pfs_node *pfs_create(struct pfs_node *dir, const char *name, unsigned mod
 
     if (!ops)
         return NULL;
-    n = pfs_add_node(dir, name, false, mode);
-    if (n) {
-        n->ops = ops;
-        n->data = data;
-    }
+    spin_lock(&pfs_tree_lock);
+    n = pfs_add_node(dir, name, false, mode, ops, data);
+    spin_unlock(&pfs_tree_lock);
     return n;
 }
 
 /*
- * Walks path from cwd. When the walk fails with -ENOENT at the last component inside an
- * existing directory, *missing_last is set: that is where a file would have to be created.
+ * Walks path from cwd, with pfs_tree_lock held. When the walk fails with -ENOENT at the last
+ * component inside an existing directory, *missing_last is set: that is where a file would
+ * have to be created.
  */
-static int pfs_resolve(const char *cwd, const char *path, struct pfs_node **out,
-                       bool *missing_last)
+static int pfs_walk(const char *cwd, const char *path, struct pfs_node **out,
+                    bool *missing_last)
 {
     struct pfs_node *n = &pfs_root_node;
     const char *p = path;
@@ -222,7 +240,7 @@ static int pfs_resolve(const char *cwd, const char *path, struct pfs_node **out,
     path_len = strlen(path);
 
     if (path[0] != '/' && cwd && *cwd) {
-        int err = pfs_resolve(NULL, cwd, &n, NULL);
+        int err = pfs_walk(NULL, cwd, &n, NULL);
         if (err)
             return err;
         if (!n->is_dir)
@@ -271,6 +289,17 @@ static int pfs_resolve(const char *cwd, const char *path, struct pfs_node **out,
         return -ENOTDIR;
     *out = n;
     return 0;
+}
+
+static int pfs_resolve(const char *cwd, const char *path, struct pfs_node **out,
+                       bool *missing_last)
+{
+    int err;
+
+    spin_lock(&pfs_tree_lock);
+    err = pfs_walk(cwd, path, out, missing_last);
+    spin_unlock(&pfs_tree_lock);
+    return err;
 }
 
 int pfs_lookup(const char *cwd, const char *path, struct pfs_node **out)

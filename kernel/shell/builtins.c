@@ -8,7 +8,6 @@
 #include "shell_internal.h"
 
 #define SHELL_READ_CHUNK 4096
-#define NSEC_PER_SEC 1000000000ULL
 
 /* The status a command returns when its output was refused with err. */
 static int shell_write_failure_status(int err)

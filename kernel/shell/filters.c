@@ -117,8 +117,7 @@ static int grep_line(struct shell_ctx *ctx, void *state, const char *line, size_
 {
     struct grep_state *g = state;
     size_t body = shell_line_body_len(line, len);
-    const char *name = shell_filter_input_name(ctx);
-    int err = 0;
+    const char *name = g->name_files ? shell_filter_input_name(ctx) : NULL;
 
     if (grep_matches(g, line, body) == g->invert)
         return 0;
@@ -126,13 +125,10 @@ static int grep_line(struct shell_ctx *ctx, void *state, const char *line, size_
     g->any_selected = true;
     if (g->count_only)
         return 0;
-    if (g->name_files && name)
-        err = shell_printf(ctx, "%s:", name);
-    if (!err)
-        err = shell_write(ctx, line, body);
-    if (!err)
-        err = shell_write(ctx, "\n", 1);
-    return err;
+    /* One write per line: a file's write handler may parse each call on its own. */
+    if (!name && body < len)
+        return shell_write(ctx, line, len);
+    return shell_printf(ctx, "%s%s%.*s\n", name ? name : "", name ? ":" : "", (int)body, line);
 }
 
 /* With FILE operands each file's count is printed when it ends; finish() covers piped input. */

@@ -1,5 +1,6 @@
 #include <kernel/console.h>
 #include <kernel/mm.h>
+#include <kernel/thread.h>
 #include <lib/string.h>
 
 #include "shell_internal.h"
@@ -240,6 +241,8 @@ void shell_main(void)
 {
     static struct shell_editor ed;
 
+    /* Ctrl-C must wake this thread from an interruptible sleep such as `sleep 10`. */
+    console_set_foreground(current_thread());
     shell_editor_init(&ed);
     for (;;) {
         enum shell_edit_result result;

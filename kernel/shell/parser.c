@@ -56,8 +56,8 @@ static ssize_t shell_scan_word(const char *s, char *out, int status)
 
         if (c == '\'') {
             i++;
-            while (s[i] && s[i] != '\'')
-                EMIT(s[i++]);
+            for (; s[i] && s[i] != '\''; i++)
+                EMIT(s[i]);
             if (!s[i])
                 return -1;
             i++;
@@ -71,7 +71,8 @@ static ssize_t shell_scan_word(const char *s, char *out, int status)
                     o += shell_put_status(out ? out + o : NULL, status);
                     i += 2;
                 } else {
-                    EMIT(s[i++]);
+                    EMIT(s[i]);
+                    i++;
                 }
             }
             if (!s[i])

@@ -22,8 +22,9 @@ PROMPT_WINDOW = 4096
 CRASH_PATTERNS = (r"Kernel panic", r"EXCEPTION", r"BUG:", r"WARNING:")
 CRASH_RE = re.compile("|".join(CRASH_PATTERNS))
 
-# What QEMU's exit status means with isa-debug-exit and -no-reboot.
-EXIT_MEANING = {0: "reboot", 1: "poweroff", 3: "kernel crash"}
+# What QEMU's exit status means with isa-debug-exit and -no-reboot. QEMU also exits
+# with 1 when it cannot start at all.
+EXIT_MEANING = {0: "reboot", 1: "poweroff, or a QEMU error", 3: "kernel crash"}
 
 
 def describe_exit(status):

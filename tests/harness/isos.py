@@ -35,10 +35,12 @@ class IsoCache:
         self.extra_inputs = [Path(p) for p in extra_inputs]
         self._lock = threading.Lock()  # groups running in parallel may want the same ISO
 
-    def key(self, cmdline):
+    def name(self, cmdline):
+        """<command line hash>-<inputs hash>: the first part finds an ISO's older builds."""
         stamps = [file_stamp(p) for p in [self.kernel, self.mkiso, *self.extra_inputs]]
-        digest = hashlib.sha256("\n".join(stamps + [cmdline]).encode("utf-8"))
-        return digest.hexdigest()[:16]
+        inputs = hashlib.sha256("\n".join(stamps + [cmdline]).encode("utf-8")).hexdigest()
+        line = hashlib.sha256(cmdline.encode("utf-8")).hexdigest()
+        return f"{line[:8]}-{inputs[:12]}"
 
     def get(self, cmdline):
         """The ISO for `cmdline`, built if missing. Raises IsoError."""
@@ -46,13 +48,14 @@ class IsoCache:
             raise IsoError(f"no kernel at {self.kernel}: run `make` first")
         if not self.mkiso.is_file():
             raise IsoError(f"no ISO script at {self.mkiso}")
-        iso = self.out_dir / f"{self.key(cmdline)}.iso"
+        name = self.name(cmdline)
+        iso = self.out_dir / f"{name}.iso"
         with self._lock:
             if iso.is_file():
                 return iso
             self.out_dir.mkdir(parents=True, exist_ok=True)
             # Build under a temporary name: an interrupted build must not be cached.
-            tmp = iso.with_suffix(".iso.tmp")
+            tmp = self.out_dir / f"{name}.tmp"
             argv = [str(self.mkiso), str(self.kernel), str(tmp), *cmdline.split()]
             proc = subprocess.run(argv, cwd=self.root, stdout=subprocess.PIPE,
                                   stderr=subprocess.STDOUT, text=True)
@@ -63,4 +66,12 @@ class IsoCache:
             os.replace(tmp, iso)
             # The command line next to the ISO tells a reader of build/ which is which.
             iso.with_suffix(".cmdline").write_text(cmdline + "\n")
+            self.prune(name)
             return iso
+
+    def prune(self, keep):
+        """Each kernel build would leave ~10 MB per command line: keep only the newest."""
+        prefix = keep.split("-")[0]
+        for old in self.out_dir.glob(f"{prefix}-*"):
+            if not old.name.startswith(keep + "."):
+                old.unlink(missing_ok=True)

@@ -1,11 +1,14 @@
-# A general protection fault (a non-canonical address).
+# A non-canonical address: a general protection fault.
+# The report names the exception, its backtrace starts at the function that faulted,
+# and panic=poweroff then ends QEMU with status 3.
 # expect: crash
 
 $ crash gp
 ...
-~ .*#GP.*
+~ EXCEPTION: #GP .*
 ...
-~ .*Call Trace:.*
+Call Trace:
+~ \s*\[<[0-9a-f]{16}>\] crash_gp\+0x[0-9a-f]+/0x[0-9a-f]+
 ...
-~ .*crash_gp.*
+Kernel panic - not syncing: Fatal exception
 ...

@@ -1,12 +1,14 @@
-# A page fault in kernel code: the report names #PF and, in its backtrace, the
-# function that faulted; panic=poweroff then ends QEMU with status 3.
+# A write to an unmapped address: a page fault in kernel code.
+# The report names the exception, its backtrace starts at the function that faulted,
+# and panic=poweroff then ends QEMU with status 3.
 # expect: crash
 
 $ crash pf
 ...
-~ .*#PF.*
+~ EXCEPTION: #PF .*
 ...
-~ .*Call Trace:.*
+Call Trace:
+~ \s*\[<[0-9a-f]{16}>\] crash_pf\+0x[0-9a-f]+/0x[0-9a-f]+
 ...
-~ .*crash_pf.*
+Kernel panic - not syncing: Fatal exception
 ...

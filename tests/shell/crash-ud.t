@@ -1,11 +1,14 @@
 # An invalid opcode (ud2).
+# The report names the exception, its backtrace starts at the function that faulted,
+# and panic=poweroff then ends QEMU with status 3.
 # expect: crash
 
 $ crash ud
 ...
-~ .*#UD.*
+~ EXCEPTION: #UD .*
 ...
-~ .*Call Trace:.*
+Call Trace:
+~ \s*\[<[0-9a-f]{16}>\] crash_ud\+0x[0-9a-f]+/0x[0-9a-f]+
 ...
-~ .*crash_ud.*
+Kernel panic - not syncing: Fatal exception
 ...

@@ -1,11 +1,14 @@
-# A write to kernel text, which is mapped read-only: a protection #PF.
+# A write to kernel text, which is mapped read-only: a protection page fault.
+# The report names the exception, its backtrace starts at the function that faulted,
+# and panic=poweroff then ends QEMU with status 3.
 # expect: crash
 
 $ crash wtext
 ...
-~ .*#PF.*
+~ EXCEPTION: #PF .*
 ...
-~ .*Call Trace:.*
+Call Trace:
+~ \s*\[<[0-9a-f]{16}>\] crash_wtext\+0x[0-9a-f]+/0x[0-9a-f]+
 ...
-~ .*crash_wtext.*
+Kernel panic - not syncing: Fatal exception
 ...

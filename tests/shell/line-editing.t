@@ -11,6 +11,8 @@ ok
 
 # Ctrl-C abandons the line: nothing runs, and the next line starts empty.
 $< echo oops\x03
+$ echo $?
+130
 $ echo after
 after
 

@@ -1,8 +1,9 @@
-# poweroff ends QEMU through isa-debug-exit with status 1.
+# poweroff ends QEMU through isa-debug-exit with status 1, after Linux's last words.
 # expect: poweroff
 
 $ echo bye
 bye
 $ poweroff
 ...
-! Kernel panic
+~ \[ *[0-9]+\.[0-9]{6}\] reboot: Power down
+...

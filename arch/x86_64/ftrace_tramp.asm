@@ -1,0 +1,156 @@
+; Trampolines that patched call sites call. A site's `call` lands here as the traced
+; function's first instruction, so the stack holds the return into the traced function
+; (site + 5) and above it the traced function's own return address.
+;
+; Each one builds a frame (so backtraces pass through), saves the argument registers the
+; traced function has not used yet, and calls the C dispatcher with
+;   rdi = ip (the site), rsi = &parent return address, edx = op slot (-1: list), rcx = regs.
+; The regs variants build a complete struct pt_regs (arch/regs.h) and reload every
+; register from it afterwards.
+
+extern ftrace_tramp_dispatch
+extern ftrace_list_dispatch
+
+global arch_ftrace_tramp_table
+global arch_ftrace_list_caller:function
+global arch_ftrace_list_regs_caller:function
+
+%define TRAMP_SLOTS 8
+
+; struct pt_regs offsets
+%define PT_R15 0
+%define PT_R14 8
+%define PT_R13 16
+%define PT_R12 24
+%define PT_R11 32
+%define PT_R10 40
+%define PT_R9 48
+%define PT_R8 56
+%define PT_RBP 64
+%define PT_RDI 72
+%define PT_RSI 80
+%define PT_RDX 88
+%define PT_RCX 96
+%define PT_RBX 104
+%define PT_RAX 112
+%define PT_VECTOR 120
+%define PT_ERROR 128
+%define PT_RIP 136
+%define PT_CS 144
+%define PT_RFLAGS 152
+%define PT_RSP 160
+%define PT_SS 168
+%define PT_SIZE 176
+
+section .text
+
+; %1 = symbol, %2 = slot number (or -1), %3 = dispatcher
+%macro TRAMP 3
+global %1:function
+%1:
+    push rbp
+    mov rbp, rsp
+    push rax
+    push rcx
+    push rdx
+    push rsi
+    push rdi
+    push r8
+    push r9
+    mov rdi, [rbp + 8]
+    sub rdi, 5
+    lea rsi, [rbp + 16]
+    mov edx, %2
+    xor ecx, ecx
+    call %3
+    pop r9
+    pop r8
+    pop rdi
+    pop rsi
+    pop rdx
+    pop rcx
+    pop rax
+    pop rbp
+    ret
+%endmacro
+
+%macro REGS_TRAMP 3
+global %1:function
+%1:
+    push rbp
+    mov rbp, rsp
+    ; 8 bytes of padding keep the dispatcher's stack 16-byte aligned.
+    sub rsp, PT_SIZE + 8
+    mov [rsp + PT_RAX], rax
+    mov [rsp + PT_RBX], rbx
+    mov [rsp + PT_RCX], rcx
+    mov [rsp + PT_RDX], rdx
+    mov [rsp + PT_RSI], rsi
+    mov [rsp + PT_RDI], rdi
+    mov [rsp + PT_R8], r8
+    mov [rsp + PT_R9], r9
+    mov [rsp + PT_R10], r10
+    mov [rsp + PT_R11], r11
+    mov [rsp + PT_R12], r12
+    mov [rsp + PT_R13], r13
+    mov [rsp + PT_R14], r14
+    mov [rsp + PT_R15], r15
+    mov rax, [rbp]
+    mov [rsp + PT_RBP], rax
+    mov rax, [rbp + 8]
+    sub rax, 5
+    mov [rsp + PT_RIP], rax
+    lea rax, [rbp + 16]
+    mov [rsp + PT_RSP], rax
+    pushfq
+    pop rax
+    mov [rsp + PT_RFLAGS], rax
+    mov qword [rsp + PT_CS], 0x08
+    mov qword [rsp + PT_SS], 0x10
+    mov qword [rsp + PT_VECTOR], 0
+    mov qword [rsp + PT_ERROR], 0
+    mov rdi, [rsp + PT_RIP]
+    lea rsi, [rbp + 16]
+    mov edx, %2
+    mov rcx, rsp
+    call %3
+    ; A callback may have changed argument registers in pt_regs: reload them all.
+    mov rax, [rsp + PT_RAX]
+    mov rbx, [rsp + PT_RBX]
+    mov rcx, [rsp + PT_RCX]
+    mov rdx, [rsp + PT_RDX]
+    mov rsi, [rsp + PT_RSI]
+    mov rdi, [rsp + PT_RDI]
+    mov r8, [rsp + PT_R8]
+    mov r9, [rsp + PT_R9]
+    mov r10, [rsp + PT_R10]
+    mov r11, [rsp + PT_R11]
+    mov r12, [rsp + PT_R12]
+    mov r13, [rsp + PT_R13]
+    mov r14, [rsp + PT_R14]
+    mov r15, [rsp + PT_R15]
+    mov rsp, rbp
+    pop rbp
+    ret
+%endmacro
+
+%assign s 0
+%rep TRAMP_SLOTS
+    TRAMP ftrace_tramp_ %+ s, s, ftrace_tramp_dispatch
+    REGS_TRAMP ftrace_regs_tramp_ %+ s, s, ftrace_tramp_dispatch
+%assign s s + 1
+%endrep
+
+TRAMP arch_ftrace_list_caller, -1, ftrace_list_dispatch
+REGS_TRAMP arch_ftrace_list_regs_caller, -1, ftrace_list_dispatch
+
+section .rodata
+align 8
+; [slot][0] = plain trampoline, [slot][1] = regs-saving trampoline
+arch_ftrace_tramp_table:
+%assign s 0
+%rep TRAMP_SLOTS
+    dq ftrace_tramp_ %+ s
+    dq ftrace_regs_tramp_ %+ s
+%assign s s + 1
+%endrep

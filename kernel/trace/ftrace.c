@@ -1,0 +1,590 @@
+/*
+ * Dynamic ftrace: call-site records, ops, and turning "which ops want which functions"
+ * into the exact set of sites to rewrite.
+ *
+ * A site's wanted state follows from the registered ops: no op -> NOP; one op -> a call
+ * to that op's own trampoline; several -> a call to the list caller, which checks each
+ * op's hashes. Any op wanting pt_regs makes it the regs-saving variant. Every change
+ * (register, unregister, new filter) recomputes all records, collects the sites whose
+ * bytes differ into one batch, verifies every one of them, and patches the batch with
+ * three sync rounds.
+ *
+ * Callbacks run with preemption off and a per-CPU "active" count; unregistering waits
+ * until every CPU has been seen outside callbacks after the op became unreachable, so
+ * when it returns nobody is, or will be, inside that op.
+ */
+#include <arch/cpu.h>
+#include <arch/ftrace.h>
+#include <kernel/errno.h>
+#include <kernel/ftrace.h>
+#include <kernel/ftrace_filter.h>
+#include <kernel/mm.h>
+#include <kernel/panic.h>
+#include <kernel/percpu.h>
+#include <kernel/printk.h>
+#include <kernel/smp.h>
+#include <kernel/spinlock.h>
+#include <kernel/symbols.h>
+#include <kernel/time.h>
+#include <lib/sort.h>
+#include <lib/string.h>
+
+#define FTRACE_MAX_OPS 32
+
+/* What a site calls, as stored in dyn_ftrace.target. */
+enum ftrace_target_id {
+    TARGET_NOP = 0,
+    TARGET_LIST = 1,
+    TARGET_LIST_REGS = 2,
+    TARGET_TRAMP_BASE = 3, /* + 2 * slot (+ 1 for the regs variant) */
+};
+
+extern const unsigned long __start_mcount_loc[], __stop_mcount_loc[];
+
+static struct dyn_ftrace *records;
+static size_t nr_records;
+static size_t record_pages;
+static size_t nr_disabled;
+static uint64_t boot_convert_ns;
+static uint64_t nr_batches, nr_sites_patched;
+static volatile bool ftrace_dead;
+
+/* Serialises every change of ops, hashes and sites. */
+static DEFINE_SPINLOCK(ftrace_lock);
+
+/* Registered ops, read locklessly by the list dispatcher. */
+static struct ftrace_ops *volatile active_ops[FTRACE_MAX_OPS];
+/* The op each trampoline slot serves, read locklessly by its trampoline. */
+static struct ftrace_ops *volatile tramp_ops[ARCH_FTRACE_TRAMP_SLOTS];
+static uint64_t recursion_stopped_unowned;
+
+/* The filter state the tracefs files edit; tracers register with these hashes. */
+static struct ftrace_ops global_ops = {.tramp_slot = -1};
+struct ftrace_ops *ftrace_global_ops = &global_ops;
+
+struct ftrace_cpu_state {
+    volatile unsigned active;   /* callbacks running on this CPU (nesting) */
+    unsigned recursion;         /* one bit per context: normal, irq, nmi */
+} __cacheline_aligned;
+static struct ftrace_cpu_state cpu_state[MAX_CPUS];
+
+bool ftrace_is_dead(void) { return ftrace_dead; }
+size_t ftrace_rec_total(void) { return nr_records; }
+struct dyn_ftrace *ftrace_rec(size_t index) { return index < nr_records ? &records[index] : NULL; }
+long ftrace_rec_index(const struct dyn_ftrace *rec) { return rec - records; }
+
+struct dyn_ftrace *ftrace_rec_lookup(unsigned long ip)
+{
+    size_t lo = 0, hi = nr_records;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (records[mid].ip == ip)
+            return &records[mid];
+        if (records[mid].ip < ip)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return NULL;
+}
+
+const char *ftrace_rec_name(const struct dyn_ftrace *rec)
+{
+    const char *name = sym_lookup(rec->ip, NULL, NULL);
+    return name ? name : "(unknown)";
+}
+
+/* ---- hashes ---- */
+
+static size_t hash_words(void) { return (nr_records + 63) / 64; }
+
+struct ftrace_hash *ftrace_hash_alloc(void)
+{
+    struct ftrace_hash *h = kzalloc(sizeof(*h));
+    if (!h)
+        return NULL;
+    h->bits = kzalloc(hash_words() * sizeof(uint64_t) + 8);
+    if (!h->bits) {
+        kfree(h);
+        return NULL;
+    }
+    return h;
+}
+
+struct ftrace_hash *ftrace_hash_copy(const struct ftrace_hash *src)
+{
+    struct ftrace_hash *h = ftrace_hash_alloc();
+    if (h && src) {
+        memcpy(h->bits, src->bits, hash_words() * sizeof(uint64_t));
+        h->count = src->count;
+    }
+    return h;
+}
+
+void ftrace_hash_free(struct ftrace_hash *hash)
+{
+    if (!hash)
+        return;
+    kfree(hash->bits);
+    kfree(hash);
+}
+
+void ftrace_hash_set(struct ftrace_hash *hash, size_t i)
+{
+    uint64_t bit = 1ULL << (i % 64);
+    if (!(hash->bits[i / 64] & bit)) {
+        hash->bits[i / 64] |= bit;
+        hash->count++;
+    }
+}
+
+void ftrace_hash_clear_bit(struct ftrace_hash *hash, size_t i)
+{
+    uint64_t bit = 1ULL << (i % 64);
+    if (hash->bits[i / 64] & bit) {
+        hash->bits[i / 64] &= ~bit;
+        hash->count--;
+    }
+}
+
+bool ftrace_ops_wants(const struct ftrace_ops *ops, size_t i)
+{
+    if (records[i].flags & FTRACE_FL_DISABLED)
+        return false;
+    if (ftrace_hash_test(ops->notrace_hash, i))
+        return false;
+    return ftrace_hash_empty(ops->filter_hash) || ftrace_hash_test(ops->filter_hash, i);
+}
+
+/* ---- callbacks: entered from the trampolines ---- */
+
+static inline unsigned recursion_context_bit(struct percpu *cpu)
+{
+    if (cpu->nmi_depth)
+        return 1u << 2;
+    return cpu->irq_depth ? 1u << 1 : 1u << 0;
+}
+
+/* Returns the bit to release, or 0 when this context is already inside a callback. */
+static inline unsigned callback_enter(struct percpu *cpu, struct ftrace_cpu_state *st)
+{
+    unsigned bit = recursion_context_bit(cpu);
+    if (st->recursion & bit)
+        return 0;
+    st->recursion |= bit;
+    cpu->preempt_count++;
+    st->active++;
+    barrier();
+    return bit;
+}
+
+static inline void callback_exit(struct percpu *cpu, struct ftrace_cpu_state *st, unsigned bit)
+{
+    barrier();
+    st->active--;
+    cpu->preempt_count--;
+    st->recursion &= ~bit;
+}
+
+void ftrace_tramp_dispatch(unsigned long ip, unsigned long *parent_slot, int slot,
+                           struct pt_regs *regs)
+{
+    struct percpu *cpu = this_cpu();
+    struct ftrace_cpu_state *st = &cpu_state[cpu->cpu];
+    unsigned bit = callback_enter(cpu, st);
+    struct ftrace_ops *op = READ_ONCE(tramp_ops[slot]);
+    if (unlikely(!bit)) {
+        if (op)
+            op->recursion_stopped++;
+        return;
+    }
+    if (likely(op))
+        op->func(ip, *parent_slot, op, regs, parent_slot);
+    callback_exit(cpu, st, bit);
+}
+
+void ftrace_list_dispatch(unsigned long ip, unsigned long *parent_slot, int slot,
+                          struct pt_regs *regs)
+{
+    struct percpu *cpu = this_cpu();
+    struct ftrace_cpu_state *st = &cpu_state[cpu->cpu];
+    unsigned bit = callback_enter(cpu, st);
+    if (unlikely(!bit)) {
+        recursion_stopped_unowned++;
+        return;
+    }
+    struct dyn_ftrace *rec = ftrace_rec_lookup(ip);
+    if (rec) {
+        size_t idx = rec - records;
+        for (int i = 0; i < FTRACE_MAX_OPS; i++) {
+            struct ftrace_ops *op = READ_ONCE(active_ops[i]);
+            if (op && ftrace_ops_wants(op, idx))
+                op->func(ip, *parent_slot, op, regs, parent_slot);
+        }
+    }
+    callback_exit(cpu, st, bit);
+}
+
+/* After an op became unreachable: wait until no CPU can still be inside its callback. */
+static void wait_for_callbacks(void)
+{
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    /* The sync round makes every CPU take an interrupt, which drains its stores: a CPU
+     * that had already picked the op up now shows a non-zero active count. */
+    smp_sync_all();
+    for (unsigned c = 0; c < MAX_CPUS; c++) {
+        if (!cpu_data(c)->online || c == this_cpu_id())
+            continue;
+        while (READ_ONCE(cpu_state[c].active) != 0)
+            arch_cpu_relax();
+    }
+}
+
+/* ---- computing and applying site states ---- */
+
+static unsigned long target_addr(unsigned target)
+{
+    if (target == TARGET_LIST || target == TARGET_LIST_REGS)
+        return arch_ftrace_list_addr(target == TARGET_LIST_REGS);
+    unsigned t = target - TARGET_TRAMP_BASE;
+    return arch_ftrace_tramp_addr(t / 2, t % 2);
+}
+
+static void site_bytes(const struct dyn_ftrace *rec, unsigned target, uint8_t out[5])
+{
+    if (target == TARGET_NOP)
+        memcpy(out, arch_ftrace_nop, 5);
+    else
+        arch_ftrace_call_insn(out, rec->ip, target_addr(target));
+}
+
+static bool target_is_regs(unsigned target)
+{
+    return target == TARGET_LIST_REGS ||
+           (target >= TARGET_TRAMP_BASE && (target - TARGET_TRAMP_BASE) % 2 == 1);
+}
+
+/* The wanted target and flags of record i under the registered ops. */
+static unsigned wanted_state(size_t i, uint32_t *flags_out)
+{
+    unsigned count = 0;
+    bool regs = false;
+    struct ftrace_ops *only = NULL;
+    for (int k = 0; k < FTRACE_MAX_OPS; k++) {
+        struct ftrace_ops *op = active_ops[k];
+        if (!op || !ftrace_ops_wants(op, i))
+            continue;
+        count++;
+        only = op;
+        regs |= (op->flags & FTRACE_OPS_FL_SAVE_REGS) != 0;
+    }
+    uint32_t flags = count;
+    unsigned target = TARGET_NOP;
+    if (count == 1) {
+        target = TARGET_TRAMP_BASE + 2 * only->tramp_slot + (regs ? 1 : 0);
+        flags |= FTRACE_FL_TRAMP;
+    } else if (count > 1) {
+        target = regs ? TARGET_LIST_REGS : TARGET_LIST;
+    }
+    if (regs)
+        flags |= FTRACE_FL_REGS;
+    *flags_out = flags;
+    return target;
+}
+
+static uint32_t enabled_bits(unsigned target)
+{
+    uint32_t f = 0;
+    if (target != TARGET_NOP)
+        f |= FTRACE_FL_ENABLED;
+    if (target_is_regs(target))
+        f |= FTRACE_FL_REGS_EN;
+    if (target >= TARGET_TRAMP_BASE)
+        f |= FTRACE_FL_TRAMP_EN;
+    return f;
+}
+
+static void print_insn(const char *label, const uint8_t *b)
+{
+    printk("%s%02x:%02x:%02x:%02x:%02x\n", label, b[0], b[1], b[2], b[3], b[4]);
+}
+
+/* Linux's ftrace_bug(): describe the site, then stop dynamic ftrace for this boot. */
+static void ftrace_bug(const struct dyn_ftrace *rec, const uint8_t *expected, unsigned new_target)
+{
+    char sym[128];
+    uint8_t actual[5];
+    sym_format(sym, sizeof(sym), rec->ip);
+    printk("------------[ ftrace bug ]------------\n");
+    printk("ftrace failed to modify \n");
+    printk("[<%016lx>] %s\n", (unsigned long)rec->ip, sym);
+    if (arch_text_read(rec->ip, actual, 5) == 0)
+        print_insn(" actual:   ", actual);
+    else
+        printk(" actual:   [FAULT] %016lx\n", (unsigned long)rec->ip);
+    print_insn(" expected: ", expected);
+    if (rec->target == TARGET_NOP)
+        printk("Setting ftrace call site to call ftrace function\n");
+    else if (new_target == TARGET_NOP)
+        printk("Setting ftrace call site to NOP\n");
+    else
+        printk("Updating ftrace call site to call a different ftrace function\n");
+    printk("ftrace record flags: %x\n", rec->flags);
+    printk(" (%u)%s\n", ftrace_rec_count(rec), rec->flags & FTRACE_FL_REGS_EN ? " R" : "");
+    if (new_target != TARGET_NOP)
+        printk(" expected tramp: %lx\n", target_addr(new_target));
+    ftrace_dead = true;
+    printk("ftrace: dynamic ftrace disabled until reboot\n");
+}
+
+/*
+ * Brings every site to the state the registered ops want, in one batch. Called with
+ * ftrace_lock held. On a verification failure nothing is written and ftrace dies.
+ */
+static int update_sites(void)
+{
+    struct text_poke_site *batch = kmalloc(sizeof(*batch) * (nr_records ? nr_records : 1));
+    uint8_t *targets = kmalloc(nr_records ? nr_records : 1);
+    uint32_t *new_flags = kmalloc(sizeof(uint32_t) * (nr_records ? nr_records : 1));
+    size_t *index_of = kmalloc(sizeof(size_t) * (nr_records ? nr_records : 1));
+    if (!batch || !targets || !new_flags || !index_of) {
+        kfree(batch);
+        kfree(targets);
+        kfree(new_flags);
+        kfree(index_of);
+        return -ENOMEM;
+    }
+    size_t n = 0;
+    for (size_t i = 0; i < nr_records; i++) {
+        struct dyn_ftrace *rec = &records[i];
+        if (rec->flags & FTRACE_FL_DISABLED)
+            continue;
+        uint32_t flags;
+        unsigned target = wanted_state(i, &flags);
+        targets[i] = target;
+        new_flags[i] = flags;
+        if (target == rec->target)
+            continue;
+        struct text_poke_site *s = &batch[n];
+        s->ip = rec->ip;
+        site_bytes(rec, rec->target, s->old);
+        site_bytes(rec, target, s->new);
+        index_of[n] = i;
+        n++;
+    }
+
+    size_t bad = 0;
+    int err = arch_text_poke_batch(batch, n, &bad);
+    if (err) {
+        ftrace_bug(&records[index_of[bad]], batch[bad].old, targets[index_of[bad]]);
+        err = -ENODEV;
+    } else {
+        for (size_t i = 0; i < nr_records; i++) {
+            struct dyn_ftrace *rec = &records[i];
+            if (rec->flags & FTRACE_FL_DISABLED)
+                continue;
+            rec->target = targets[i];
+            rec->flags = new_flags[i] | enabled_bits(targets[i]);
+        }
+        if (n) {
+            nr_batches++;
+            nr_sites_patched += n;
+        }
+    }
+    kfree(batch);
+    kfree(targets);
+    kfree(new_flags);
+    kfree(index_of);
+    return err;
+}
+
+int register_ftrace_function(struct ftrace_ops *ops)
+{
+    spin_lock(&ftrace_lock);
+    int err = 0;
+    if (ftrace_dead) {
+        err = -ENODEV;
+        goto out;
+    }
+    if (ops->flags & FTRACE_OPS_FL_ENABLED) {
+        err = -EBUSY;
+        goto out;
+    }
+    int slot = -1, pos = -1;
+    for (int s = 0; s < ARCH_FTRACE_TRAMP_SLOTS && slot < 0; s++)
+        if (!tramp_ops[s])
+            slot = s;
+    for (int k = 0; k < FTRACE_MAX_OPS && pos < 0; k++)
+        if (!active_ops[k])
+            pos = k;
+    if (slot < 0 || pos < 0) {
+        err = -EBUSY;
+        goto out;
+    }
+    ops->tramp_slot = slot;
+    ops->recursion_stopped = 0;
+    WRITE_ONCE(tramp_ops[slot], ops);
+    WRITE_ONCE(active_ops[pos], ops);
+    ops->flags |= FTRACE_OPS_FL_ENABLED;
+    err = update_sites();
+    if (err) {
+        WRITE_ONCE(active_ops[pos], NULL);
+        WRITE_ONCE(tramp_ops[slot], NULL);
+        ops->flags &= ~FTRACE_OPS_FL_ENABLED;
+        wait_for_callbacks();
+    }
+out:
+    spin_unlock(&ftrace_lock);
+    return err;
+}
+
+int unregister_ftrace_function(struct ftrace_ops *ops)
+{
+    spin_lock(&ftrace_lock);
+    int err = 0;
+    if (!(ops->flags & FTRACE_OPS_FL_ENABLED)) {
+        err = -EINVAL;
+        goto out;
+    }
+    for (int k = 0; k < FTRACE_MAX_OPS; k++)
+        if (active_ops[k] == ops)
+            WRITE_ONCE(active_ops[k], NULL);
+    /* With ftrace dead the sites stay as they are, so the trampoline keeps its op:
+     * clearing the slot below is what makes the callback unreachable anyway. */
+    if (!ftrace_dead)
+        err = update_sites();
+    WRITE_ONCE(tramp_ops[ops->tramp_slot], NULL);
+    wait_for_callbacks();
+    ops->flags &= ~FTRACE_OPS_FL_ENABLED;
+    ops->tramp_slot = -1;
+out:
+    spin_unlock(&ftrace_lock);
+    return err;
+}
+
+int ftrace_ops_set_hashes(struct ftrace_ops *ops, struct ftrace_hash *filter,
+                          struct ftrace_hash *notrace_hash)
+{
+    spin_lock(&ftrace_lock);
+    struct ftrace_hash *old_filter = ops->filter_hash, *old_notrace = ops->notrace_hash;
+    WRITE_ONCE(ops->filter_hash, filter);
+    WRITE_ONCE(ops->notrace_hash, notrace_hash);
+    int err = 0;
+    if (ops->flags & FTRACE_OPS_FL_ENABLED) {
+        if (ftrace_dead)
+            err = -ENODEV;
+        else
+            err = update_sites();
+        /* The list dispatcher may still be reading the old hashes. */
+        wait_for_callbacks();
+    }
+    ftrace_hash_free(old_filter);
+    ftrace_hash_free(old_notrace);
+    spin_unlock(&ftrace_lock);
+    return err;
+}
+
+void ftrace_get_stats(struct ftrace_stats *st)
+{
+    st->records = nr_records;
+    st->disabled = nr_disabled;
+    st->pages = record_pages;
+    st->boot_convert_ns = boot_convert_ns;
+    st->batches = nr_batches;
+    st->sites_patched = nr_sites_patched;
+    st->int3_hits = arch_text_poke_int3_hits();
+}
+
+/* ---- boot ---- */
+
+static int cmp_ulong(const void *a, const void *b)
+{
+    unsigned long x = *(const unsigned long *)a, y = *(const unsigned long *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void report_bad_site(unsigned long ip, const char *why, const uint8_t *bytes)
+{
+    char sym[128];
+    sym_format(sym, sizeof(sym), ip);
+    if (bytes)
+        printk("ftrace: site %s (%016lx) %s: %02x:%02x:%02x:%02x:%02x; left alone\n", sym, ip,
+               why, bytes[0], bytes[1], bytes[2], bytes[3], bytes[4]);
+    else
+        printk("ftrace: site %016lx %s; left alone\n", ip, why);
+}
+
+void ftrace_init(void)
+{
+    uint64_t start = clock_ns();
+    size_t n = (size_t)(__stop_mcount_loc - __start_mcount_loc);
+    /* The table is in rodata; sort a copy inside the record pages instead. */
+    record_pages = (n * sizeof(struct dyn_ftrace) + PAGE_SIZE - 1) / PAGE_SIZE;
+    uint64_t phys = page_alloc_n(record_pages ? record_pages : 1);
+    if (!phys) {
+        printk("ftrace: no memory for %zu records; dynamic ftrace disabled\n", n);
+        ftrace_dead = true;
+        return;
+    }
+    records = phys_to_virt(phys);
+    printk("ftrace: allocating %zu entries in %zu pages\n", n, record_pages);
+
+    unsigned long *ips = kmalloc(n * sizeof(*ips));
+    ASSERT(ips);
+    memcpy(ips, __start_mcount_loc, n * sizeof(*ips));
+    sort(ips, n, sizeof(*ips), cmp_ulong);
+
+    unsigned long fentry = arch_ftrace_fentry_addr();
+    size_t kept = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned long ip = ips[i];
+        if (kept && records[kept - 1].ip == ip)
+            continue;
+        struct dyn_ftrace *rec = &records[kept++];
+        memset(rec, 0, sizeof(*rec));
+        rec->ip = ip;
+        uint8_t actual[5], expected[5];
+        arch_ftrace_call_insn(expected, ip, fentry);
+        uintptr_t fn_start;
+        if (arch_text_read(ip, actual, 5) != 0) {
+            report_bad_site(ip, "cannot be read", NULL);
+            rec->flags = FTRACE_FL_DISABLED;
+        } else if (!sym_lookup(ip, &fn_start, NULL)) {
+            report_bad_site(ip, "lies in no function", actual);
+            rec->flags = FTRACE_FL_DISABLED;
+        } else if (memcmp(actual, expected, 5) != 0) {
+            report_bad_site(ip, "is not a call to __fentry__", actual);
+            rec->flags = FTRACE_FL_DISABLED;
+        } else {
+            /* Interrupts stay off during the write inside poke: a tick must not run a
+             * site while it is half rewritten. */
+            arch_text_poke_early(ip, arch_ftrace_nop, 5);
+        }
+        if (rec->flags & FTRACE_FL_DISABLED)
+            nr_disabled++;
+    }
+    nr_records = kept;
+    kfree(ips);
+    boot_convert_ns = clock_ns() - start;
+    printk("ftrace: %zu sites converted to NOPs in %llu.%03llu ms (%zu disabled)\n",
+           nr_records - nr_disabled, (unsigned long long)(boot_convert_ns / 1000000),
+           (unsigned long long)(boot_convert_ns / 1000 % 1000), nr_disabled);
+}
+
+unsigned long ftrace_rec_tramp_addr(const struct dyn_ftrace *rec, struct ftrace_ops **op,
+                                    unsigned long *func)
+{
+    unsigned target = READ_ONCE(rec->target);
+    *op = NULL;
+    *func = 0;
+    if (target == TARGET_NOP)
+        return 0;
+    if (target == TARGET_LIST || target == TARGET_LIST_REGS) {
+        *func = (unsigned long)ftrace_list_dispatch;
+        return target_addr(target);
+    }
+    struct ftrace_ops *owner = READ_ONCE(tramp_ops[(target - TARGET_TRAMP_BASE) / 2]);
+    *op = owner;
+    *func = owner ? (unsigned long)owner->func : 0;
+    return target_addr(target);
+}

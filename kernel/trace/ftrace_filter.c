@@ -1,0 +1,234 @@
+/*
+ * Filter text: the globs and commands written to set_ftrace_filter / set_ftrace_notrace,
+ * matched against the records the way Linux matches them, so that a filter line copied
+ * from a Linux session selects the same functions here.
+ */
+#include <kernel/errno.h>
+#include <kernel/ftrace.h>
+#include <kernel/ftrace_filter.h>
+#include <kernel/mm.h>
+#include <lib/ctype.h>
+#include <lib/glob.h>
+#include <lib/string.h>
+
+/*
+ * Most filters are a plain name, prefix, suffix or substring; those are compared
+ * directly, and only a real pattern goes through glob_match.
+ */
+enum ftrace_match_type {
+    FTRACE_MATCH_FULL,      /* foo */
+    FTRACE_MATCH_PREFIX,    /* foo* */
+    FTRACE_MATCH_SUFFIX,    /* *foo */
+    FTRACE_MATCH_SUBSTRING, /* *foo* */
+    FTRACE_MATCH_GLOB,      /* f*o, f?o, [fg]oo, f\oo */
+    FTRACE_MATCH_INDEX,     /* 42: line 42 of available_filter_functions */
+};
+
+struct ftrace_glob {
+    enum ftrace_match_type type;
+    const char *text; /* what is compared: the token minus '!' and the '*' its type implies */
+    size_t len;       /* of text; for a prefix or substring, text goes on with the final '*' */
+    bool remove;
+};
+
+/* The classification is Linux's, character for character: see filter_parse_regex. */
+static void ftrace_glob_parse(const char *token, struct ftrace_glob *g)
+{
+    size_t len, i;
+
+    g->remove = token[0] == '!';
+    if (g->remove)
+        token++;
+    len = strlen(token);
+    g->type = FTRACE_MATCH_FULL;
+    g->text = token;
+    g->len = len;
+
+    if (isdigit((unsigned char)token[0])) {
+        g->type = FTRACE_MATCH_INDEX;
+        return;
+    }
+    for (i = 0; i < len; i++) {
+        char c = token[i];
+
+        if (c == '*') {
+            if (i == 0) {
+                g->type = FTRACE_MATCH_SUFFIX;
+            } else if (i == len - 1) {
+                g->type =
+                    g->type == FTRACE_MATCH_SUFFIX ? FTRACE_MATCH_SUBSTRING : FTRACE_MATCH_PREFIX;
+                g->len = i;
+                break;
+            } else {
+                /* A '*' inside the word: the whole token, leading '*' included, is a glob. */
+                g->type = FTRACE_MATCH_GLOB;
+                return;
+            }
+        } else if (c == '?' || c == '[' || c == '\\') {
+            g->type = FTRACE_MATCH_GLOB;
+            return;
+        }
+    }
+    if (token[0] == '*') {
+        g->text++;
+        g->len--;
+    }
+}
+
+static bool ftrace_str_contains(const char *str, const char *needle, size_t len)
+{
+    if (len == 0)
+        return true;
+    for (; (str = strchr(str, needle[0])) != NULL; str++)
+        if (strncmp(str, needle, len) == 0)
+            return true;
+    return false;
+}
+
+static bool ftrace_glob_match(const struct ftrace_glob *g, const char *name)
+{
+    size_t name_len;
+
+    switch (g->type) {
+    case FTRACE_MATCH_FULL:
+        return strcmp(name, g->text) == 0;
+    case FTRACE_MATCH_PREFIX:
+        return strncmp(name, g->text, g->len) == 0;
+    case FTRACE_MATCH_SUFFIX:
+        name_len = strlen(name);
+        return name_len >= g->len && memcmp(name + name_len - g->len, g->text, g->len) == 0;
+    case FTRACE_MATCH_SUBSTRING:
+        return ftrace_str_contains(name, g->text, g->len);
+    case FTRACE_MATCH_GLOB:
+        return glob_match(g->text, name);
+    case FTRACE_MATCH_INDEX:
+        break;
+    }
+    return false;
+}
+
+static void ftrace_glob_apply(struct ftrace_hash *hash, const struct ftrace_glob *g, size_t i)
+{
+    if (g->remove)
+        ftrace_hash_clear_bit(hash, i);
+    else
+        ftrace_hash_set(hash, i);
+}
+
+/*
+ * The index counts lines of available_filter_functions, which leaves out disabled
+ * records. The number is read as Linux 6.1 reads it (simple_strtoul, base 0): "010" is
+ * line 8, "0x10" line 16, and "3abc" line 3.
+ */
+static int ftrace_glob_apply_index(struct ftrace_hash *hash, const struct ftrace_glob *g)
+{
+    unsigned long line = strtoul(g->text, NULL, 0);
+    size_t total = ftrace_rec_total();
+    size_t i;
+
+    if (line == 0)
+        return -EINVAL;
+    for (i = 0; i < total; i++) {
+        if (ftrace_rec(i)->flags & FTRACE_FL_DISABLED)
+            continue;
+        if (--line == 0) {
+            ftrace_glob_apply(hash, g, i);
+            return 1;
+        }
+    }
+    return -EINVAL;
+}
+
+int ftrace_hash_apply_glob(struct ftrace_hash *hash, const char *token)
+{
+    struct ftrace_glob g;
+    size_t total = ftrace_rec_total();
+    size_t i;
+    bool every;
+    int matched = 0;
+
+    ftrace_glob_parse(token, &g);
+    if (g.type == FTRACE_MATCH_INDEX)
+        return ftrace_glob_apply_index(hash, &g);
+
+    /* "*" and "**" select everything: no need to look a single name up. */
+    every = g.len == 0 && g.type != FTRACE_MATCH_FULL && g.type != FTRACE_MATCH_GLOB;
+    for (i = 0; i < total; i++) {
+        const struct dyn_ftrace *rec = ftrace_rec(i);
+
+        if (rec->flags & FTRACE_FL_DISABLED)
+            continue;
+        if (!every && !ftrace_glob_match(&g, ftrace_rec_name(rec)))
+            continue;
+        ftrace_glob_apply(hash, &g, i);
+        matched++;
+    }
+    return matched ? matched : -EINVAL;
+}
+
+/* ---- commands: glob:name[:param] ---- */
+
+extern const struct ftrace_filter_command __start_ftrace_commands[], __stop_ftrace_commands[];
+
+const struct ftrace_filter_command *ftrace_filter_command_find(const char *name)
+{
+    const struct ftrace_filter_command *cmd;
+
+    for (cmd = __start_ftrace_commands; cmd < __stop_ftrace_commands; cmd++)
+        if (strcmp(cmd->name, name) == 0)
+            return cmd;
+    return NULL;
+}
+
+int ftrace_filter_commands_show(struct seqbuf *s)
+{
+    const struct ftrace_filter_command *cmd;
+    int err;
+
+    for (cmd = __start_ftrace_commands; cmd < __stop_ftrace_commands; cmd++) {
+        if (!cmd->show)
+            continue;
+        err = cmd->show(s);
+        if (err < 0)
+            return err;
+    }
+    return 0;
+}
+
+/*
+ * The token is split as Linux splits it: the glob ends at the first ':', the command name
+ * at the second, and the parameter is all the rest (it may hold more ':').
+ */
+static int ftrace_filter_run_command(const char *token)
+{
+    const struct ftrace_filter_command *cmd;
+    char *copy, *glob, *name, *param;
+    bool remove;
+    int err;
+
+    copy = kstrdup(token);
+    if (!copy)
+        return -ENOMEM;
+    param = copy;
+    glob = strsep(&param, ":");
+    name = strsep(&param, ":");
+    cmd = ftrace_filter_command_find(name);
+    if (!cmd) {
+        kfree(copy);
+        return -EINVAL;
+    }
+    remove = glob[0] == '!';
+    err = cmd->func(remove ? glob + 1 : glob, param, remove);
+    kfree(copy);
+    return err;
+}
+
+int ftrace_filter_apply_token(struct ftrace_hash *hash, const char *token, bool commands)
+{
+    if (!strchr(token, ':'))
+        return ftrace_hash_apply_glob(hash, token);
+    /* Linux: "hash funcs only work with set_ftrace_filter". */
+    if (!commands)
+        return -EINVAL;
+    return ftrace_filter_run_command(token);
+}

@@ -1,0 +1,288 @@
+/*
+ * Self-tests of dynamic ftrace in the spirit of Linux's boot-time ftrace self-test: ops
+ * on dedicated traced functions (kernel/ftrace_test_targets.c) must be called exactly as
+ * often as those functions, filters and notrace must hold, several ops must share a site,
+ * SAVE_REGS must show the arguments, unregistering must stop the calls, and a CPU that
+ * runs a site in the middle of a batch must go through the int3 emulation correctly.
+ */
+#include <arch/ftrace.h>
+#include <arch/text_patch.h>
+#include <kernel/errno.h>
+#include <kernel/ftrace.h>
+#include <kernel/ftrace_test.h>
+#include <kernel/percpu.h>
+#include <kernel/selftest.h>
+#include <kernel/thread.h>
+#include <kernel/time.h>
+#include <lib/string.h>
+
+struct counting_op {
+    struct ftrace_ops ops;
+    volatile uint64_t hits;
+    volatile unsigned long last_ip, last_parent;
+    volatile unsigned long arg0, arg1, arg2;
+    volatile bool had_regs;
+};
+
+static void count_hits(unsigned long ip, unsigned long parent_ip, struct ftrace_ops *op,
+                       struct pt_regs *regs, unsigned long *parent_slot)
+{
+    struct counting_op *c = container_of(op, struct counting_op, ops);
+    __atomic_fetch_add(&c->hits, 1, __ATOMIC_RELAXED);
+    c->last_ip = ip;
+    c->last_parent = parent_ip;
+    c->had_regs = regs != NULL;
+    if (regs) {
+        c->arg0 = regs->rdi;
+        c->arg1 = regs->rsi;
+        c->arg2 = regs->rdx;
+    }
+}
+
+static struct ftrace_hash *hash_of(unsigned long fn)
+{
+    struct ftrace_hash *h = ftrace_hash_alloc();
+    struct dyn_ftrace *rec = ftrace_rec_lookup(fn);
+    if (h && rec)
+        ftrace_hash_set(h, ftrace_rec_index(rec));
+    return h;
+}
+
+static void init_op(struct counting_op *c, unsigned long only_fn, unsigned long flags)
+{
+    memset(c, 0, sizeof(*c));
+    c->ops.func = count_hits;
+    c->ops.flags = flags;
+    c->ops.tramp_slot = -1;
+    if (only_fn)
+        ftrace_ops_set_hashes(&c->ops, hash_of(only_fn), NULL);
+}
+
+static void drop_op(struct counting_op *c) { ftrace_ops_set_hashes(&c->ops, NULL, NULL); }
+
+static bool site_is_nop(unsigned long fn)
+{
+    uint8_t b[5];
+    return arch_text_read(fn, b, 5) == 0 && memcmp(b, arch_ftrace_nop, 5) == 0;
+}
+
+static volatile unsigned long sink;
+
+SELFTEST(ftrace_records)
+{
+    EXPECT(ftrace_rec_total() > 100);
+    struct dyn_ftrace *rec = ftrace_rec_lookup((unsigned long)ftrace_test_target);
+    EXPECT(rec != NULL);
+    if (!rec)
+        return;
+    EXPECT_STREQ(ftrace_rec_name(rec), "ftrace_test_target");
+    EXPECT(!(rec->flags & FTRACE_FL_DISABLED));
+    EXPECT(site_is_nop((unsigned long)ftrace_test_target));
+    /* Untraced code has no record. */
+    EXPECT(ftrace_rec_lookup((unsigned long)ftrace_test_empty_untraced) == NULL);
+    for (size_t i = 1; i < ftrace_rec_total(); i++)
+        EXPECT(ftrace_rec(i - 1)->ip < ftrace_rec(i)->ip);
+}
+
+SELFTEST(ftrace_op_counts_exactly)
+{
+    struct counting_op c;
+    init_op(&c, (unsigned long)ftrace_test_target, 0);
+    EXPECT_EQ(register_ftrace_function(&c.ops), 0);
+    EXPECT(!site_is_nop((unsigned long)ftrace_test_target));
+    struct dyn_ftrace *rec = ftrace_rec_lookup((unsigned long)ftrace_test_target);
+    EXPECT_EQ(ftrace_rec_count(rec), 1);
+    EXPECT(rec->flags & FTRACE_FL_ENABLED);
+    EXPECT(rec->flags & FTRACE_FL_TRAMP_EN);
+    for (int i = 0; i < 1000; i++)
+        sink = ftrace_test_target(i, 1, 2);
+    EXPECT_EQ(c.hits, 1000);
+    EXPECT_EQ(c.last_ip, (unsigned long)ftrace_test_target);
+    EXPECT(!c.had_regs);
+    /* Other functions are not called back. */
+    sink = ftrace_test_target_other(1);
+    EXPECT_EQ(c.hits, 1000);
+
+    EXPECT_EQ(unregister_ftrace_function(&c.ops), 0);
+    EXPECT(site_is_nop((unsigned long)ftrace_test_target));
+    EXPECT_EQ(ftrace_rec_count(rec), 0);
+    for (int i = 0; i < 100; i++)
+        sink = ftrace_test_target(i, 1, 2);
+    EXPECT_EQ(c.hits, 1000);
+    drop_op(&c);
+}
+
+SELFTEST(ftrace_filter_and_notrace)
+{
+    struct counting_op c;
+    init_op(&c, 0, 0);
+    struct ftrace_hash *filter = hash_of((unsigned long)ftrace_test_target);
+    ftrace_hash_set(filter, ftrace_rec_index(ftrace_rec_lookup((unsigned long)ftrace_test_target_other)));
+    struct ftrace_hash *excluded = hash_of((unsigned long)ftrace_test_target_other);
+    ftrace_ops_set_hashes(&c.ops, filter, excluded);
+    EXPECT_EQ(register_ftrace_function(&c.ops), 0);
+    sink = ftrace_test_target(1, 2, 3);
+    sink = ftrace_test_target_other(1);
+    sink = ftrace_test_target_hot(1);
+    /* notrace wins over filter; unfiltered functions stay NOPs. */
+    EXPECT_EQ(c.hits, 1);
+    EXPECT(site_is_nop((unsigned long)ftrace_test_target_other));
+    EXPECT(site_is_nop((unsigned long)ftrace_test_target_hot));
+
+    /* Changing the filter while registered re-patches only what changes. */
+    struct ftrace_stats before, after;
+    ftrace_get_stats(&before);
+    ftrace_ops_set_hashes(&c.ops, hash_of((unsigned long)ftrace_test_target_hot), NULL);
+    ftrace_get_stats(&after);
+    EXPECT_EQ(after.batches, before.batches + 1);
+    EXPECT_EQ(after.sites_patched, before.sites_patched + 2);
+    sink = ftrace_test_target(1, 2, 3);
+    sink = ftrace_test_target_hot(1);
+    EXPECT_EQ(c.hits, 2);
+    EXPECT_EQ(unregister_ftrace_function(&c.ops), 0);
+    drop_op(&c);
+}
+
+SELFTEST(ftrace_two_ops_one_site)
+{
+    struct counting_op a, b;
+    init_op(&a, (unsigned long)ftrace_test_target, 0);
+    init_op(&b, (unsigned long)ftrace_test_target, 0);
+    EXPECT_EQ(register_ftrace_function(&a.ops), 0);
+    EXPECT_EQ(register_ftrace_function(&b.ops), 0);
+    struct dyn_ftrace *rec = ftrace_rec_lookup((unsigned long)ftrace_test_target);
+    EXPECT_EQ(ftrace_rec_count(rec), 2);
+    EXPECT(!(rec->flags & FTRACE_FL_TRAMP_EN)); /* the list caller serves it */
+    for (int i = 0; i < 50; i++)
+        sink = ftrace_test_target(i, 0, 0);
+    EXPECT_EQ(a.hits, 50);
+    EXPECT_EQ(b.hits, 50);
+    EXPECT_EQ(unregister_ftrace_function(&a.ops), 0);
+    EXPECT(rec->flags & FTRACE_FL_TRAMP_EN); /* back to b's own trampoline */
+    sink = ftrace_test_target(1, 0, 0);
+    EXPECT_EQ(a.hits, 50);
+    EXPECT_EQ(b.hits, 51);
+    EXPECT_EQ(register_ftrace_function(&b.ops), -EBUSY);
+    EXPECT_EQ(unregister_ftrace_function(&b.ops), 0);
+    EXPECT_EQ(unregister_ftrace_function(&b.ops), -EINVAL);
+    drop_op(&a);
+    drop_op(&b);
+}
+
+SELFTEST(ftrace_save_regs_sees_arguments)
+{
+    struct counting_op c;
+    init_op(&c, (unsigned long)ftrace_test_target, FTRACE_OPS_FL_SAVE_REGS);
+    EXPECT_EQ(register_ftrace_function(&c.ops), 0);
+    struct dyn_ftrace *rec = ftrace_rec_lookup((unsigned long)ftrace_test_target);
+    EXPECT(rec->flags & FTRACE_FL_REGS_EN);
+    unsigned long r = ftrace_test_target(0x1111, 0x2222, 0x3333);
+    EXPECT_EQ(r, 0x1111 * 3 + 0x2222 * 5 + 0x3333 * 7); /* the call still works */
+    EXPECT_EQ(c.hits, 1);
+    EXPECT(c.had_regs);
+    EXPECT_EQ(c.arg0, 0x1111);
+    EXPECT_EQ(c.arg1, 0x2222);
+    EXPECT_EQ(c.arg2, 0x3333);
+
+    /* A plain op joining the site moves it to the regs-saving list caller. */
+    struct counting_op plain;
+    init_op(&plain, (unsigned long)ftrace_test_target, 0);
+    EXPECT_EQ(register_ftrace_function(&plain.ops), 0);
+    EXPECT(rec->flags & FTRACE_FL_REGS_EN);
+    sink = ftrace_test_target(7, 8, 9);
+    EXPECT_EQ(c.arg0, 7);
+    EXPECT_EQ(plain.hits, 1);
+    EXPECT_EQ(unregister_ftrace_function(&c.ops), 0);
+    EXPECT(!(rec->flags & FTRACE_FL_REGS_EN));
+    EXPECT_EQ(unregister_ftrace_function(&plain.ops), 0);
+    drop_op(&c);
+    drop_op(&plain);
+}
+
+/* ---- the int3 path, on purpose ---- */
+
+static volatile unsigned long hook_calls;
+
+static void call_target_mid_batch(void)
+{
+    /* Runs between the steps of a batch, on the patching CPU: the site holds int3 now. */
+    sink = ftrace_test_target_hot(hook_calls);
+    hook_calls++;
+}
+
+struct hammer {
+    volatile bool stop;
+    volatile uint64_t calls;
+    volatile bool wrong;
+};
+
+static int hammer_thread(void *arg)
+{
+    struct hammer *h = arg;
+    while (!h->stop) {
+        unsigned long r = ftrace_test_target_hot(h->calls);
+        if (r != h->calls + 1)
+            h->wrong = true;
+        h->calls++;
+    }
+    return 0;
+}
+
+SELFTEST(ftrace_int3_emulation_mid_batch)
+{
+    struct counting_op c;
+    init_op(&c, (unsigned long)ftrace_test_target_hot, 0);
+    struct hammer h = {0};
+    struct thread *other = NULL;
+    for (unsigned cpu = 0; cpu < MAX_CPUS && !other; cpu++)
+        if (cpu != this_cpu_id() && cpu_data(cpu)->online)
+            other = kthread_create(hammer_thread, &h, "ftrace_hammer", cpu);
+
+    uint64_t hits_before = arch_text_poke_int3_hits();
+    hook_calls = 0;
+    arch_text_poke_test_hook = call_target_mid_batch;
+    for (int round = 0; round < 20; round++) {
+        EXPECT_EQ(register_ftrace_function(&c.ops), 0);
+        EXPECT_EQ(unregister_ftrace_function(&c.ops), 0);
+    }
+    arch_text_poke_test_hook = NULL;
+    h.stop = true;
+    if (other)
+        kthread_join(other);
+
+    /* Two hook calls per batch, both on a site holding int3, each emulated. */
+    EXPECT_EQ(hook_calls, 80);
+    EXPECT(arch_text_poke_int3_hits() - hits_before >= 80);
+    EXPECT(!h.wrong);
+    /* Mid-batch calls ran the new instruction: while enabling, a call; while disabling,
+     * a NOP. So the op saw exactly the enabling half of the hook's calls, plus whatever
+     * the other CPU did while it was registered. */
+    EXPECT(c.hits >= 40);
+    EXPECT(site_is_nop((unsigned long)ftrace_test_target_hot));
+    drop_op(&c);
+}
+
+static void recursing_callback(unsigned long ip, unsigned long parent_ip, struct ftrace_ops *op,
+                               struct pt_regs *regs, unsigned long *parent_slot)
+{
+    struct counting_op *c = container_of(op, struct counting_op, ops);
+    c->hits++;
+    /* Calls a function this op traces: the guard must stop the re-entry. */
+    sink = ftrace_test_target_other(c->hits);
+}
+
+SELFTEST(ftrace_recursion_guard)
+{
+    struct counting_op c;
+    init_op(&c, 0, 0);
+    struct ftrace_hash *filter = hash_of((unsigned long)ftrace_test_target);
+    ftrace_hash_set(filter, ftrace_rec_index(ftrace_rec_lookup((unsigned long)ftrace_test_target_other)));
+    ftrace_ops_set_hashes(&c.ops, filter, NULL);
+    c.ops.func = recursing_callback;
+    EXPECT_EQ(register_ftrace_function(&c.ops), 0);
+    sink = ftrace_test_target(1, 2, 3);
+    EXPECT_EQ(c.hits, 1);
+    EXPECT_EQ(c.ops.recursion_stopped, 1);
+    EXPECT_EQ(unregister_ftrace_function(&c.ops), 0);
+    drop_op(&c);
+}

@@ -1,0 +1,525 @@
+/*
+ * Ring buffer self-tests that need only one CPU. Each test makes its own buffer on a clock
+ * it moves by hand, so times and sizes are exact. A "nested" writer here is a second
+ * reservation made before the first one commits, which is what an interrupt handler
+ * writing on the same CPU amounts to.
+ */
+#include "ring_buffer.h"
+
+#include <kernel/errno.h>
+#include <kernel/mm.h>
+#include <kernel/percpu.h>
+#include <kernel/selftest.h>
+#include <lib/string.h>
+
+#define RBT_FUNCTION_PAYLOAD 12 /* what a function event carries */
+#define RBT_EVENTS_PER_PAGE (RB_PAGE_DATA_SIZE / 16)
+
+static uint64_t rbt_now;
+static uint64_t rbt_clock(void) { return rbt_now; }
+
+static struct ring_buffer *rbt_create(unsigned pages)
+{
+    struct ring_buffer *rb = rb_create((size_t)pages * RB_PAGE_DATA_SIZE, MAX_CPUS);
+    if (rb) {
+        rbt_now = 1000;
+        rb_set_clock(rb, rbt_clock);
+    }
+    return rb;
+}
+
+/* Writers must keep their CPU from reserve to commit. */
+static void rbt_hold_cpu(void) { this_cpu()->preempt_count++; }
+static void rbt_release_cpu(void) { this_cpu()->preempt_count--; }
+
+/* Writes one event of len bytes whose payload starts with seq; false if refused. */
+static bool rbt_write(struct ring_buffer *rb, unsigned len, uint32_t seq)
+{
+    struct rb_reservation res;
+    rbt_hold_cpu();
+    uint8_t *p = rb_reserve(rb, len, &res);
+    if (p) {
+        memset(p, 0x5a, len);
+        if (len >= 4)
+            memcpy(p, &seq, 4);
+        rb_commit(rb, &res);
+    }
+    rbt_release_cpu();
+    return p != NULL;
+}
+
+static uint32_t rbt_seq(const struct rb_record *r)
+{
+    uint32_t seq;
+    memcpy(&seq, r->data, 4);
+    return seq;
+}
+
+static unsigned rbt_cpu(void) { return this_cpu_id(); }
+
+SELFTEST(rb_write_read)
+{
+    struct ring_buffer *rb = rbt_create(2);
+    EXPECT(rb != NULL);
+    if (!rb)
+        return;
+    unsigned cpu = rbt_cpu();
+    struct rb_record r;
+    unsigned long lost = 99;
+
+    EXPECT(!rb_consume(rb, cpu, &r, &lost));
+    EXPECT_EQ(lost, 0);
+    EXPECT(rbt_write(rb, RBT_FUNCTION_PAYLOAD, 7));
+    struct rb_stats st;
+    rb_get_stats(rb, cpu, &st);
+    EXPECT_EQ(st.entries, 1);
+    EXPECT_EQ(st.oldest_ts, 1000);
+    EXPECT(rb_consume(rb, cpu, &r, &lost));
+    EXPECT_EQ(r.ts, 1000);
+    EXPECT_EQ(r.len, RBT_FUNCTION_PAYLOAD);
+    EXPECT_EQ(r.cpu, cpu);
+    EXPECT_EQ(rbt_seq(&r), 7);
+    EXPECT_EQ(r.data[4], 0x5a);
+    EXPECT_EQ(r.data[11], 0x5a);
+    EXPECT_EQ(lost, 0);
+    EXPECT(!rb_consume(rb, cpu, &r, &lost));
+
+    /* A payload above 112 bytes takes the length-word form. */
+    EXPECT(rbt_write(rb, 300, 8));
+    EXPECT(rb_consume(rb, cpu, &r, NULL));
+    EXPECT_EQ(r.len, 300);
+    EXPECT_EQ(rbt_seq(&r), 8);
+    EXPECT_EQ(r.data[299], 0x5a);
+
+    rb_get_stats(rb, cpu, &st);
+    EXPECT_EQ(st.entries, 0);
+    EXPECT_EQ(st.read, 2);
+    EXPECT_EQ(st.bytes, 0);
+    EXPECT(!rb_create(4096, 0));
+    rb_destroy(rb);
+}
+
+SELFTEST(rb_event_sizes)
+{
+    struct ring_buffer *rb = rbt_create(2);
+    EXPECT(rb != NULL);
+    if (!rb)
+        return;
+    unsigned cpu = rbt_cpu();
+    static const struct {
+        unsigned len, bytes;
+    } sizes[] = {
+        {12, 16}, {1, 8}, {0, 8}, {4, 8}, {13, 20}, {112, 116}, {113, 124}, {RB_MAX_PAYLOAD, 8 + RB_MAX_PAYLOAD},
+    };
+    struct rb_stats st;
+    unsigned long total = 0;
+    for (unsigned i = 0; i < ARRAY_SIZE(sizes); i++) {
+        EXPECT(rbt_write(rb, sizes[i].len, i));
+        total += sizes[i].bytes;
+        rb_get_stats(rb, cpu, &st);
+        EXPECT_EQ(st.bytes, total);
+    }
+    EXPECT(!rbt_write(rb, RB_MAX_PAYLOAD + 1, 0));
+    EXPECT(!rbt_write(rb, RB_PAGE_DATA_SIZE, 0));
+    EXPECT(!rbt_write(rb, PAGE_SIZE * 2, 0));
+    rb_get_stats(rb, cpu, &st);
+    EXPECT_EQ(st.entries, ARRAY_SIZE(sizes));
+    EXPECT_EQ(st.dropped, 0);
+
+    /* 16 bytes a function event, nothing more: two pages hold exactly 2 * 255 of them. */
+    rb_reset(rb, -1);
+    EXPECT_EQ(rb_size(rb, cpu), 2 * RB_PAGE_DATA_SIZE);
+    for (unsigned i = 0; i < 2 * RBT_EVENTS_PER_PAGE; i++)
+        rbt_write(rb, RBT_FUNCTION_PAYLOAD, i);
+    rb_get_stats(rb, cpu, &st);
+    EXPECT_EQ(st.entries, 2 * RBT_EVENTS_PER_PAGE);
+    EXPECT_EQ(st.bytes, 2 * RB_PAGE_DATA_SIZE);
+    EXPECT_EQ(st.overrun, 0);
+    rbt_write(rb, RBT_FUNCTION_PAYLOAD, 0);
+    rb_get_stats(rb, cpu, &st);
+    EXPECT_EQ(st.overrun, RBT_EVENTS_PER_PAGE);
+    rb_destroy(rb);
+}
+
+SELFTEST(rb_time_extend)
+{
+    struct ring_buffer *rb = rbt_create(2);
+    EXPECT(rb != NULL);
+    if (!rb)
+        return;
+    unsigned cpu = rbt_cpu();
+    /* Deltas from the previous event: in the header, just too big, far too big, small. */
+    static const struct {
+        uint64_t delta;
+        unsigned bytes;
+    } steps[] = {
+        {0, 16}, {100, 16}, {(1u << 27) - 1, 16}, {1u << 27, 24}, {1ULL << 40, 24}, {1, 16}, {0, 16},
+    };
+    uint64_t times[ARRAY_SIZE(steps)];
+    unsigned long total = 0;
+    struct rb_stats st;
+    for (unsigned i = 0; i < ARRAY_SIZE(steps); i++) {
+        rbt_now += steps[i].delta;
+        times[i] = rbt_now;
+        EXPECT(rbt_write(rb, RBT_FUNCTION_PAYLOAD, i));
+        total += steps[i].bytes;
+        rb_get_stats(rb, cpu, &st);
+        EXPECT_EQ(st.bytes, total);
+    }
+    for (unsigned i = 0; i < ARRAY_SIZE(steps); i++) {
+        struct rb_record r;
+        uint64_t ts = 0;
+        EXPECT(rb_peek_ts(rb, cpu, &ts));
+        EXPECT(rb_consume(rb, cpu, &r, NULL));
+        EXPECT_EQ(rbt_seq(&r), i);
+        EXPECT_EQ(r.ts, times[i]);
+        EXPECT_EQ(ts, times[i]);
+    }
+    /* A clock that steps back is held at the last time rather than going backwards. */
+    rbt_now -= 50;
+    EXPECT(rbt_write(rb, RBT_FUNCTION_PAYLOAD, 0));
+    struct rb_record r;
+    EXPECT(rb_consume(rb, cpu, &r, NULL));
+    EXPECT_EQ(r.ts, times[ARRAY_SIZE(steps) - 1]);
+    rb_destroy(rb);
+}
+
+SELFTEST(rb_overwrite_accounting)
+{
+    struct ring_buffer *rb = rbt_create(2);
+    EXPECT(rb != NULL);
+    if (!rb)
+        return;
+    unsigned cpu = rbt_cpu();
+    const unsigned n = 1000;
+    for (unsigned i = 0; i < n; i++) {
+        rbt_now += 10;
+        EXPECT(rbt_write(rb, RBT_FUNCTION_PAYLOAD, i));
+    }
+    struct rb_stats st;
+    rb_get_stats(rb, cpu, &st);
+    EXPECT(st.overrun > 0);
+    EXPECT_EQ(st.overrun % RBT_EVENTS_PER_PAGE, 0);
+    EXPECT_EQ(st.entries + st.overrun, n);
+    EXPECT_EQ(st.dropped, 0);
+    EXPECT_EQ(st.commit_overrun, 0);
+    unsigned long entries = st.entries, overrun = st.overrun;
+
+    struct rb_record r;
+    unsigned long lost, total_lost = 0, got = 0;
+    uint32_t expect = overrun;
+    while (rb_consume(rb, cpu, &r, &lost)) {
+        total_lost += lost;
+        if (got == 0)
+            EXPECT_EQ(lost, overrun);
+        else
+            EXPECT_EQ(lost, 0);
+        EXPECT_EQ(rbt_seq(&r), expect);
+        expect++;
+        got++;
+    }
+    EXPECT_EQ(got, entries);
+    EXPECT_EQ(total_lost, overrun);
+    EXPECT_EQ(expect, n);
+    rb_get_stats(rb, cpu, &st);
+    EXPECT_EQ(st.entries, 0);
+    EXPECT_EQ(st.bytes, 0);
+    EXPECT_EQ(st.read, entries);
+    EXPECT_EQ(st.overrun, overrun);
+
+    /* Losses while the reader is part-way: reported with the next event it gets. */
+    rb_reset(rb, cpu);
+    for (unsigned i = 0; i < 10; i++)
+        rbt_write(rb, RBT_FUNCTION_PAYLOAD, i);
+    EXPECT(rb_consume(rb, cpu, &r, &lost));
+    for (unsigned i = 10; i < 10 + 3 * RBT_EVENTS_PER_PAGE; i++)
+        rbt_write(rb, RBT_FUNCTION_PAYLOAD, i);
+    rb_get_stats(rb, cpu, &st);
+    unsigned long seen = 1;
+    total_lost = 0;
+    uint32_t prev = 0;
+    while (rb_consume(rb, cpu, &r, &lost)) {
+        total_lost += lost;
+        EXPECT_EQ(rbt_seq(&r) - prev - 1, lost);
+        prev = rbt_seq(&r);
+        seen++;
+    }
+    EXPECT_EQ(prev, 9 + 3 * RBT_EVENTS_PER_PAGE);
+    EXPECT_EQ(total_lost, st.overrun);
+    EXPECT_EQ(seen + total_lost, 10 + 3 * RBT_EVENTS_PER_PAGE);
+    rb_destroy(rb);
+}
+
+SELFTEST(rb_producer_consumer)
+{
+    struct ring_buffer *rb = rbt_create(2);
+    EXPECT(rb != NULL);
+    if (!rb)
+        return;
+    unsigned cpu = rbt_cpu();
+    rb_set_overwrite(rb, false);
+    unsigned ok = 0;
+    for (unsigned i = 0; i < 1000; i++)
+        if (rbt_write(rb, RBT_FUNCTION_PAYLOAD, ok))
+            ok++;
+    struct rb_stats st;
+    rb_get_stats(rb, cpu, &st);
+    EXPECT_EQ(ok, 2 * RBT_EVENTS_PER_PAGE);
+    EXPECT_EQ(st.entries, ok);
+    EXPECT_EQ(st.dropped, 1000 - ok);
+    EXPECT_EQ(st.overrun, 0);
+
+    struct rb_record r;
+    unsigned long lost;
+    for (unsigned i = 0; i < ok; i++) {
+        EXPECT(rb_consume(rb, cpu, &r, &lost));
+        EXPECT_EQ(rbt_seq(&r), i);
+        EXPECT_EQ(lost, 0);
+        /* Room comes back page by page as the reader frees them. */
+        if (i == RBT_EVENTS_PER_PAGE + 1)
+            EXPECT(rbt_write(rb, RBT_FUNCTION_PAYLOAD, ok));
+    }
+    EXPECT(rb_consume(rb, cpu, &r, &lost));
+    EXPECT_EQ(rbt_seq(&r), ok);
+    EXPECT(!rb_consume(rb, cpu, &r, &lost));
+    rb_get_stats(rb, cpu, &st);
+    EXPECT_EQ(st.entries, 0);
+    EXPECT_EQ(st.read, ok + 1);
+    EXPECT_EQ(st.dropped, 1000 - ok);
+    rb_destroy(rb);
+}
+
+static void rbt_expect_events(struct selftest_ctx *t, struct ring_buffer *rb, unsigned cpu,
+                              uint32_t first, uint32_t count)
+{
+    struct rb_record r;
+    for (uint32_t i = 0; i < count; i++) {
+        EXPECT(rb_consume(rb, cpu, &r, NULL));
+        EXPECT_EQ(rbt_seq(&r), first + i);
+    }
+    EXPECT(!rb_consume(rb, cpu, &r, NULL));
+}
+
+SELFTEST(rb_resize)
+{
+    struct ring_buffer *rb = rbt_create(2);
+    EXPECT(rb != NULL);
+    if (!rb)
+        return;
+    unsigned cpu = rbt_cpu();
+    EXPECT_EQ(rb_resize(rb, cpu, 0), -EINVAL);
+    EXPECT_EQ(rb_resize(rb, -1, 0), -EINVAL);
+    EXPECT_EQ(rb_resize(rb, MAX_CPUS, 8192), -EINVAL);
+
+    for (unsigned i = 0; i < 100; i++)
+        rbt_write(rb, RBT_FUNCTION_PAYLOAD, i);
+    /* More than a buffer may have: refused before anything is allocated. */
+    EXPECT_EQ(rb_resize(rb, cpu, (size_t)1 << 50), -ENOMEM);
+    /*
+     * More than the machine has, spread over every CPU: some CPUs get their pages before
+     * memory runs out. All of it must go back, and the old pages keep their events.
+     */
+    struct mm_stats before, after;
+    mm_get_stats(&before);
+    size_t per_cpu = (size_t)(before.free_pages / 8 + 1) * RB_PAGE_DATA_SIZE;
+    EXPECT_EQ(rb_resize(rb, -1, per_cpu), -ENOMEM);
+    mm_get_stats(&after);
+    uint64_t heap_growth =
+        (after.heap_bytes_mapped - before.heap_bytes_mapped + PAGE_SIZE - 1) / PAGE_SIZE;
+    EXPECT(after.free_pages + heap_growth + 16 >= before.free_pages);
+    EXPECT_EQ(rb_size(rb, cpu), 2 * RB_PAGE_DATA_SIZE);
+    /* Same size: nothing to do, events kept. */
+    EXPECT_EQ(rb_resize(rb, cpu, 2 * RB_PAGE_DATA_SIZE - 100), 0);
+    rbt_expect_events(t, rb, cpu, 0, 100);
+
+    for (unsigned i = 0; i < 10; i++)
+        rbt_write(rb, RBT_FUNCTION_PAYLOAD, i);
+    EXPECT_EQ(rb_resize(rb, cpu, 5 * RB_PAGE_DATA_SIZE), 0);
+    EXPECT_EQ(rb_size(rb, cpu), 5 * RB_PAGE_DATA_SIZE);
+    struct rb_stats st;
+    rb_get_stats(rb, cpu, &st);
+    EXPECT_EQ(st.entries, 0);
+    for (unsigned i = 0; i < 5 * RBT_EVENTS_PER_PAGE; i++)
+        EXPECT(rbt_write(rb, RBT_FUNCTION_PAYLOAD, i));
+    rb_get_stats(rb, cpu, &st);
+    EXPECT_EQ(st.entries, 5 * RBT_EVENTS_PER_PAGE);
+    EXPECT_EQ(st.overrun, 0);
+    rbt_expect_events(t, rb, cpu, 0, 5 * RBT_EVENTS_PER_PAGE);
+    /* Below two pages rounds up to two. */
+    EXPECT_EQ(rb_resize(rb, -1, 1), 0);
+    EXPECT_EQ(rb_size(rb, cpu), 2 * RB_PAGE_DATA_SIZE);
+    rb_destroy(rb);
+}
+
+SELFTEST(rb_iterate_vs_consume)
+{
+    struct ring_buffer *rb = rbt_create(3);
+    EXPECT(rb != NULL);
+    if (!rb)
+        return;
+    unsigned cpu = rbt_cpu();
+    const unsigned n = 300; /* spans two pages */
+    for (unsigned i = 0; i < n; i++) {
+        rbt_now += 7;
+        rbt_write(rb, i % 3 ? RBT_FUNCTION_PAYLOAD : 40, i);
+    }
+    struct rb_record r, c;
+
+    for (int pass = 0; pass < 2; pass++) {
+        struct rb_iter *it = rb_iter_start(rb, cpu);
+        EXPECT(it != NULL);
+        if (!it)
+            break;
+        /* Recording on this CPU waits for the iterator. */
+        EXPECT(!rbt_write(rb, RBT_FUNCTION_PAYLOAD, 0));
+        unsigned got = 0;
+        while (rb_iter_peek(it, &r)) {
+            EXPECT_EQ(rbt_seq(&r), got);
+            EXPECT_EQ(r.ts, 1000 + 7 * (got + 1));
+            EXPECT(rb_iter_next(it));
+            got++;
+        }
+        EXPECT_EQ(got, n);
+        EXPECT(!rb_iter_next(it));
+        rb_iter_finish(it);
+    }
+    struct rb_stats st;
+    rb_get_stats(rb, cpu, &st);
+    EXPECT_EQ(st.entries, n);
+    EXPECT_EQ(st.read, 0);
+
+    /* Consumed events leave the iterator's view; the rest match one for one. */
+    for (unsigned i = 0; i < 100; i++)
+        EXPECT(rb_consume(rb, cpu, &c, NULL));
+    struct rb_iter *it = rb_iter_start(rb, cpu);
+    EXPECT(it != NULL);
+    if (it) {
+        EXPECT(rb_iter_peek(it, &r));
+        EXPECT_EQ(rbt_seq(&r), 100);
+        /* A consume while iterating restarts the iterator at the oldest unconsumed event. */
+        EXPECT(rb_iter_next(it));
+        EXPECT(rb_iter_next(it));
+        EXPECT(rb_consume(rb, cpu, &c, NULL));
+        EXPECT(rb_iter_peek(it, &r));
+        EXPECT_EQ(rbt_seq(&r), 101);
+        rb_iter_finish(it);
+    }
+    for (unsigned i = 101; i < n; i++) {
+        EXPECT(rb_consume(rb, cpu, &c, NULL));
+        EXPECT_EQ(rbt_seq(&c), i);
+    }
+    it = rb_iter_start(rb, cpu);
+    EXPECT(it != NULL);
+    if (it) {
+        EXPECT(!rb_iter_peek(it, &r));
+        rb_iter_finish(it);
+    }
+    EXPECT(rbt_write(rb, RBT_FUNCTION_PAYLOAD, 0));
+    rb_destroy(rb);
+}
+
+SELFTEST(rb_nested_commit)
+{
+    struct ring_buffer *rb = rbt_create(2);
+    EXPECT(rb != NULL);
+    if (!rb)
+        return;
+    unsigned cpu = rbt_cpu();
+    struct rb_reservation outer, inner, gone;
+    struct rb_record r;
+
+    rbt_hold_cpu();
+    uint32_t *o = rb_reserve(rb, RBT_FUNCTION_PAYLOAD, &outer);
+    rbt_now += 5;
+    uint32_t *i = rb_reserve(rb, RBT_FUNCTION_PAYLOAD, &inner);
+    uint32_t *g = rb_reserve(rb, RBT_FUNCTION_PAYLOAD, &gone);
+    EXPECT(o && i && g);
+    if (o && i && g) {
+        *g = 3;
+        rb_discard(rb, &gone);
+        *i = 2;
+        rb_commit(rb, &inner);
+        /* The interrupted event is not committed yet, so neither is the nested one. */
+        EXPECT(!rb_consume(rb, cpu, &r, NULL));
+        *o = 1;
+        rb_commit(rb, &outer);
+    }
+    rbt_release_cpu();
+    EXPECT(rb_consume(rb, cpu, &r, NULL));
+    EXPECT_EQ(rbt_seq(&r), 1);
+    EXPECT_EQ(r.ts, 1000);
+    EXPECT(rb_consume(rb, cpu, &r, NULL));
+    EXPECT_EQ(rbt_seq(&r), 2);
+    EXPECT_EQ(r.ts, 1005);
+    EXPECT(!rb_consume(rb, cpu, &r, NULL));
+    struct rb_stats st;
+    rb_get_stats(rb, cpu, &st);
+    EXPECT_EQ(st.read, 2);
+    EXPECT_EQ(st.bytes, 0);
+
+    /* A discarded event keeps the time chain: the next one is still timed right. */
+    rbt_write(rb, RBT_FUNCTION_PAYLOAD, 10);
+    rbt_now += 1u << 28;
+    rbt_hold_cpu();
+    EXPECT(rb_reserve(rb, 40, &gone) != NULL);
+    rb_discard(rb, &gone);
+    rbt_release_cpu();
+    rbt_now += 9;
+    rbt_write(rb, RBT_FUNCTION_PAYLOAD, 11);
+    EXPECT(rb_consume(rb, cpu, &r, NULL));
+    EXPECT_EQ(rbt_seq(&r), 10);
+    EXPECT(rb_consume(rb, cpu, &r, NULL));
+    EXPECT_EQ(rbt_seq(&r), 11);
+    EXPECT_EQ(r.ts, 1005 + (1u << 28) + 9);
+    rb_get_stats(rb, cpu, &st);
+    EXPECT_EQ(st.entries, 0);
+    EXPECT_EQ(st.bytes, 0);
+    rb_destroy(rb);
+}
+
+SELFTEST(rb_reset_and_disable)
+{
+    struct ring_buffer *rb = rbt_create(2);
+    EXPECT(rb != NULL);
+    if (!rb)
+        return;
+    unsigned cpu = rbt_cpu();
+    for (unsigned i = 0; i < 600; i++)
+        rbt_write(rb, RBT_FUNCTION_PAYLOAD, i);
+    struct rb_record r;
+    EXPECT(rb_consume(rb, cpu, &r, NULL));
+    rb_reset(rb, -1);
+    struct rb_stats st;
+    rb_get_stats(rb, cpu, &st);
+    EXPECT_EQ(st.entries, 0);
+    EXPECT_EQ(st.overrun, 0);
+    EXPECT_EQ(st.read, 0);
+    EXPECT_EQ(st.bytes, 0);
+    EXPECT(!rb_consume(rb, cpu, &r, NULL));
+
+    rb_record_disable(rb);
+    rb_record_disable(rb);
+    EXPECT(!rb_record_is_on(rb));
+    EXPECT(!rbt_write(rb, RBT_FUNCTION_PAYLOAD, 0));
+    rb_record_enable(rb);
+    EXPECT(!rbt_write(rb, RBT_FUNCTION_PAYLOAD, 0));
+    rb_record_enable(rb);
+    EXPECT(rb_record_is_on(rb));
+    EXPECT(rbt_write(rb, RBT_FUNCTION_PAYLOAD, 1));
+    rb_record_disable_cpu(rb, cpu);
+    EXPECT(!rbt_write(rb, RBT_FUNCTION_PAYLOAD, 0));
+    rb_record_enable_cpu(rb, cpu);
+    EXPECT(rbt_write(rb, RBT_FUNCTION_PAYLOAD, 2));
+    rb_get_stats(rb, cpu, &st);
+    EXPECT_EQ(st.entries, 2);
+    EXPECT_EQ(st.dropped, 0);
+    rbt_expect_events(t, rb, cpu, 1, 2);
+
+    /* Reader and writer taking turns on one page, and the page after it. */
+    for (unsigned i = 0; i < 3 * RBT_EVENTS_PER_PAGE; i++) {
+        rbt_write(rb, RBT_FUNCTION_PAYLOAD, i);
+        EXPECT(rb_consume(rb, cpu, &r, NULL));
+        EXPECT_EQ(rbt_seq(&r), i);
+    }
+    rb_destroy(rb);
+}

@@ -1,0 +1,1 @@
+"""The pieces of tests/run.py: QEMU console, .t scripts, KTAP, ISO cache."""
