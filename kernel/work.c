@@ -19,10 +19,10 @@
 #include <kernel/thread.h>
 #include <kernel/time.h>
 #include <kernel/wait.h>
+#include <kernel/work.h>
 #include <lib/printf.h>
 #include <lib/string.h>
 
-#define WORK_MAX_THREADS_PER_CPU 8
 #define WORK_MAX_SECONDS 3600
 #define WORK_TABLE_BUCKETS 64
 #define WORK_QUEUE_SLOTS 32
@@ -54,6 +54,9 @@ struct work_run {
     struct spinlock totals_lock;
     uint64_t allocations, table_ops, contended, handed_off, received, checksum;
     uint64_t table_items;
+    struct work_thread *threads;
+    size_t nthreads;
+    char failed_name[THREAD_NAME_LEN]; /* a thread that could not be created, or "" */
 };
 
 struct work_thread {
@@ -260,6 +263,82 @@ static void drain_queues(struct work_run *run)
     }
 }
 
+struct work_run *work_start(uint64_t ms, unsigned per_cpu)
+{
+    struct work_run *run = kzalloc(sizeof(*run));
+    struct work_thread *threads = kzalloc(sizeof(*threads) * MAX_CPUS * per_cpu);
+    if (!run || !threads) {
+        kfree(run);
+        kfree(threads);
+        return NULL;
+    }
+    run->threads = threads;
+    spin_init(&run->table_lock, "work_table");
+    spin_init(&run->totals_lock, "work_totals");
+    for (unsigned cpu = 0; cpu < MAX_CPUS; cpu++) {
+        if (!cpu_data(cpu)->online)
+            continue;
+        struct work_queue *q = &run->queues[run->ncpus];
+        spin_init(&q->lock, "work_queue");
+        wait_queue_init(&q->not_empty, "work_not_empty");
+        wait_queue_init(&q->not_full, "work_not_full");
+        run->cpu_ids[run->ncpus++] = cpu;
+    }
+    run->deadline_ns = clock_ns() + ms * NSEC_PER_MSEC;
+
+    for (unsigned slot = 0; slot < run->ncpus && !run->stop; slot++) {
+        for (unsigned i = 0; i < per_cpu; i++) {
+            struct work_thread *w = &threads[run->nthreads];
+            char name[THREAD_NAME_LEN];
+            snprintf(name, sizeof(name), "work/%u:%u", run->cpu_ids[slot], i);
+            w->run = run;
+            w->slot = slot;
+            w->rng = 0x2545f4914f6cdd1dULL * (run->nthreads + 1);
+            w->thread = kthread_create(work_thread_main, w, name, run->cpu_ids[slot]);
+            if (!w->thread) {
+                strlcpy(run->failed_name, name, sizeof(run->failed_name));
+                run->stop = true;
+                break;
+            }
+            run->nthreads++;
+        }
+    }
+    return run;
+}
+
+const char *work_failed_thread(const struct work_run *run)
+{
+    return run->failed_name[0] ? run->failed_name : NULL;
+}
+
+void work_stop(struct work_run *run)
+{
+    run->stop = true;
+    for (unsigned i = 0; i < run->ncpus; i++) {
+        wait_queue_wake_all(&run->queues[i].not_empty);
+        wait_queue_wake_all(&run->queues[i].not_full);
+    }
+}
+
+void work_finish(struct work_run *run, struct work_summary *out)
+{
+    work_stop(run);
+    for (size_t i = 0; i < run->nthreads; i++)
+        kthread_join(run->threads[i].thread);
+    drain_queues(run);
+
+    out->threads = run->nthreads;
+    out->cpus = run->ncpus;
+    out->allocations = run->allocations;
+    out->table_ops = run->table_ops;
+    out->contended = run->contended;
+    out->handed_off = run->handed_off;
+    out->received = run->received;
+    out->books_ok = run->handed_off == run->received && run->checksum == 0;
+    kfree(run->threads);
+    kfree(run);
+}
+
 /* Parses "2", "0.5": seconds with up to three decimals, into milliseconds. */
 static int parse_seconds_ms(const char *s, uint64_t *ms)
 {
@@ -307,68 +386,27 @@ SHELL_COMMAND(work, "work [SECONDS] [THREADS_PER_CPU]",
 
     struct mm_stats before;
     mm_get_stats(&before);
-    struct work_run *run = kzalloc(sizeof(*run));
-    struct work_thread *threads = kzalloc(sizeof(*threads) * MAX_CPUS * per_cpu);
-    if (!run || !threads) {
-        kfree(run);
-        kfree(threads);
+    struct work_run *run = work_start(ms, (unsigned)per_cpu);
+    if (!run) {
         shell_eprintf(ctx, "work: %s\n", strerror(ENOMEM));
         return 1;
     }
-    spin_init(&run->table_lock, "work_table");
-    spin_init(&run->totals_lock, "work_totals");
-    for (unsigned cpu = 0; cpu < MAX_CPUS; cpu++) {
-        if (!cpu_data(cpu)->online)
-            continue;
-        struct work_queue *q = &run->queues[run->ncpus];
-        spin_init(&q->lock, "work_queue");
-        wait_queue_init(&q->not_empty, "work_not_empty");
-        wait_queue_init(&q->not_full, "work_not_full");
-        run->cpu_ids[run->ncpus++] = cpu;
-    }
-    run->deadline_ns = clock_ns() + ms * NSEC_PER_MSEC;
-
-    size_t nthreads = 0;
-    for (unsigned slot = 0; slot < run->ncpus; slot++) {
-        for (unsigned i = 0; i < per_cpu; i++) {
-            struct work_thread *w = &threads[nthreads];
-            char name[THREAD_NAME_LEN];
-            snprintf(name, sizeof(name), "work/%u:%u", run->cpu_ids[slot], i);
-            w->run = run;
-            w->slot = slot;
-            w->rng = 0x2545f4914f6cdd1dULL * (nthreads + 1);
-            w->thread = kthread_create(work_thread_main, w, name, run->cpu_ids[slot]);
-            if (!w->thread) {
-                shell_eprintf(ctx, "work: cannot create thread %s\n", name);
-                run->stop = true;
-                break;
-            }
-            nthreads++;
-        }
-    }
+    if (work_failed_thread(run))
+        shell_eprintf(ctx, "work: cannot create thread %s\n", work_failed_thread(run));
 
     /* Wait for the end, or for Ctrl-C, which stops the threads early. */
     bool interrupted = sleep_ns_interruptible(ms * NSEC_PER_MSEC) == -EINTR;
-    run->stop = true;
-    for (unsigned i = 0; i < run->ncpus; i++) {
-        wait_queue_wake_all(&run->queues[i].not_empty);
-        wait_queue_wake_all(&run->queues[i].not_full);
-    }
-    for (size_t i = 0; i < nthreads; i++)
-        kthread_join(threads[i].thread);
-    drain_queues(run);
+    struct work_summary sum;
+    work_finish(run, &sum);
 
-    bool books_ok = run->handed_off == run->received && run->checksum == 0;
     shell_printf(ctx,
                  "work: %zu threads on %u CPUs for %llu.%03llu s%s: %llu allocations, "
                  "%llu table ops (%llu contended), %llu items handed off, %llu received: %s\n",
-                 nthreads, run->ncpus, (unsigned long long)(ms / 1000),
+                 sum.threads, sum.cpus, (unsigned long long)(ms / 1000),
                  (unsigned long long)(ms % 1000), interrupted ? " (interrupted)" : "",
-                 (unsigned long long)run->allocations, (unsigned long long)run->table_ops,
-                 (unsigned long long)run->contended, (unsigned long long)run->handed_off,
-                 (unsigned long long)run->received, books_ok ? "ok" : "MISMATCH");
-    kfree(threads);
-    kfree(run);
+                 (unsigned long long)sum.allocations, (unsigned long long)sum.table_ops,
+                 (unsigned long long)sum.contended, (unsigned long long)sum.handed_off,
+                 (unsigned long long)sum.received, sum.books_ok ? "ok" : "MISMATCH");
 
     struct mm_stats after;
     mm_get_stats(&after);
@@ -378,5 +416,5 @@ SHELL_COMMAND(work, "work [SECONDS] [THREADS_PER_CPU]",
                       (unsigned long long)after.heap_bytes_in_use);
         return 1;
     }
-    return books_ok ? (interrupted ? 130 : 0) : 1;
+    return sum.books_ok ? (interrupted ? 130 : 0) : 1;
 }

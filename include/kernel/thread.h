@@ -66,6 +66,8 @@ void preempt_enable(void);
 /* Snapshot of every thread for ps: calls fn under the thread-list lock. */
 void thread_for_each(void (*fn)(const struct thread *t, void *arg), void *arg);
 size_t thread_count(void);
+/* Name of a live or recently exited thread; false when unknown. */
+bool thread_comm_of(int pid, char *buf, size_t len);
 
 void sched_init_cpu(unsigned cpu);  /* turns the calling context into CPU's idle thread */
 void sched_idle_loop(void) __noreturn;

@@ -18,6 +18,28 @@
 void sched_enqueue_new(struct thread *t);
 
 static struct list_node all_threads = LIST_INIT(all_threads);
+
+/*
+ * Names of recent threads by pid, kept after they exit, so a trace read later can still
+ * say who ran (Linux's saved_cmdlines). Slot = pid % size; a newer pid evicts an older.
+ */
+#define COMM_CACHE_SIZE 1024
+static struct {
+    int pid;
+    char name[THREAD_NAME_LEN];
+} comm_cache[COMM_CACHE_SIZE];
+
+bool thread_comm_of(int pid, char *buf, size_t len)
+{
+    if (pid <= 0)
+        return false;
+    unsigned slot = (unsigned)pid % COMM_CACHE_SIZE;
+    /* Racy by design against a concurrent create: the worst case is a stale name. */
+    if (READ_ONCE(comm_cache[slot].pid) != pid)
+        return false;
+    strlcpy(buf, comm_cache[slot].name, len < THREAD_NAME_LEN ? len : THREAD_NAME_LEN);
+    return true;
+}
 static DEFINE_SPINLOCK(all_threads_lock);
 static int next_pid = 1;
 static size_t nr_threads;
@@ -47,6 +69,9 @@ struct thread *kthread_create(int (*fn)(void *arg), void *arg, const char *name,
     unsigned long flags = spin_lock_irqsave(&all_threads_lock);
     t->pid = next_pid++;
     list_add_tail(&all_threads, &t->all_node);
+    unsigned slot = (unsigned)t->pid % COMM_CACHE_SIZE;
+    strlcpy(comm_cache[slot].name, t->name, THREAD_NAME_LEN);
+    WRITE_ONCE(comm_cache[slot].pid, t->pid);
     nr_threads++;
     spin_unlock_irqrestore(&all_threads_lock, flags);
 

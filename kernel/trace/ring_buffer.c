@@ -197,12 +197,13 @@ enum {
     RB_HOOK_RESERVE_TIMED, RB_HOOK_CLOSED, RB_HOOK_PUSH_READ, RB_HOOK_PUSH_UPDATE,
     RB_HOOK_PUSH_HEAD, RB_HOOK_ENTER_RESET, RB_HOOK_ENTER_PUBLISH, RB_HOOK_COMMIT_ADVANCE,
     RB_HOOK_COMMIT_DONE, RB_HOOK_DISCARD, RB_HOOK_READER_FIND, RB_HOOK_READER_SWAP,
-    RB_HOOK_COUNT
+    RB_HOOK_READER_CORRUPT, RB_HOOK_COUNT
 };
 static const char *const rb_hook_names[RB_HOOK_COUNT] = {
     "entry", "reserve_read", "reserve_stamped", "reserve_taken", "reserve_timed", "closed",
     "push_read", "push_update", "push_head", "enter_reset", "enter_publish",
     "commit_advance", "commit_done", "discard", "reader_find", "reader_swap",
+    "reader_corrupt",
 };
 void rb_test_hook(int point);
 unsigned rb_test_hook_count(void) { return RB_HOOK_COUNT; }
@@ -710,6 +711,8 @@ static bool rb_decode(const struct rb_data_page *dp, unsigned *off, unsigned end
         u->ts = t + delta;
         return true;
     }
+    if (pos < end)
+        RB_HOOK(READER_CORRUPT);
     *off = end;
     *ts = t;
     return false;
@@ -759,13 +762,18 @@ static void rb_swap_reader_page(struct rb_cpu_buffer *cb)
         RB_STORE(reader->next, (uintptr_t)after | RB_PAGE_HEAD);
         /*
          * Loaded after the HEAD flag was seen, so it includes the loss of every page pushed
-         * off before this one became head; a push of this page needs UPDATE on the link,
-         * which makes the cmpxchg below fail.
+         * off before this one became head; a push of this page turns the link to UPDATE,
+         * which makes the cmpxchg below fail. Unless the writer went round the ring twice
+         * meanwhile and the link is back to what it was: then the page was recycled in
+         * between, its generation tells, and the count is taken again.
          */
+        uint64_t gen = RB_LOAD(head->state) >> RB_ST_GEN_SHIFT;
         unsigned long overrun = __atomic_load_n(&cb->overrun, __ATOMIC_ACQUIRE);
         RB_HOOK(READER_SWAP);
         if (rb_link_cmpxchg(&prev->next, link, (uintptr_t)reader) != link)
             continue;
+        if (unlikely(RB_LOAD(head->state) >> RB_ST_GEN_SHIFT != gen))
+            overrun = __atomic_load_n(&cb->overrun, __ATOMIC_ACQUIRE);
 
         RB_STORE(after->prev, reader);
         RB_STORE(cb->head_page, after);
@@ -1287,9 +1295,21 @@ void rb_get_stats(struct ring_buffer *rb, unsigned cpu, struct rb_stats *st)
     struct rb_cpu_buffer *cb = rb->cpus[cpu];
     struct rb_unit u;
 
+    /*
+     * The oldest time without taking a page, so that reading statistics changes nothing:
+     * exact from the reader page, else the time of the head page's first event. A writer
+     * may be overwriting that page right now, so then it is an estimate, as in Linux.
+     */
     unsigned long flags = spin_lock_irqsave(&cb->reader_lock);
-    if (rb_peek_locked(cb, &u))
+    struct rb_page *reader = cb->reader_page;
+    struct rb_page *commit = __atomic_load_n(&cb->commit_page, __ATOMIC_ACQUIRE);
+    unsigned end = __atomic_load_n(&reader->data->commit, __ATOMIC_ACQUIRE);
+    unsigned off = reader->read;
+    uint64_t ts = rb_time_at(reader, off, cb->read_ts);
+    if (off < end && rb_decode(reader->data, &off, end, &ts, &u))
         st->oldest_ts = u.ts;
+    else if (commit != reader)
+        st->oldest_ts = RB_LOAD(rb_ptr(rb_link(rb_find_head_prev(cb)))->data->time_stamp);
     unsigned long read = cb->read, bytes_read = cb->bytes_read;
     spin_unlock_irqrestore(&cb->reader_lock, flags);
 

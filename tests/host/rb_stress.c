@@ -38,7 +38,6 @@ struct host_selftest {
 void selftest_fail(struct selftest_ctx *t, const char *file, int line, const char *fmt, ...)
     __printf(4, 5);
 void host_selftest_register(const char *name, void (*fn)(struct selftest_ctx *t));
-int strcmp(const char *a, const char *b);
 
 #define SELFTEST(test_name)                                                                  \
     static void selftest_fn_##test_name(struct selftest_ctx *t);                             \
@@ -69,6 +68,7 @@ int strcmp(const char *a, const char *b);
 
 #define _GNU_SOURCE
 #include <asm/prctl.h>
+#include <errno.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -207,14 +207,21 @@ static struct {
     unsigned nwriters, nreaders;
     struct writer *writers;
     const struct phase *phase;
-    _Atomic int running, quit, clock_mode;
+    _Atomic int running, quit, writers_quit, clock_mode;
     _Atomic unsigned long pause_gen;
+    _Atomic unsigned long reader_parked[MAX_READERS];
+    int burst_point, corrupt_point;
+    int only_phase;     /* -p: run just this phase */
+    bool no_hooks;      /* -H: no nested writers from hooks */
+    bool no_signals;    /* -S: no nested writers from signals */
     _Atomic unsigned long signals_sent;
     _Atomic unsigned long reader_hook_delays;
     _Atomic unsigned long sync_rounds;
 } g;
 
 static struct vstate vs[MAX_WRITERS];
+
+static const struct phase *cur_phase(void) { return __atomic_load_n(&g.phase, __ATOMIC_ACQUIRE); }
 static __thread struct writer *tl_w;
 static __thread int tl_depth;
 static __thread int tl_role;
@@ -314,10 +321,11 @@ void smp_sync_all(void)
 {
     pthread_mutex_lock(&sync_lock);
     unsigned long gen = atomic_fetch_add(&sync_gen, 1) + 1;
-    for (unsigned i = 0; i < g.nwriters; i++)
+    unsigned n = g.writers ? g.nwriters : 0;
+    for (unsigned i = 0; i < n; i++)
         if (atomic_load(&g.writers[i].started))
             pthread_kill(g.writers[i].thread, SIGURG);
-    for (unsigned i = 0; i < g.nwriters; i++)
+    for (unsigned i = 0; i < n; i++)
         while (atomic_load(&g.writers[i].started) && atomic_load(&g.writers[i].sync_ack) < gen)
             sched_yield();
     atomic_fetch_add(&g.sync_rounds, 1);
@@ -470,16 +478,21 @@ static void nest(struct writer *w, unsigned count)
 static void irq_handler(int sig)
 {
     struct writer *w = tl_w;
-    if (!w || !atomic_load_explicit(&g.running, memory_order_relaxed))
+    int depth = tl_depth + 1;
+    if (!w || depth >= MAX_DEPTH || !atomic_load_explicit(&g.running, memory_order_relaxed))
         return;
     int saved = errno;
-    nest(w, 1 + rnd(&w->rng[tl_depth]) % 3);
+    nest(w, 1 + rnd(&w->rng[depth]) % 3);
     errno = saved;
 }
 
 void rb_test_hook(int point)
 {
-    if (tl_role != ROLE_WRITER) {
+    if (point == g.corrupt_point)
+        fail("a reader found a malformed event (thread role %d)", tl_role);
+    if (tl_role == ROLE_MAIN)
+        return;
+    if (tl_role == ROLE_READER) {
         /* Readers: stretch the window between finding the head and swapping it. */
         if ((rnd(&tl_rng) & 3) == 0) {
             atomic_fetch_add_explicit(&g.reader_hook_delays, 1, memory_order_relaxed);
@@ -492,14 +505,14 @@ void rb_test_hook(int point)
         return;
     }
     struct writer *w = tl_w;
-    const struct phase *ph = g.phase;
-    if (!atomic_load_explicit(&g.running, memory_order_relaxed) || tl_depth + 1 >= MAX_DEPTH)
+    const struct phase *ph = cur_phase();
+    if (g.no_hooks || !atomic_load_explicit(&g.running, memory_order_relaxed) ||
+        tl_depth + 1 >= MAX_DEPTH)
         return;
     uint64_t r = rnd(&w->rng[tl_depth]);
     unsigned count = 0;
     /* "reserve_timed": the outer event has its space but no header yet. */
-    if (ph->burst && tl_depth == 0 && strcmp(rb_test_hook_name(point), "reserve_timed") == 0 &&
-        r % ph->burst_rate == 0)
+    if (ph->burst && tl_depth == 0 && point == g.burst_point && r % ph->burst_rate == 0)
         count = ph->burst;
     else if ((r >> 20) % ph->hook_rate == 0)
         count = 1 + (r >> 40) % 3;
@@ -516,7 +529,7 @@ void rb_test_hook(int point)
 static void verify(unsigned cpu, const struct rb_record *r, unsigned long lost)
 {
     struct vstate *v = &vs[cpu];
-    const struct phase *ph = g.phase;
+    const struct phase *ph = cur_phase();
     struct decoded d;
 
     decode_event(r, cpu, &d);
@@ -556,9 +569,9 @@ static unsigned consume_batch(unsigned cpu, unsigned max)
         bool have = rb_peek_ts(g.rb, cpu, &peeked);
         unsigned long lost;
         bool got = rb_consume(g.rb, cpu, &rec, &lost);
-        if (!g.phase->control) {
+        if (!cur_phase()->control) {
             /* The peeked event is on the reader page: nothing but a reset can take it. */
-            CHECK(have == got, "cpu %u: peek %d but consume %d", cpu, have, got);
+            CHECK(!have || got, "cpu %u: peeked an event but consumed none", cpu);
             CHECK(!got || rec.ts == peeked, "cpu %u: peeked time %llu, consumed %llu", cpu,
                   (unsigned long long)peeked, (unsigned long long)rec.ts);
             vs[cpu].peeks += have;
@@ -574,10 +587,9 @@ static void check_stats_sane(unsigned cpu)
 {
     struct rb_stats st;
     rb_get_stats(g.rb, cpu, &st);
+    /* Writers keep going while the counters are read, so only the bounds are exact. */
     CHECK(st.entries < (1UL << 32) && st.bytes < (1UL << 40), "cpu %u: stats underflow (%lu, %lu)",
           cpu, st.entries, st.bytes);
-    CHECK(st.bytes >= st.entries * 8 && st.bytes <= st.entries * (8 + RB_MAX_PAYLOAD + 8),
-          "cpu %u: %lu bytes for %lu entries", cpu, st.bytes, st.entries);
 }
 
 /* ---------------------------------------------------------------------------------- */
@@ -592,7 +604,7 @@ static void *writer_main(void *arg)
     atomic_store(&w->started, 1);
     unsigned long events = 0;
 
-    while (!atomic_load(&g.quit)) {
+    while (!atomic_load(&g.writers_quit)) {
         unsigned long gen = atomic_load(&g.pause_gen);
         if (!atomic_load(&g.running)) {
             if (atomic_load(&w->parked_gen) != gen) {
@@ -610,7 +622,7 @@ static void *writer_main(void *arg)
             usleep(100);
             continue;
         }
-        const struct phase *ph = g.phase;
+        const struct phase *ph = cur_phase();
         if (++events % 997 == 0 && ph->clock_mode == CLOCK_JUMPY) {
             uint64_t r = rnd(&w->rng[0]);
             w->clock_offset += (1ULL << (26 + r % 15)) + (r >> 40);
@@ -619,6 +631,7 @@ static void *writer_main(void *arg)
             usleep(rnd(&w->rng[0]) % 300);
         write_one(w, 0);
     }
+    atomic_store(&w->started, 0);
     return NULL;
 }
 
@@ -631,7 +644,9 @@ static void *reader_main(void *arg)
     tl_rng ^= mix64(idx + 1);
 
     while (!atomic_load(&g.quit)) {
+        unsigned long gen = atomic_load(&g.pause_gen);
         if (!atomic_load(&g.running)) {
+            atomic_store(&g.reader_parked[idx], gen);
             usleep(200);
             continue;
         }
@@ -646,7 +661,7 @@ static void *reader_main(void *arg)
         }
         if (rnd(&tl_rng) % 32 == 0)
             check_stats_sane(rnd(&tl_rng) % g.nwriters);
-        unsigned delay = g.phase->reader_delay;
+        unsigned delay = cur_phase()->reader_delay;
         if (delay && rnd(&tl_rng) % 4)
             usleep(rnd(&tl_rng) % delay);
         else if (!got)
@@ -660,7 +675,7 @@ static void *ticker_main(void *arg)
 {
     uint64_t s = 0x9e3779b97f4a7c15ULL;
     while (!atomic_load(&g.quit)) {
-        if (!atomic_load(&g.running)) {
+        if (!atomic_load(&g.running) || g.no_signals) {
             usleep(200);
             continue;
         }
@@ -821,6 +836,9 @@ static void pause_writers(void)
     for (unsigned i = 0; i < g.nwriters; i++)
         while (atomic_load(&g.writers[i].parked_gen) != gen)
             usleep(100);
+    for (unsigned i = 0; i < g.nreaders; i++)
+        while (atomic_load(&g.reader_parked[i]) != gen)
+            usleep(100);
 }
 
 static void drain_and_check(const struct phase *ph)
@@ -884,7 +902,7 @@ static void drain_and_check(const struct phase *ph)
 
 static void run_phase(const struct phase *ph, double seconds)
 {
-    g.phase = ph;
+    __atomic_store_n(&g.phase, ph, __ATOMIC_RELEASE);
     atomic_store(&g.clock_mode, ph->clock_mode);
     rb_set_overwrite(g.rb, ph->overwrite);
     CHECK(rb_resize(g.rb, -1, ph->pages * RB_PAGE_DATA_SIZE) == 0, "resize for the phase");
@@ -975,7 +993,7 @@ static void resize_failure_sweep(void)
         *p = i;
         rb_commit(rb, &res);
     }
-    for (long k = 0; k < 2 * 7 + 2; k++) {
+    for (long k = 0; k < 2 * 7; k++) { /* two CPUs, six pages and a reader page each */
         atomic_store(&page_fail_countdown, k);
         int err = rb_resize(rb, -1, 6 * RB_PAGE_DATA_SIZE);
         atomic_store(&page_fail_countdown, -1);
@@ -1011,16 +1029,22 @@ static void install(int sig, void (*fn)(int), int block)
 int main(int argc, char **argv)
 {
     double seconds = 40;
+    int opt;
     g.nwriters = 3;
     g.nreaders = 2;
-    int opt;
-    while ((opt = getopt(argc, argv, "t:w:r:")) != -1) {
+    g.only_phase = -1;
+    while ((opt = getopt(argc, argv, "t:w:r:p:HS")) != -1) {
         switch (opt) {
+        case 'p': g.only_phase = atoi(optarg); break;
+        case 'H': g.no_hooks = true; break;
+        case 'S': g.no_signals = true; break;
         case 't': seconds = atof(optarg); break;
         case 'w': g.nwriters = atoi(optarg); break;
         case 'r': g.nreaders = atoi(optarg); break;
         default:
-            fprintf(stderr, "usage: %s [-t seconds] [-w writers] [-r readers]\n", argv[0]);
+            fprintf(stderr, "usage: %s [-t seconds] [-w writers] [-r readers] [-p phase] [-H] [-S]\n"
+                    "  -p N  run only phase N; -H no nested writers from hooks; -S none from signals\n",
+                    argv[0]);
             return 2;
         }
     }
@@ -1028,6 +1052,14 @@ int main(int argc, char **argv)
         fail("1..%d writers and 1..%d readers", MAX_WRITERS, MAX_READERS);
     setvbuf(stdout, NULL, _IOLBF, 0);
     CHECK(rb_test_hook_count() <= MAX_HOOKS, "too many hooks");
+    g.burst_point = g.corrupt_point = -1;
+    for (unsigned h = 0; h < rb_test_hook_count(); h++) {
+        if (strcmp(rb_test_hook_name(h), "reserve_timed") == 0)
+            g.burst_point = h;
+        if (strcmp(rb_test_hook_name(h), "reader_corrupt") == 0)
+            g.corrupt_point = h;
+    }
+    CHECK(g.burst_point >= 0 && g.corrupt_point >= 0, "hooks missing");
 
     install(SIGUSR1, irq_handler, 0);
     install(SIGUSR2, irq_handler, SIGUSR1); /* an NMI: irqs stay off inside it */
@@ -1067,8 +1099,10 @@ int main(int argc, char **argv)
         per_phase = 0.2;
     uint64_t start = now_ns();
     printf("stress: %u writers, %u readers, %.1f s per phase\n", g.nwriters, g.nreaders, per_phase);
+    if (g.only_phase >= 0 && g.only_phase < (int)nphases)
+        per_phase = seconds / 2;
     for (unsigned i = 0; i == 0 || (now_ns() - start) / 1e9 < seconds; i++)
-        run_phase(&phases[i % nphases], per_phase);
+        run_phase(&phases[g.only_phase >= 0 ? g.only_phase % nphases : i % nphases], per_phase);
     double elapsed = (now_ns() - start) / 1e9;
 
     atomic_store(&g.quit, 1);
@@ -1076,6 +1110,7 @@ int main(int argc, char **argv)
     for (unsigned i = 0; i < g.nreaders; i++)
         pthread_join(readers[i], NULL);
     rb_destroy(g.rb); /* its sync round still needs the writers */
+    atomic_store(&g.writers_quit, 1);
     for (unsigned c = 0; c < g.nwriters; c++)
         pthread_join(g.writers[c].thread, NULL);
     CHECK(atomic_load(&pages_out) == 0, "%ld pages leaked", atomic_load(&pages_out));

@@ -1,0 +1,386 @@
+/*
+ * The tracing core: one trace array (the per-CPU ring buffer plus the switches that
+ * decide what gets recorded), the tracers registered by linker section, the event
+ * writers the tracers share, and the iterator that merges CPU buffers by time.
+ */
+#include <arch/cpu.h>
+#include <kernel/errno.h>
+#include <kernel/init.h>
+#include <kernel/panic.h>
+#include <kernel/printk.h>
+#include <kernel/smp.h>
+#include <kernel/thread.h>
+#include <kernel/time.h>
+#include <lib/string.h>
+
+#include "trace.h"
+
+#define TRACE_DEFAULT_KB 1408
+
+extern const struct tracer __start_tracers[], __stop_tracers[];
+
+const struct trace_option_def trace_option_defs[TRACE_OPT_COUNT] = {
+    [TRACE_OPT_PRINT_PARENT] = {"print-parent", true, NULL},
+    [TRACE_OPT_SYM_OFFSET] = {"sym-offset", false, NULL},
+    [TRACE_OPT_SYM_ADDR] = {"sym-addr", false, NULL},
+    [TRACE_OPT_CONTEXT_INFO] = {"context-info", true, NULL},
+    [TRACE_OPT_OVERWRITE] = {"overwrite", true, NULL},
+    [TRACE_OPT_IRQ_INFO] = {"irq-info", true, NULL},
+    [TRACE_OPT_MARKERS] = {"markers", true, NULL},
+    [TRACE_OPT_FUNC_STACK_TRACE] = {"func_stack_trace", false, "function"},
+    [TRACE_OPT_GRAPH_OVERRUN] = {"funcgraph-overrun", false, "function_graph"},
+    [TRACE_OPT_GRAPH_CPU] = {"funcgraph-cpu", true, "function_graph"},
+    [TRACE_OPT_GRAPH_OVERHEAD] = {"funcgraph-overhead", true, "function_graph"},
+    [TRACE_OPT_GRAPH_PROC] = {"funcgraph-proc", false, "function_graph"},
+    [TRACE_OPT_GRAPH_DURATION] = {"funcgraph-duration", true, "function_graph"},
+    [TRACE_OPT_GRAPH_ABSTIME] = {"funcgraph-abstime", false, "function_graph"},
+    [TRACE_OPT_GRAPH_IRQS] = {"funcgraph-irqs", true, "function_graph"},
+    [TRACE_OPT_GRAPH_TAIL] = {"funcgraph-tail", false, "function_graph"},
+};
+
+struct trace_array trace_global;
+
+/* ---- clocks (all untraced; they run inside every event) ---- */
+
+static uint64_t global_clock_last;
+static uint64_t counter_clock;
+
+static uint64_t clock_local(void) { return clock_ns(); }
+
+/* Monotonic across CPUs, not only on each: never returns less than any CPU saw. */
+static uint64_t clock_global(void)
+{
+    uint64_t now = clock_ns();
+    uint64_t last = __atomic_load_n(&global_clock_last, __ATOMIC_RELAXED);
+    while (now > last)
+        if (__atomic_compare_exchange_n(&global_clock_last, &last, now, false, __ATOMIC_RELAXED,
+                                        __ATOMIC_RELAXED))
+            return now;
+    return last;
+}
+
+static uint64_t clock_counter(void) { return __atomic_add_fetch(&counter_clock, 1, __ATOMIC_RELAXED); }
+
+static uint64_t clock_uptime(void)
+{
+    /* Tick resolution, as Linux's jiffies-based uptime clock. */
+    return clock_ns() / NSEC_PER_MSEC * NSEC_PER_MSEC;
+}
+
+static uint64_t clock_tsc(void) { return rdtsc(); }
+
+static const struct {
+    const char *name;
+    uint64_t (*read)(void);
+    bool ns;
+} trace_clocks[TRACE_CLOCK_COUNT] = {
+    [TRACE_CLOCK_LOCAL] = {"local", clock_local, true},
+    [TRACE_CLOCK_GLOBAL] = {"global", clock_global, true},
+    [TRACE_CLOCK_COUNTER] = {"counter", clock_counter, false},
+    [TRACE_CLOCK_UPTIME] = {"uptime", clock_uptime, true},
+    [TRACE_CLOCK_X86_TSC] = {"x86-tsc", clock_tsc, false},
+};
+
+uint64_t trace_clock_read(void) { return trace_clocks[trace_global.clock].read(); }
+const char *trace_clock_name(enum trace_clock_id id) { return trace_clocks[id].name; }
+bool trace_clock_is_ns(void) { return trace_clocks[trace_global.clock].ns; }
+
+int trace_set_clock(const char *name)
+{
+    for (int i = 0; i < TRACE_CLOCK_COUNT; i++) {
+        if (strcmp(name, trace_clocks[i].name) != 0)
+            continue;
+        trace_global.clock = i;
+        /* Times of two clocks do not mix: the buffer is cleared, as Linux does. */
+        rb_set_clock(trace_global.buffer, trace_clocks[i].read);
+        return 0;
+    }
+    return -EINVAL;
+}
+
+/* ---- writers ---- */
+
+uint32_t trace_ctx_now(unsigned type, unsigned extra_preempt)
+{
+    struct percpu *cpu = this_cpu();
+    unsigned flags = 0;
+    if (!arch_irqs_enabled())
+        flags |= TRACE_FLAG_IRQS_OFF;
+    if (cpu->need_resched)
+        flags |= TRACE_FLAG_NEED_RESCHED;
+    if (cpu->nmi_depth)
+        flags |= TRACE_FLAG_NMI;
+    else if (cpu->irq_depth)
+        flags |= TRACE_FLAG_HARDIRQ;
+    int preempt = cpu->preempt_count - (int)extra_preempt;
+    struct thread *t = cpu->current;
+    return trace_ctx_make(type, flags, preempt > 0 ? (unsigned)preempt : 0, t ? t->pid : 0);
+}
+
+bool trace_should_record(void)
+{
+    struct percpu *cpu = this_cpu();
+    if (!((trace_global.cpumask >> cpu->cpu) & 1))
+        return false;
+    unsigned n = READ_ONCE(trace_global.pid_count);
+    if (likely(n == 0))
+        return true;
+    int pid = cpu->current ? cpu->current->pid : 0;
+    for (unsigned i = 0; i < n; i++)
+        if (trace_global.pids[i] == pid)
+            return true;
+    return false;
+}
+
+void trace_function(unsigned long ip, unsigned long parent_ip, unsigned extra_preempt)
+{
+    struct rb_reservation res;
+    struct trace_fn_event *ev = rb_reserve(trace_global.buffer, sizeof(*ev), &res);
+    if (!ev)
+        return;
+    ev->ctx = trace_ctx_now(TRACE_FN, extra_preempt);
+    ev->ip = trace_addr_pack(ip);
+    ev->parent_ip = trace_addr_pack(parent_ip);
+    rb_commit(trace_global.buffer, &res);
+}
+
+void trace_stack_from(unsigned long ip, unsigned long parent_ip, uintptr_t rbp,
+                      unsigned extra_preempt)
+{
+    uint32_t calls[TRACE_STACK_MAX];
+    unsigned nr = 0;
+    if (ip)
+        calls[nr++] = trace_addr_pack(ip);
+    if (parent_ip)
+        calls[nr++] = trace_addr_pack(parent_ip);
+    /* Frame-pointer walk over the rest; stops at anything implausible. */
+    while (nr < TRACE_STACK_MAX && rbp) {
+        if ((rbp & 7) || !kernel_addr_readable(rbp, 16))
+            break;
+        uintptr_t ret = ((uintptr_t *)rbp)[1];
+        uintptr_t next = ((uintptr_t *)rbp)[0];
+        if (ret < KERNEL_VMA_BASE)
+            break;
+        calls[nr++] = trace_addr_pack(ret);
+        if (next <= rbp)
+            break;
+        rbp = next;
+    }
+    struct rb_reservation res;
+    struct trace_stack_event *ev = rb_reserve(trace_global.buffer, 8 + nr * 4, &res);
+    if (!ev)
+        return;
+    ev->ctx = trace_ctx_now(TRACE_STACK, extra_preempt);
+    ev->nr = nr;
+    memcpy(ev->calls, calls, nr * 4);
+    rb_commit(trace_global.buffer, &res);
+}
+
+int trace_print(const char *text, size_t len)
+{
+    if (!trace_opt(TRACE_OPT_MARKERS))
+        return -EINVAL;
+    if (len > TRACE_PRINT_MAX - 1)
+        len = TRACE_PRINT_MAX - 1;
+    preempt_disable();
+    if (!trace_should_record()) {
+        preempt_enable();
+        return 0;
+    }
+    struct rb_reservation res;
+    struct trace_print_event *ev = rb_reserve(trace_global.buffer, 8 + len + 1, &res);
+    if (ev) {
+        ev->ctx = trace_ctx_now(TRACE_PRINT, 1);
+        ev->len = len;
+        memcpy(ev->text, text, len);
+        ev->text[len] = '\0';
+        rb_commit(trace_global.buffer, &res);
+    }
+    preempt_enable();
+    return 0;
+}
+
+/* ---- tracers and buffer control ---- */
+
+const struct tracer *trace_find_tracer(const char *name)
+{
+    for (const struct tracer *t = __start_tracers; t < __stop_tracers; t++)
+        if (strcmp(t->name, name) == 0)
+            return t;
+    return NULL;
+}
+
+static DEFINE_SPINLOCK(tracer_switch_lock);
+
+int trace_set_tracer(const char *name)
+{
+    const struct tracer *t = trace_find_tracer(name);
+    if (!t)
+        return -EINVAL;
+    /* Switching tracers is rare and may wait for CPUs; one at a time. */
+    if (!spin_trylock(&tracer_switch_lock))
+        return -EBUSY;
+    int err = 0;
+    if (t != trace_global.current) {
+        const struct tracer *old = trace_global.current;
+        if (old && old->reset)
+            old->reset();
+        trace_global.current = NULL;
+        trace_clear(-1);
+        if (t->init)
+            err = t->init();
+        if (err) {
+            /* Leave the nop tracer in charge rather than a half-started one. */
+            trace_global.current = trace_find_tracer("nop");
+        } else {
+            trace_global.current = t;
+        }
+    }
+    spin_unlock(&tracer_switch_lock);
+    return err;
+}
+
+void trace_clear(int cpu) { rb_reset(trace_global.buffer, cpu); }
+
+static DEFINE_SPINLOCK(tracing_on_lock);
+static bool tracing_is_on = true;
+
+/* tracing_on: recording only; the tracers keep running (as Linux). */
+void trace_set_on(bool on)
+{
+    unsigned long flags = spin_lock_irqsave(&tracing_on_lock);
+    if (on != tracing_is_on) {
+        if (on)
+            rb_record_enable(trace_global.buffer);
+        else
+            rb_record_disable(trace_global.buffer);
+        tracing_is_on = on;
+    }
+    spin_unlock_irqrestore(&tracing_on_lock, flags);
+}
+
+void trace_set_option(unsigned opt, bool on)
+{
+    uint64_t bit = 1ULL << opt;
+    if (on)
+        __atomic_fetch_or(&trace_global.options, bit, __ATOMIC_RELAXED);
+    else
+        __atomic_fetch_and(&trace_global.options, ~bit, __ATOMIC_RELAXED);
+    if (opt == TRACE_OPT_OVERWRITE)
+        rb_set_overwrite(trace_global.buffer, on);
+    const struct tracer *t = trace_global.current;
+    if (t && t->option_changed)
+        t->option_changed(opt, on);
+}
+
+int trace_resize(int cpu, unsigned long kb)
+{
+    if (kb == 0)
+        return -EINVAL;
+    if (kb > (1UL << 30) / 1024)
+        return -ENOMEM;
+    return rb_resize(trace_global.buffer, cpu, kb * 1024);
+}
+
+/* ---- the merging iterator ---- */
+
+struct trace_iter *trace_iter_open(bool consume, int cpu_only)
+{
+    struct trace_iter *it = kzalloc(sizeof(*it));
+    if (!it)
+        return NULL;
+    it->consume = consume;
+    it->cpu_only = cpu_only;
+    for (unsigned c = 0; c < MAX_CPUS; c++)
+        it->last_pid[c] = -1;
+    if (!consume) {
+        for (unsigned c = 0; c < MAX_CPUS; c++) {
+            if (!cpu_data(c)->online || (cpu_only >= 0 && (int)c != cpu_only))
+                continue;
+            it->iters[c] = rb_iter_start(trace_global.buffer, c);
+        }
+    }
+    return it;
+}
+
+void trace_iter_close(struct trace_iter *it)
+{
+    if (!it)
+        return;
+    for (unsigned c = 0; c < MAX_CPUS; c++)
+        if (it->iters[c])
+            rb_iter_finish(it->iters[c]);
+    kfree(it->tracer_state);
+    kfree(it);
+}
+
+/* Reads the oldest event over all CPUs into out (removing it from its source). */
+static bool iter_take(struct trace_iter *it, struct rb_record *out)
+{
+    int best = -1;
+    uint64_t best_ts = 0;
+    for (unsigned c = 0; c < MAX_CPUS; c++) {
+        if (!cpu_data(c)->online || (it->cpu_only >= 0 && (int)c != it->cpu_only))
+            continue;
+        uint64_t ts;
+        bool have;
+        if (it->consume) {
+            have = rb_peek_ts(trace_global.buffer, c, &ts);
+        } else {
+            have = it->iters[c] && rb_iter_peek(it->iters[c], out);
+            ts = out->ts;
+        }
+        if (have && (best < 0 || ts < best_ts)) {
+            best = (int)c;
+            best_ts = ts;
+        }
+    }
+    if (best < 0)
+        return false;
+    if (it->consume) {
+        unsigned long lost = 0;
+        if (!rb_consume(trace_global.buffer, best, out, &lost))
+            return false;
+        it->lost[best] += lost;
+    } else {
+        rb_iter_peek(it->iters[best], out);
+        rb_iter_next(it->iters[best]);
+    }
+    out->cpu = best;
+    return true;
+}
+
+bool trace_iter_next(struct trace_iter *it)
+{
+    if (it->have_next) {
+        memcpy(&it->rec, &it->next, sizeof(it->rec));
+        it->have_next = false;
+        it->have_rec = true;
+        return true;
+    }
+    it->have_rec = iter_take(it, &it->rec);
+    return it->have_rec;
+}
+
+const struct rb_record *trace_iter_peek_next(struct trace_iter *it)
+{
+    if (!it->have_next)
+        it->have_next = iter_take(it, &it->next);
+    return it->have_next ? &it->next : NULL;
+}
+
+/* ---- boot ---- */
+
+static void trace_init(void)
+{
+    trace_global.cpumask = cpu_online_mask();
+    for (unsigned o = 0; o < TRACE_OPT_COUNT; o++)
+        if (trace_option_defs[o].default_on)
+            trace_global.options |= 1ULL << o;
+    trace_global.buffer = rb_create(TRACE_DEFAULT_KB * 1024, cpus_online);
+    if (!trace_global.buffer)
+        panic("trace: no memory for the ring buffer");
+    rb_set_clock(trace_global.buffer, clock_local);
+    trace_global.current = trace_find_tracer("nop");
+}
+INITCALL(trace_init);

@@ -1,0 +1,162 @@
+/*
+ * Linux's text for trace events: the function tracer header with its flag legend, the
+ * context columns (task-pid, CPU, irq/preempt flags, timestamp), function lines, stack
+ * traces and trace_marker text. Formats follow kernel/trace/trace_output.c and trace.c
+ * of Linux 6.x character for character.
+ */
+#include <kernel/symbols.h>
+#include <kernel/thread.h>
+#include <lib/printf.h>
+#include <lib/string.h>
+
+#include "trace.h"
+
+const char *trace_comm_of(int pid, char *buf, size_t len)
+{
+    if (pid == 0)
+        return "<idle>";
+    if (thread_comm_of(pid, buf, len))
+        return buf;
+    return "<...>";
+}
+
+void trace_format_timestamp(char *buf, size_t len, uint64_t ts)
+{
+    if (trace_clock_is_ns())
+        scnprintf(buf, len, "%5llu.%06llu", (unsigned long long)(ts / 1000000000ULL),
+                  (unsigned long long)(ts / 1000 % 1000000));
+    else
+        scnprintf(buf, len, "%12llu", (unsigned long long)ts);
+}
+
+void trace_print_sym(struct seqbuf *s, unsigned long addr, bool offset, bool addr_too)
+{
+    char sym[160];
+    if (offset)
+        sym_format(sym, sizeof(sym), addr);
+    else if (!sym_lookup(addr, NULL, NULL))
+        scnprintf(sym, sizeof(sym), "0x%lx", addr);
+    else
+        scnprintf(sym, sizeof(sym), "%s", sym_lookup(addr, NULL, NULL));
+    seq_puts(s, sym);
+    if (addr_too)
+        seq_printf(s, " <%016lx>", addr);
+}
+
+static unsigned count_online(void)
+{
+    unsigned n = 0;
+    for (unsigned c = 0; c < MAX_CPUS; c++)
+        n += cpu_data(c)->online;
+    return n;
+}
+
+void trace_print_func_header(struct seqbuf *s, int cpu_only)
+{
+    unsigned long entries = 0, written = 0;
+    for (unsigned c = 0; c < MAX_CPUS; c++) {
+        if (!cpu_data(c)->online || (cpu_only >= 0 && (int)c != cpu_only))
+            continue;
+        struct rb_stats st;
+        rb_get_stats(trace_global.buffer, c, &st);
+        entries += st.entries;
+        written += st.entries + st.overrun;
+    }
+    seq_printf(s, "# entries-in-buffer/entries-written: %lu/%lu   #P:%u\n", entries, written,
+               count_online());
+    seq_puts(s, "#\n");
+    if (trace_opt(TRACE_OPT_IRQ_INFO)) {
+        seq_puts(s, "#                                _-----=> irqs-off/BH-disabled\n"
+                    "#                               / _----=> need-resched\n"
+                    "#                              | / _---=> hardirq/softirq\n"
+                    "#                              || / _--=> preempt-depth\n"
+                    "#                              ||| / _-=> migrate-disable\n"
+                    "#                              |||| /     delay\n"
+                    "#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n"
+                    "#              | |         |   |||||     |         |\n");
+    } else {
+        seq_puts(s, "#           TASK-PID     CPU#     TIMESTAMP  FUNCTION\n"
+                    "#              | |         |         |         |\n");
+    }
+}
+
+/* The five flag columns: irqs-off, need-resched, hard/soft irq, preempt depth, migrate. */
+static void print_flags(struct seqbuf *s, uint32_t ctx)
+{
+    unsigned f = trace_ctx_flags(ctx), preempt = trace_ctx_preempt(ctx);
+    char out[6];
+    out[0] = (f & TRACE_FLAG_IRQS_OFF) ? 'd' : '.';
+    out[1] = (f & TRACE_FLAG_NEED_RESCHED) ? 'N' : '.';
+    out[2] = (f & TRACE_FLAG_NMI) ? 'z' : (f & TRACE_FLAG_HARDIRQ) ? 'h' : '.';
+    out[3] = preempt ? "0123456789abcdef"[preempt] : '.';
+    out[4] = '.'; /* threads never migrate here: migrate-disable is meaningless */
+    out[5] = '\0';
+    seq_puts(s, out);
+}
+
+void trace_print_context(struct seqbuf *s, const struct rb_record *rec)
+{
+    uint32_t ctx = *(const uint32_t *)rec->data;
+    if (!trace_opt(TRACE_OPT_CONTEXT_INFO))
+        return;
+    char comm[THREAD_NAME_LEN], ts[32];
+    int pid = trace_ctx_pid(ctx);
+    seq_printf(s, "%16s-%-7d [%03u] ", trace_comm_of(pid, comm, sizeof(comm)), pid, rec->cpu);
+    if (trace_opt(TRACE_OPT_IRQ_INFO))
+        print_flags(s, ctx);
+    trace_format_timestamp(ts, sizeof(ts), rec->ts);
+    seq_printf(s, " %s: ", ts);
+}
+
+static void print_function(struct seqbuf *s, const struct trace_fn_event *ev)
+{
+    bool off = trace_opt(TRACE_OPT_SYM_OFFSET), addr = trace_opt(TRACE_OPT_SYM_ADDR);
+    trace_print_sym(s, trace_addr_unpack(ev->ip), off, addr);
+    if (trace_opt(TRACE_OPT_PRINT_PARENT) && ev->parent_ip) {
+        seq_puts(s, " <-");
+        trace_print_sym(s, trace_addr_unpack(ev->parent_ip), off, addr);
+    }
+    seq_putc(s, '\n');
+}
+
+static void print_stack(struct seqbuf *s, const struct trace_stack_event *ev)
+{
+    seq_puts(s, "<stack trace>\n");
+    for (uint32_t i = 0; i < ev->nr && i < TRACE_STACK_MAX; i++) {
+        seq_puts(s, " => ");
+        trace_print_sym(s, trace_addr_unpack(ev->calls[i]), trace_opt(TRACE_OPT_SYM_OFFSET),
+                        trace_opt(TRACE_OPT_SYM_ADDR));
+        seq_putc(s, '\n');
+    }
+}
+
+static void print_marker(struct seqbuf *s, const struct trace_print_event *ev)
+{
+    size_t len = strnlen(ev->text, MIN((size_t)ev->len, sizeof(ev->text)));
+    seq_puts(s, "tracing_mark_write: ");
+    seq_write(s, ev->text, len);
+    if (len == 0 || ev->text[len - 1] != '\n')
+        seq_putc(s, '\n');
+}
+
+bool trace_format_default(struct trace_iter *it, struct seqbuf *s)
+{
+    const struct rb_record *rec = &it->rec;
+    uint32_t ctx = *(const uint32_t *)rec->data;
+    switch (trace_ctx_type(ctx)) {
+    case TRACE_FN:
+        trace_print_context(s, rec);
+        print_function(s, (const void *)rec->data);
+        return true;
+    case TRACE_STACK:
+        trace_print_context(s, rec);
+        print_stack(s, (const void *)rec->data);
+        return true;
+    case TRACE_PRINT:
+        trace_print_context(s, rec);
+        print_marker(s, (const void *)rec->data);
+        return true;
+    default:
+        return false; /* graph events outside function_graph: not shown, as Linux */
+    }
+}
