@@ -119,6 +119,13 @@ struct ftrace_stats {
 };
 void ftrace_get_stats(struct ftrace_stats *st);
 
+/* function_graph's per-thread shadow return stack: made with every thread, freed with it. */
+struct thread;
+int ftrace_graph_init_thread(struct thread *t);
+void ftrace_graph_free_thread(struct thread *t);
+/* Where a hooked return really goes: the unwinder maps return_to_handler back with it. */
+unsigned long ftrace_graph_ret_addr(struct thread *t, unsigned long addr, unsigned long *slot);
+
 /* The ops the tracefs filter files edit: the current tracer's (see kernel/trace/). */
 extern struct ftrace_ops *ftrace_global_ops;
 

@@ -57,4 +57,15 @@ int ftrace_filter_commands_show(struct seqbuf *s);
 unsigned long ftrace_rec_tramp_addr(const struct dyn_ftrace *rec, struct ftrace_ops **op,
                                     unsigned long *func);
 
+/*
+ * A filter file (path under /sys/kernel/tracing) editing ops' filter or notrace hash with
+ * set_ftrace_filter's syntax and commit-at-close semantics, without commands. ops need
+ * not be registered: an unregistered ops is a place to keep a function set.
+ */
+struct pfs_node;
+/* The global filter changed: the function graph op takes a fresh copy of it. */
+void fgraph_filter_changed(void);
+struct pfs_node *ftrace_filter_file_create(const char *path, struct ftrace_ops *ops,
+                                           bool is_notrace);
+
 #endif

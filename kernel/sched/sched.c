@@ -8,6 +8,7 @@
 #include <arch/cpu.h>
 #include <arch/thread.h>
 #include <kernel/errno.h>
+#include <kernel/ftrace.h>
 #include <kernel/mm.h>
 #include <kernel/panic.h>
 #include <kernel/percpu.h>
@@ -236,6 +237,8 @@ void sched_init_cpu(unsigned cpu)
     idle->is_idle = true;
     idle->detached = true;
     wait_queue_init(&idle->exit_wait, "idle_exit");
+    /* Interrupts nest on the idle thread's shadow stack like on any other. */
+    ASSERT(ftrace_graph_init_thread(idle) == 0);
     list_init(&idle->run_node);
     list_init(&idle->sleep_node);
     idle->last_switch_in_ns = clock_ns();

@@ -5,6 +5,7 @@
 #include <arch/cpu.h>
 #include <arch/thread.h>
 #include <kernel/errno.h>
+#include <kernel/ftrace.h>
 #include <kernel/mm.h>
 #include <kernel/panic.h>
 #include <kernel/percpu.h>
@@ -57,6 +58,11 @@ struct thread *kthread_create(int (*fn)(void *arg), void *arg, const char *name,
         return NULL;
     }
     t->stack_pages = THREAD_STACK_PAGES;
+    if (ftrace_graph_init_thread(t) != 0) {
+        vfree_stack(t->stack_top, t->stack_pages);
+        kfree(t);
+        return NULL;
+    }
     t->saved_rsp = arch_thread_init_stack(t->stack_top);
     strlcpy(t->name, name, sizeof(t->name));
     t->cpu = cpu;
@@ -86,6 +92,7 @@ void thread_free(struct thread *t)
     nr_threads--;
     spin_unlock_irqrestore(&all_threads_lock, flags);
     vfree_stack(t->stack_top, t->stack_pages);
+    ftrace_graph_free_thread(t);
     kfree(t);
 }
 

@@ -183,13 +183,21 @@ TRACEFS_FILE(enabled_functions, .path = "enabled_functions", .mode = 0444,
 
 /* ---- set_ftrace_filter, set_ftrace_notrace ---- */
 
+/*
+ * Which hash of which ops a filter file edits. The same code serves set_ftrace_filter
+ * and set_ftrace_notrace (the global ops) and the files of other users of function
+ * sets (set_graph_function, stack_trace_filter), which keep their sets in an ops too.
+ */
 struct ftrace_filter_kind {
     bool is_notrace;
+    bool commands; /* func:cmd probes are accepted and listed (set_ftrace_filter only) */
     const char *empty_text;
+    struct ftrace_ops *ops; /* NULL: ftrace_global_ops */
 };
 
 static const struct ftrace_filter_kind ftrace_filter_kind_filter = {
     .is_notrace = false,
+    .commands = true,
     .empty_text = "#### all functions enabled ####\n",
 };
 
@@ -248,7 +256,7 @@ static bool ftrace_filter_fill(struct ftrace_lines *l, struct seqbuf *out)
         return true;
     case FTRACE_FILTER_COMMANDS:
         /* The probes of filter commands; they have nothing to do with notrace. */
-        if (!ff->kind->is_notrace)
+        if (ff->kind->commands)
             ftrace_filter_commands_show(out);
         ff->phase = FTRACE_FILTER_END;
         return true;
@@ -261,7 +269,7 @@ static bool ftrace_filter_fill(struct ftrace_lines *l, struct seqbuf *out)
 static int ftrace_filter_open(struct pfs_file *f)
 {
     const struct ftrace_filter_kind *kind = f->data;
-    struct ftrace_ops *ops = ftrace_global_ops;
+    struct ftrace_ops *ops = kind->ops ? kind->ops : ftrace_global_ops;
     bool writing = f->flags & PFS_WRITE;
     struct ftrace_filter_file *ff;
 
@@ -334,7 +342,7 @@ static ssize_t ftrace_filter_write(struct pfs_file *f, const char *buf, size_t l
     ff->token[ff->token_len] = '\0';
     ff->token_open = false;
     ff->token_len = 0;
-    err = ftrace_filter_apply_token(ff->hash, ff->token, !ff->kind->is_notrace);
+    err = ftrace_filter_apply_token(ff->hash, ff->token, ff->kind->commands);
     return err < 0 ? err : (ssize_t)i;
 }
 
@@ -348,7 +356,7 @@ static int ftrace_filter_release(struct pfs_file *f)
         /* An unfinished last token still counts; as in Linux, its error is not reported. */
         if (ff->token_open) {
             ff->token[ff->token_len] = '\0';
-            ftrace_filter_apply_token(ff->hash, ff->token, !ff->kind->is_notrace);
+            ftrace_filter_apply_token(ff->hash, ff->token, ff->kind->commands);
         }
         /* Installed even after a failed write: `echo nosuch > set_ftrace_filter` clears it. */
         other = ftrace_hash_copy(ftrace_ops_hash(ff->ops, !ff->kind->is_notrace));
@@ -360,6 +368,9 @@ static int ftrace_filter_release(struct pfs_file *f)
             else
                 err = ftrace_ops_set_hashes(ff->ops, ff->hash, other);
             ff->hash = NULL;
+            /* The function graph op follows the global filter with copies of it. */
+            if (ff->ops == ftrace_global_ops)
+                fgraph_filter_changed();
         }
     }
     ftrace_hash_free(ff->hash);
@@ -379,6 +390,19 @@ TRACEFS_FILE(set_ftrace_filter, .path = "set_ftrace_filter", .mode = 0644,
              .ops = &ftrace_filter_fops, .data = (void *)&ftrace_filter_kind_filter);
 TRACEFS_FILE(set_ftrace_notrace, .path = "set_ftrace_notrace", .mode = 0644,
              .ops = &ftrace_filter_fops, .data = (void *)&ftrace_filter_kind_notrace);
+
+struct pfs_node *ftrace_filter_file_create(const char *path, struct ftrace_ops *ops,
+                                           bool is_notrace)
+{
+    struct ftrace_filter_kind *kind = kzalloc(sizeof(*kind));
+    if (!kind)
+        return NULL;
+    kind->is_notrace = is_notrace;
+    kind->empty_text = is_notrace ? ftrace_filter_kind_notrace.empty_text
+                                  : ftrace_filter_kind_filter.empty_text;
+    kind->ops = ops;
+    return tracefs_create(path, 0644, &ftrace_filter_fops, NULL, NULL, kind);
+}
 
 /* ---- dyn_ftrace_total_info ---- */
 

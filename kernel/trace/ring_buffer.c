@@ -442,8 +442,15 @@ static int rb_move_tail(struct ring_buffer *rb, struct rb_cpu_buffer *cb, struct
     if (link & (RB_PAGE_HEAD | RB_PAGE_UPDATE)) {
         if (unlikely(rb_is_reader_page(commit))) {
             /*
-             * The reader took the commit page: everything in the ring is uncommitted,
-             * unless the tail is still on that page too, and then the ring holds nothing.
+             * The reader took the commit page, so it takes no page until we commit and
+             * the tail's link holds still from here on. The link read above may predate
+             * the reader's last swaps, though, and lead into the middle of the ring.
+             */
+            if (rb_link(tail) != link)
+                return 0;
+            /*
+             * Everything in the ring is uncommitted then, unless the tail is on the
+             * reader page too, and then the ring holds nothing unread.
              */
             if (commit != tail) {
                 rb_local_inc(&cb->commit_overrun);
@@ -777,7 +784,7 @@ static void rb_swap_reader_page(struct rb_cpu_buffer *cb)
 
         RB_STORE(after->prev, reader);
         RB_STORE(cb->head_page, after);
-        cb->reader_page = head;
+        RB_STORE(cb->reader_page, head);
         head->read = 0;
         cb->lost_events += overrun - cb->last_overrun;
         cb->last_overrun = overrun;

@@ -307,67 +307,68 @@ void trace_iter_close(struct trace_iter *it)
 {
     if (!it)
         return;
-    for (unsigned c = 0; c < MAX_CPUS; c++)
+    for (unsigned c = 0; c < MAX_CPUS; c++) {
         if (it->iters[c])
             rb_iter_finish(it->iters[c]);
+        kfree(it->head[c]);
+    }
     kfree(it->tracer_state);
     kfree(it);
 }
 
-/* Reads the oldest event over all CPUs into out (removing it from its source). */
-static bool iter_take(struct trace_iter *it, struct rb_record *out)
+static bool iter_wants_cpu(struct trace_iter *it, unsigned c)
 {
-    int best = -1;
-    uint64_t best_ts = 0;
-    for (unsigned c = 0; c < MAX_CPUS; c++) {
-        if (!cpu_data(c)->online || (it->cpu_only >= 0 && (int)c != it->cpu_only))
-            continue;
-        uint64_t ts;
-        bool have;
-        if (it->consume) {
-            have = rb_peek_ts(trace_global.buffer, c, &ts);
-        } else {
-            have = it->iters[c] && rb_iter_peek(it->iters[c], out);
-            ts = out->ts;
-        }
-        if (have && (best < 0 || ts < best_ts)) {
-            best = (int)c;
-            best_ts = ts;
-        }
-    }
-    if (best < 0)
+    return cpu_data(c)->online && (it->cpu_only < 0 || (int)c == it->cpu_only);
+}
+
+/* Makes sure CPU c's next event, if any, sits in its head slot. */
+static bool iter_fill(struct trace_iter *it, unsigned c)
+{
+    if (it->head_full[c])
+        return true;
+    if (!it->head[c] && !(it->head[c] = kmalloc(sizeof(struct rb_record))))
         return false;
+    struct rb_record *r = it->head[c];
     if (it->consume) {
         unsigned long lost = 0;
-        if (!rb_consume(trace_global.buffer, best, out, &lost))
+        if (!rb_consume(trace_global.buffer, c, r, &lost))
             return false;
-        it->lost[best] += lost;
+        it->lost[c] += lost;
     } else {
-        rb_iter_peek(it->iters[best], out);
-        rb_iter_next(it->iters[best]);
+        if (!it->iters[c] || !rb_iter_peek(it->iters[c], r))
+            return false;
+        rb_iter_next(it->iters[c]);
     }
-    out->cpu = best;
+    r->cpu = c;
+    it->head_full[c] = true;
     return true;
 }
 
 bool trace_iter_next(struct trace_iter *it)
 {
-    if (it->have_next) {
-        memcpy(&it->rec, &it->next, sizeof(it->rec));
-        it->have_next = false;
-        it->have_rec = true;
-        return true;
+    int best = -1;
+    for (unsigned c = 0; c < MAX_CPUS; c++) {
+        if (!iter_wants_cpu(it, c) || !iter_fill(it, c))
+            continue;
+        if (best < 0 || it->head[c]->ts < it->head[best]->ts)
+            best = (int)c;
     }
-    it->have_rec = iter_take(it, &it->rec);
+    it->have_rec = best >= 0;
+    if (best >= 0) {
+        memcpy(&it->rec, it->head[best], sizeof(it->rec));
+        it->head_full[best] = false;
+    }
     return it->have_rec;
 }
 
-const struct rb_record *trace_iter_peek_next(struct trace_iter *it)
+const struct rb_record *trace_iter_peek_cpu(struct trace_iter *it, unsigned cpu)
 {
-    if (!it->have_next)
-        it->have_next = iter_take(it, &it->next);
-    return it->have_next ? &it->next : NULL;
+    if (cpu >= MAX_CPUS || !iter_wants_cpu(it, cpu) || !iter_fill(it, cpu))
+        return NULL;
+    return it->head[cpu];
 }
+
+void trace_iter_drop_peeked(struct trace_iter *it, unsigned cpu) { it->head_full[cpu] = false; }
 
 /* ---- boot ---- */
 

@@ -200,17 +200,19 @@ struct trace_iter {
     unsigned long lost[MAX_CPUS];
     int last_pid[MAX_CPUS];    /* for function_graph's task-switch markers */
     void *tracer_state;        /* per-open state of the current tracer's printer */
-    /* Lookahead: function_graph looks at the next event to spot leaf functions. */
-    struct rb_record next;
-    bool have_next;
+    /* Per-CPU lookahead: the merge compares heads, and function_graph looks at the next
+     * event of a CPU to spot leaf calls. */
+    struct rb_record *head[MAX_CPUS];
+    bool head_full[MAX_CPUS];
 };
 
 struct trace_iter *trace_iter_open(bool consume, int cpu_only);
 void trace_iter_close(struct trace_iter *it);
 /* Moves to the next event; false when there is none now. */
 bool trace_iter_next(struct trace_iter *it);
-/* Peeks the event after the current one (same CPU order of the merge). */
-const struct rb_record *trace_iter_peek_next(struct trace_iter *it);
+/* The next event of one CPU (after the current one), or NULL; stays next until dropped. */
+const struct rb_record *trace_iter_peek_cpu(struct trace_iter *it, unsigned cpu);
+void trace_iter_drop_peeked(struct trace_iter *it, unsigned cpu);
 
 /* Output helpers (trace_output.c). */
 void trace_print_func_header(struct seqbuf *s, int cpu_only);

@@ -19,7 +19,9 @@ PROMPT_RE = re.compile(rb"fentros:([^#\r\n]*)# \Z")
 PROMPT_WINDOW = 4096
 
 # A test fails when the serial log shows any of these (unless the test expects a crash).
-CRASH_PATTERNS = (r"Kernel panic", r"EXCEPTION", r"BUG:", r"WARNING:")
+# "WARNING: CPU:" is how a kernel warning starts; a plain "WARNING:" also appears in trace
+# headers (a dead ftrace says so) and is not a crash.
+CRASH_PATTERNS = (r"Kernel panic", r"EXCEPTION", r"BUG:", r"WARNING: CPU:")
 CRASH_RE = re.compile("|".join(CRASH_PATTERNS))
 
 # What QEMU's exit status means with isa-debug-exit and -no-reboot. QEMU also exits

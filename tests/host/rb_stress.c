@@ -572,7 +572,7 @@ static unsigned consume_batch(unsigned cpu, unsigned max)
         if (!cur_phase()->control) {
             /* The peeked event is on the reader page: nothing but a reset can take it. */
             CHECK(!have || got, "cpu %u: peeked an event but consumed none", cpu);
-            CHECK(!got || rec.ts == peeked, "cpu %u: peeked time %llu, consumed %llu", cpu,
+            CHECK(!have || rec.ts == peeked, "cpu %u: peeked time %llu, consumed %llu", cpu,
                   (unsigned long long)peeked, (unsigned long long)rec.ts);
             vs[cpu].peeks += have;
         }

@@ -1,0 +1,19 @@
+; function_graph's return hook. A traced function's return address was replaced by
+; return_to_handler's, so its `ret` lands here with rsp just above the slot that held the
+; return address. The return value registers (rax, rdx) are kept; the C side pops the
+; thread's shadow stack, records the return, and gives back the real return address.
+
+extern ftrace_return_to_handler
+global return_to_handler:function
+
+section .text
+return_to_handler:
+    ; rsp = slot + 8, and slot was 8 mod 16 (a function's entry rsp): rsp is 16-aligned
+    push rax
+    push rdx
+    lea rdi, [rsp + 16]
+    call ftrace_return_to_handler
+    mov rcx, rax
+    pop rdx
+    pop rax
+    jmp rcx

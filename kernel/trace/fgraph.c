@@ -1,0 +1,208 @@
+/*
+ * The function graph core. On a traced function's entry (an ftrace op on the global
+ * filter), if some user wants its return, the real return address, the function and the
+ * entry time go on the current thread's shadow stack and the return address on the real
+ * stack becomes return_to_handler. When the function returns there, the frame is popped,
+ * its users are told, and execution continues at the real return address.
+ *
+ * Interrupts use the interrupted thread's shadow stack, and nest on it in stack order;
+ * a context switch changes threads and so shadow stacks. Frames of functions that never
+ * return (a thread that exits inside them) die with the thread. A return whose stack
+ * slot is not the one recorded means the shadow stack and the real one disagree: graph
+ * tracing stops with a report, and the frame that does match is used so the kernel
+ * keeps running.
+ */
+#include <arch/cpu.h>
+#include <kernel/errno.h>
+#include <kernel/ftrace.h>
+#include <kernel/mm.h>
+#include <kernel/panic.h>
+#include <kernel/percpu.h>
+#include <kernel/printk.h>
+#include <kernel/spinlock.h>
+#include <kernel/symbols.h>
+#include <kernel/thread.h>
+
+#include "fgraph.h"
+#include "trace.h"
+
+extern void return_to_handler(void);
+
+static volatile unsigned fgraph_users;
+static volatile bool fgraph_dead;
+static DEFINE_SPINLOCK(fgraph_lock);
+static struct ftrace_ops fgraph_ops = {.tramp_slot = -1};
+
+bool fgraph_is_dead(void) { return fgraph_dead; }
+
+int ftrace_graph_init_thread(struct thread *t)
+{
+    t->trace_state = kzalloc(sizeof(struct fgraph_thread));
+    return t->trace_state ? 0 : -ENOMEM;
+}
+
+void ftrace_graph_free_thread(struct thread *t)
+{
+    kfree(t->trace_state);
+    t->trace_state = NULL;
+}
+
+static void fgraph_entry(unsigned long ip, unsigned long parent_ip, struct ftrace_ops *op,
+                         struct pt_regs *regs, unsigned long *parent_slot)
+{
+    struct percpu *cpu = this_cpu();
+    struct thread *t = cpu->current;
+    if (unlikely(!t || !t->trace_state || fgraph_dead))
+        return;
+    struct fgraph_thread *g = t->trace_state;
+    unsigned users = READ_ONCE(fgraph_users);
+    uint8_t flags = 0;
+    uint8_t want = 0;
+
+    if (cpu->irq_depth && (g->curr == 0 || !(g->stack[g->curr - 1].flags & FGRAPH_FRAME_IN_IRQ)))
+        flags |= FGRAPH_FRAME_IRQ_ENTRY;
+    if (cpu->irq_depth)
+        flags |= FGRAPH_FRAME_IN_IRQ;
+    if ((users & FGRAPH_TRACER) && graph_tracer_wants(ip, g, &flags))
+        want |= FGRAPH_TRACER;
+    if (users & FGRAPH_PROFILER) {
+        profile_function_hit(ip);
+        want |= FGRAPH_PROFILER;
+    }
+    if (!want)
+        return;
+
+    /* An interrupt on this CPU may push its own frames: take the slot with them off. */
+    unsigned long irq = arch_irq_save();
+    if (g->curr >= FGRAPH_DEPTH) {
+        g->overrun++;
+        arch_irq_restore(irq);
+        return;
+    }
+    struct fgraph_frame *f = &g->stack[g->curr];
+    f->ret = *parent_slot;
+    f->func = ip;
+    f->calltime = trace_clock_read();
+    f->retp = parent_slot;
+    f->users = want;
+    f->flags = flags;
+    f->depth = g->curr;
+    g->curr++;
+    if (flags & FGRAPH_FRAME_ROOT)
+        g->in_filter++;
+    if (flags & FGRAPH_FRAME_NOTRACE)
+        g->in_notrace++;
+    *parent_slot = (unsigned long)return_to_handler;
+    arch_irq_restore(irq);
+
+    if ((want & FGRAPH_TRACER) && !(flags & FGRAPH_FRAME_NOTRACE))
+        graph_tracer_entry(f, 1);
+}
+
+static void report_mismatch(struct fgraph_thread *g, unsigned long *slot)
+{
+    char sym[128];
+    struct fgraph_frame *top = &g->stack[g->curr - 1];
+    sym_format(sym, sizeof(sym), top->func);
+    printk("ftrace: function graph return mismatch: expected slot %016lx, got %016lx (from %s, "
+           "return to %016lx); graph tracing stopped\n",
+           (unsigned long)top->retp, (unsigned long)slot, sym, top->ret);
+}
+
+/* Entered from return_to_handler with sp = the return slot + 8; returns where to go. */
+unsigned long ftrace_return_to_handler(unsigned long sp)
+{
+    unsigned long *slot = (unsigned long *)(sp - 8);
+    struct percpu *cpu = this_cpu();
+    struct thread *t = cpu->current;
+    struct fgraph_thread *g = t ? t->trace_state : NULL;
+    if (!g || g->curr == 0)
+        panic("return_to_handler reached with an empty shadow stack (thread %d)",
+              t ? t->pid : -1);
+
+    cpu->preempt_count++;
+    unsigned long irq = arch_irq_save();
+    if (unlikely(g->stack[g->curr - 1].retp != slot)) {
+        if (!fgraph_dead) {
+            fgraph_dead = true;
+            report_mismatch(g, slot);
+        }
+        /* Frames of functions left without returning lie below slot: drop them. */
+        while (g->curr && g->stack[g->curr - 1].retp < slot)
+            g->curr--;
+        if (!g->curr || g->stack[g->curr - 1].retp != slot)
+            panic("function graph: no shadow frame for return slot %016lx", (unsigned long)slot);
+    }
+    struct fgraph_frame f = g->stack[--g->curr];
+    if (f.flags & FGRAPH_FRAME_ROOT)
+        g->in_filter--;
+    if (f.flags & FGRAPH_FRAME_NOTRACE)
+        g->in_notrace--;
+    uint32_t overrun = g->overrun;
+    arch_irq_restore(irq);
+
+    uint64_t rettime = trace_clock_read();
+    if (!fgraph_dead) {
+        if ((f.users & FGRAPH_TRACER) && !(f.flags & FGRAPH_FRAME_NOTRACE))
+            graph_tracer_return(&f, rettime, overrun, 1);
+        if (f.users & FGRAPH_PROFILER)
+            profile_function_return(&f, rettime);
+    }
+    cpu->preempt_count--;
+    return f.ret;
+}
+
+unsigned long ftrace_graph_ret_addr(struct thread *t, unsigned long addr, unsigned long *slot)
+{
+    struct fgraph_thread *g = t ? t->trace_state : NULL;
+    if (addr != (unsigned long)return_to_handler || !g)
+        return addr;
+    for (unsigned i = g->curr; i-- > 0;)
+        if (g->stack[i].retp == slot)
+            return g->stack[i].ret;
+    return addr;
+}
+
+int fgraph_user_enable(enum fgraph_user user)
+{
+    int err = 0;
+    spin_lock(&fgraph_lock);
+    if (fgraph_dead) {
+        err = -ENODEV;
+    } else if (!(fgraph_users & user)) {
+        bool first = fgraph_users == 0;
+        __atomic_fetch_or(&fgraph_users, user, __ATOMIC_RELEASE);
+        if (first) {
+            /* The graph op follows set_ftrace_filter/notrace, as function tracing does. */
+            fgraph_ops.func = fgraph_entry;
+            ftrace_ops_set_hashes(&fgraph_ops, ftrace_hash_copy(ftrace_global_ops->filter_hash),
+                                  ftrace_hash_copy(ftrace_global_ops->notrace_hash));
+            err = register_ftrace_function(&fgraph_ops);
+            if (err)
+                __atomic_fetch_and(&fgraph_users, ~(unsigned)user, __ATOMIC_RELEASE);
+        }
+    }
+    spin_unlock(&fgraph_lock);
+    return err;
+}
+
+void fgraph_user_disable(enum fgraph_user user)
+{
+    spin_lock(&fgraph_lock);
+    if (fgraph_users & user) {
+        __atomic_fetch_and(&fgraph_users, ~(unsigned)user, __ATOMIC_RELEASE);
+        if (fgraph_users == 0)
+            unregister_ftrace_function(&fgraph_ops);
+    }
+    spin_unlock(&fgraph_lock);
+}
+
+/* The global filter changed (set_ftrace_filter/notrace): the graph op follows it. */
+void fgraph_filter_changed(void)
+{
+    spin_lock(&fgraph_lock);
+    if (fgraph_users)
+        ftrace_ops_set_hashes(&fgraph_ops, ftrace_hash_copy(ftrace_global_ops->filter_hash),
+                              ftrace_hash_copy(ftrace_global_ops->notrace_hash));
+    spin_unlock(&fgraph_lock);
+}

@@ -1,0 +1,871 @@
+/*
+ * Stress and fault tests of dynamic ftrace, as shell commands:
+ *
+ *   ftrace_torture SECONDS [SEED]  registers, unregisters and re-filters several ops in
+ *                                  random orders while every CPU runs the work load and
+ *                                  calls traced functions in tight loops, and checks every
+ *                                  call site after every step;
+ *   ftrace_check                   the same per-site check, read-only, on the current state;
+ *   ftrace_corrupt FUNCTION        rewrites one site with another harmless instruction, so
+ *                                  that the next change of that site hits ftrace_bug();
+ *   ftrace_test_op on GLOB... | off  one counting op with a filter, for shell tests.
+ *
+ * This file lives in kernel/trace/ so it is built without -pg: the callbacks run inside the
+ * tracer on every traced call, and the checker reads the sites it is checking. The load
+ * comes from traced code elsewhere (test targets, heap, glob matching, the work load).
+ */
+#include <arch/cpu.h>
+#include <arch/ftrace.h>
+#include <arch/text_patch.h>
+#include <kernel/errno.h>
+#include <kernel/ftrace.h>
+#include <kernel/ftrace_filter.h>
+#include <kernel/ftrace_test.h>
+#include <kernel/mm.h>
+#include <kernel/percpu.h>
+#include <kernel/printk.h>
+#include <kernel/shell.h>
+#include <kernel/smp.h>
+#include <kernel/symbols.h>
+#include <kernel/thread.h>
+#include <kernel/time.h>
+#include <kernel/work.h>
+#include <lib/glob.h>
+#include <lib/printf.h>
+#include <lib/string.h>
+
+#define TORTURE_MAX_SECONDS 3600
+#define TORTURE_MAX_REPORTS 8 /* offending sites listed per failed check */
+
+/* ---- checking sites ---- */
+
+static void format_insn(char *buf, size_t len, const uint8_t *b)
+{
+    snprintf(buf, len, "%02x:%02x:%02x:%02x:%02x", b[0], b[1], b[2], b[3], b[4]);
+}
+
+static bool ftrace_tramp_is_regs(unsigned long tramp)
+{
+    if (tramp == arch_ftrace_list_addr(true))
+        return true;
+    for (unsigned s = 0; s < ARCH_FTRACE_TRAMP_SLOTS; s++)
+        if (tramp == arch_ftrace_tramp_addr(s, true))
+            return true;
+    return false;
+}
+
+/*
+ * What a torture run expects of one site, from the ops it has registered: how many want
+ * it, whether any of them wants pt_regs, and the op when there is exactly one.
+ */
+struct site_expect {
+    unsigned count;
+    bool regs;
+    struct ftrace_ops *only;
+};
+
+/*
+ * Checks record i: its bytes are exactly what the record says the site calls (the NOP, or
+ * a call to ftrace_rec_tramp_addr()), there is no int3 left in it, its flags agree with
+ * each other and with that target, and, given `want`, with the ops that should want it.
+ * Returns true when all holds; otherwise describes the first problem in why.
+ */
+static bool ftrace_site_check(size_t i, const struct site_expect *want, char *why, size_t len)
+{
+    const struct dyn_ftrace *rec = ftrace_rec(i);
+    uint8_t actual[ARCH_PATCH_INSN_SIZE], expected[ARCH_PATCH_INSN_SIZE];
+    char a[16], e[16];
+
+    if (arch_text_read(rec->ip, actual, sizeof(actual)) != 0) {
+        snprintf(why, len, "site cannot be read");
+        return false;
+    }
+    struct ftrace_ops *op;
+    unsigned long func;
+    unsigned long tramp = ftrace_rec_tramp_addr(rec, &op, &func);
+    if (tramp)
+        arch_ftrace_call_insn(expected, rec->ip, tramp);
+    else
+        memcpy(expected, arch_ftrace_nop, sizeof(expected));
+    format_insn(a, sizeof(a), actual);
+    format_insn(e, sizeof(e), expected);
+    for (unsigned k = 0; k < ARCH_PATCH_INSN_SIZE; k++) {
+        if (actual[k] == 0xcc && expected[k] != 0xcc) {
+            snprintf(why, len, "int3 left at byte %u: holds %s, record says %s", k, a, e);
+            return false;
+        }
+    }
+    if (memcmp(actual, expected, sizeof(actual)) != 0) {
+        snprintf(why, len, "holds %s, record says %s (%s)", a, e, tramp ? "call" : "nop");
+        return false;
+    }
+
+    uint32_t flags = rec->flags;
+    unsigned count = ftrace_rec_count(rec);
+    bool enabled = flags & FTRACE_FL_ENABLED;
+    const uint32_t state_bits =
+        FTRACE_FL_REGS | FTRACE_FL_REGS_EN | FTRACE_FL_TRAMP | FTRACE_FL_TRAMP_EN;
+    if (enabled != (tramp != 0) || (count == 0) != !enabled) {
+        snprintf(why, len, "flags %x (count %u) disagree with the site (%s)", flags, count,
+                 tramp ? "call" : "nop");
+        return false;
+    }
+    if (!enabled && (flags & state_bits)) {
+        snprintf(why, len, "flags %x on a NOP site", flags);
+        return false;
+    }
+    if (enabled) {
+        bool tramp_en = flags & FTRACE_FL_TRAMP_EN;
+        bool regs_en = flags & FTRACE_FL_REGS_EN;
+        if (tramp_en != (count == 1) || tramp_en != (op != NULL) ||
+            tramp_en != !!(flags & FTRACE_FL_TRAMP)) {
+            snprintf(why, len, "flags %x (count %u) but the site calls %s", flags, count,
+                     op ? "an op's own trampoline" : "a list caller");
+            return false;
+        }
+        if (regs_en != ftrace_tramp_is_regs(tramp) || regs_en != !!(flags & FTRACE_FL_REGS)) {
+            snprintf(why, len, "flags %x but the site calls the %s variant", flags,
+                     ftrace_tramp_is_regs(tramp) ? "regs" : "plain");
+            return false;
+        }
+    }
+
+    if (!want)
+        return true;
+    if (count != want->count) {
+        snprintf(why, len, "count %u, but %u registered ops want it", count, want->count);
+        return false;
+    }
+    if (count && want->regs != !!(flags & FTRACE_FL_REGS)) {
+        snprintf(why, len, "flags %x, but an op wanting pt_regs is %s", flags,
+                 want->regs ? "there" : "not there");
+        return false;
+    }
+    unsigned long want_tramp = 0;
+    if (count == 1)
+        want_tramp = arch_ftrace_tramp_addr(want->only->tramp_slot, want->regs);
+    else if (count > 1)
+        want_tramp = arch_ftrace_list_addr(want->regs);
+    if (tramp != want_tramp || (count == 1 && op != want->only)) {
+        snprintf(why, len, "calls %lx (op %p), expected %lx (op %p)", tramp, (void *)op, want_tramp,
+                 (void *)(count == 1 ? want->only : NULL));
+        return false;
+    }
+    return true;
+}
+
+/* ---- ftrace_check ---- */
+
+SHELL_COMMAND(ftrace_check, "ftrace_check",
+              "check every ftrace call site against its record (bytes, flags, trampoline)")
+{
+    if (argc != 1)
+        return shell_usage(ctx);
+    size_t checked = 0, bad = 0;
+    char why[160];
+    for (size_t i = 0; i < ftrace_rec_total(); i++) {
+        const struct dyn_ftrace *rec = ftrace_rec(i);
+        if (rec->flags & FTRACE_FL_DISABLED)
+            continue;
+        checked++;
+        if (ftrace_site_check(i, NULL, why, sizeof(why)))
+            continue;
+        bad++;
+        shell_printf(ctx, "ftrace_check: %s (%016lx): %s\n", ftrace_rec_name(rec),
+                     (unsigned long)rec->ip, why);
+    }
+    if (bad) {
+        shell_printf(ctx, "ftrace_check: %zu of %zu sites inconsistent\n", bad, checked);
+        return 1;
+    }
+    shell_printf(ctx, "ftrace_check: %zu sites consistent\n", checked);
+    return 0;
+}
+
+/* ---- ftrace_corrupt ---- */
+
+/*
+ * nopw 0x0(%rax): a 5-byte NOP, but not the one ftrace writes, so a CPU that runs it is
+ * fine and ftrace's verification of the site fails.
+ */
+static const uint8_t ftrace_corrupt_insn[ARCH_PATCH_INSN_SIZE] = {0x66, 0x0f, 0x1f, 0x40, 0x00};
+
+SHELL_COMMAND(ftrace_corrupt, "ftrace_corrupt FUNCTION",
+              "test only: overwrite FUNCTION's idle call site with another 5-byte NOP")
+{
+    if (argc != 2)
+        return shell_usage(ctx);
+    struct dyn_ftrace *rec = ftrace_rec_lookup(sym_address(argv[1]));
+    if (!rec || (rec->flags & FTRACE_FL_DISABLED)) {
+        shell_eprintf(ctx, "ftrace_corrupt: %s: no such traced function\n", argv[1]);
+        return 1;
+    }
+    if (rec->flags & FTRACE_FL_ENABLED) {
+        shell_eprintf(ctx, "ftrace_corrupt: %s: its site is in use\n", argv[1]);
+        return 1;
+    }
+    struct text_poke_site site = {.ip = rec->ip};
+    memcpy(site.old, arch_ftrace_nop, sizeof(site.old));
+    memcpy(site.new, ftrace_corrupt_insn, sizeof(site.new));
+    /* A batch, so that CPUs running the function meanwhile are safe. */
+    if (arch_text_poke_batch(&site, 1, NULL) != 0) {
+        shell_eprintf(ctx, "ftrace_corrupt: %s: its site does not hold the NOP\n", argv[1]);
+        return 1;
+    }
+    char was[16], now[16];
+    format_insn(was, sizeof(was), site.old);
+    format_insn(now, sizeof(now), site.new);
+    shell_printf(ctx, "ftrace_corrupt: %s at %016lx: wrote %s (nopw 0x0(%%rax)) over %s\n", argv[1],
+                 (unsigned long)rec->ip, now, was);
+    return 0;
+}
+
+/* ---- ftrace_test_op ---- */
+
+static uint64_t test_op_hits;
+
+static void test_op_count(unsigned long ip, unsigned long parent_ip, struct ftrace_ops *op,
+                          struct pt_regs *regs, unsigned long *parent_slot)
+{
+    __atomic_fetch_add(&test_op_hits, 1, __ATOMIC_RELAXED);
+}
+
+static struct ftrace_ops test_op = {.func = test_op_count, .tramp_slot = -1};
+
+SHELL_COMMAND(ftrace_test_op, "ftrace_test_op on GLOB... | ftrace_test_op off",
+              "test only: register a counting ftrace op on the functions GLOB matches")
+{
+    if (argc >= 3 && strcmp(argv[1], "on") == 0) {
+        if (test_op.flags & FTRACE_OPS_FL_ENABLED) {
+            shell_eprintf(ctx, "ftrace_test_op: already on\n");
+            return 1;
+        }
+        struct ftrace_hash *filter = ftrace_hash_alloc();
+        if (!filter) {
+            shell_eprintf(ctx, "ftrace_test_op: %s\n", strerror(ENOMEM));
+            return 1;
+        }
+        for (int i = 2; i < argc; i++) {
+            int matched = ftrace_hash_apply_glob(filter, argv[i]);
+            if (matched < 0) {
+                shell_eprintf(ctx, "ftrace_test_op: %s: %s\n", argv[i], strerror(-matched));
+                ftrace_hash_free(filter);
+                return 1;
+            }
+        }
+        size_t functions = filter->count;
+        ftrace_ops_set_hashes(&test_op, filter, NULL);
+        test_op_hits = 0;
+        int err = register_ftrace_function(&test_op);
+        if (err) {
+            ftrace_ops_set_hashes(&test_op, NULL, NULL);
+            shell_eprintf(ctx, "ftrace_test_op: register: %s\n", strerror(-err));
+            return 1;
+        }
+        shell_printf(ctx, "ftrace_test_op: on, %zu functions\n", functions);
+        return 0;
+    }
+    if (argc == 2 && strcmp(argv[1], "off") == 0) {
+        if (!(test_op.flags & FTRACE_OPS_FL_ENABLED)) {
+            shell_eprintf(ctx, "ftrace_test_op: not on\n");
+            return 1;
+        }
+        int err = unregister_ftrace_function(&test_op);
+        ftrace_ops_set_hashes(&test_op, NULL, NULL);
+        if (err) {
+            shell_eprintf(ctx, "ftrace_test_op: unregister: %s\n", strerror(-err));
+            return 1;
+        }
+        shell_printf(ctx, "ftrace_test_op: off, %llu hits\n",
+                     (unsigned long long)__atomic_load_n(&test_op_hits, __ATOMIC_RELAXED));
+        return 0;
+    }
+    return shell_usage(ctx);
+}
+
+/* ---- ftrace_torture ---- */
+
+/* Filters the re-filtered op draws from, one or two at a time, sometimes with a removal. */
+static const char *const torture_globs[] = {
+    "work_*",  "k*alloc", "*lock*", "ftrace_test_*", "sched*",     "*",      "thread_*", "*wake*",
+    "shell_*", "pfs_*",   "wait_*", "kfree",         "glob_match", "*_irq*", "seq_*",    "k?alloc",
+};
+static const char *const torture_removals[] = {
+    "!*lock*", "!shell_*", "!k*", "!ftrace_test_target_hot", "!work_*",
+};
+
+/* Per-CPU tallies of the callbacks, one cache line each so CPUs never share one. */
+struct torture_cpu {
+    uint64_t all_hits;
+    uint64_t glob_hits;
+    uint64_t regs_hits;
+    uint64_t one_hits;
+    volatile unsigned long arg; /* the argument this CPU's hammer is passing right now */
+} __cacheline_aligned;
+
+enum torture_op_id { OP_ALL, OP_GLOB, OP_REGS, OP_ONE, TORTURE_OPS };
+
+struct torture_op {
+    struct ftrace_ops ops;
+    const char *name;
+    bool registered;
+};
+
+struct torture_hammer {
+    volatile bool stop;
+    unsigned cpu;
+    uint64_t calls;
+    uint64_t wrong; /* calls that returned a wrong value */
+    struct thread *thread;
+};
+
+static struct torture_cpu torture_cpus[MAX_CPUS];
+static struct torture_op torture_ops[TORTURE_OPS];
+static bool torture_running;
+
+/* Problems seen by the regs callback, which must not print from inside the tracer. */
+static uint64_t regs_missing, regs_wrong_args, regs_stray;
+static unsigned long regs_first_bad_ip;
+
+static void torture_note_regs_problem(uint64_t *counter, unsigned long ip)
+{
+    if (__atomic_fetch_add(counter, 1, __ATOMIC_RELAXED) == 0)
+        __atomic_store_n(&regs_first_bad_ip, ip, __ATOMIC_RELAXED);
+}
+
+/* Runs on every traced call of every CPU while registered: one counter, nothing else. */
+static void torture_count_all(unsigned long ip, unsigned long parent_ip, struct ftrace_ops *op,
+                              struct pt_regs *regs, unsigned long *parent_slot)
+{
+    __atomic_fetch_add(&torture_cpus[this_cpu_id()].all_hits, 1, __ATOMIC_RELAXED);
+}
+
+static void torture_count_glob(unsigned long ip, unsigned long parent_ip, struct ftrace_ops *op,
+                               struct pt_regs *regs, unsigned long *parent_slot)
+{
+    __atomic_fetch_add(&torture_cpus[this_cpu_id()].glob_hits, 1, __ATOMIC_RELAXED);
+}
+
+static void torture_count_one(unsigned long ip, unsigned long parent_ip, struct ftrace_ops *op,
+                              struct pt_regs *regs, unsigned long *parent_slot)
+{
+    __atomic_fetch_add(&torture_cpus[this_cpu_id()].one_hits, 1, __ATOMIC_RELAXED);
+}
+
+/*
+ * The SAVE_REGS op wants only the three test targets, which only the hammers call, and
+ * each hammer announces its argument before the call: so the saved registers must hold
+ * exactly the arguments the hammer of this CPU passed.
+ */
+static void torture_check_regs(unsigned long ip, unsigned long parent_ip, struct ftrace_ops *op,
+                               struct pt_regs *regs, unsigned long *parent_slot)
+{
+    struct torture_cpu *c = &torture_cpus[this_cpu_id()];
+    __atomic_fetch_add(&c->regs_hits, 1, __ATOMIC_RELAXED);
+    if (!regs) {
+        torture_note_regs_problem(&regs_missing, ip);
+        return;
+    }
+    unsigned long arg = c->arg;
+    bool ok;
+    if (ip == (unsigned long)ftrace_test_target)
+        ok = regs->rdi == arg && regs->rsi == arg + 1 && regs->rdx == arg + 2;
+    else if (ip == (unsigned long)ftrace_test_target_hot ||
+             ip == (unsigned long)ftrace_test_target_other)
+        ok = regs->rdi == arg;
+    else {
+        torture_note_regs_problem(&regs_stray, ip);
+        return;
+    }
+    if (!ok || regs->rip != ip)
+        torture_note_regs_problem(&regs_wrong_args, ip);
+}
+
+/*
+ * A hammer keeps one CPU calling traced functions and checks every result. Its sites
+ * change under it all the time: NOP, a trampoline, a list caller, or int3 mid-batch.
+ */
+static int torture_hammer_main(void *arg)
+{
+    struct torture_hammer *h = arg;
+    struct torture_cpu *c = &torture_cpus[h->cpu];
+    uint64_t calls = 0, wrong = 0;
+    while (!READ_ONCE(h->stop)) {
+        unsigned long x = (unsigned long)(calls * 0x9e3779b97f4a7c15ULL) ^ h->cpu;
+        WRITE_ONCE(c->arg, x);
+        barrier();
+        wrong += ftrace_test_target_hot(x) != x + 1;
+        wrong += ftrace_test_target_other(x) != (x ^ 0x55);
+        wrong += ftrace_test_target(x, x + 1, x + 2) != x * 3 + (x + 1) * 5 + (x + 2) * 7;
+        calls += 3;
+        if ((calls & 63) == 0) {
+            /* Other traced code: the heap, and glob matching with a known answer. */
+            void *p = kmalloc(32 + (calls & 255));
+            wrong += p == NULL;
+            kfree(p);
+            wrong += !glob_match("ftrace_*_hot", "ftrace_test_target_hot");
+            wrong += glob_match("ftrace_*_cold", "ftrace_test_target_hot");
+            calls += 4;
+        }
+        WRITE_ONCE(h->calls, calls);
+        WRITE_ONCE(h->wrong, wrong);
+    }
+    return 0;
+}
+
+static uint64_t torture_random(uint64_t *state)
+{
+    uint64_t x = *state;
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    *state = x;
+    return x;
+}
+
+static bool torture_op_wants(const struct torture_op *t, size_t i)
+{
+    const struct ftrace_ops *op = &t->ops;
+    if (!t->registered || (ftrace_rec(i)->flags & FTRACE_FL_DISABLED))
+        return false;
+    if (ftrace_hash_test(op->notrace_hash, i))
+        return false;
+    return ftrace_hash_empty(op->filter_hash) || ftrace_hash_test(op->filter_hash, i);
+}
+
+struct torture_run {
+    struct shell_ctx *ctx;
+    uint64_t rng;
+    uint64_t steps;
+    bool failed;
+    char reason[96];
+};
+
+static void torture_fail(struct torture_run *run, const char *reason)
+{
+    if (!run->failed)
+        strlcpy(run->reason, reason, sizeof(run->reason));
+    run->failed = true;
+}
+
+/* Every site against its record and against the ops registered now. */
+static void torture_check_all(struct torture_run *run, const char *step)
+{
+    size_t bad = 0;
+    char why[160];
+    for (size_t i = 0; i < ftrace_rec_total(); i++) {
+        if (ftrace_rec(i)->flags & FTRACE_FL_DISABLED)
+            continue;
+        struct site_expect want = {0, false, NULL};
+        for (int k = 0; k < TORTURE_OPS; k++) {
+            if (!torture_op_wants(&torture_ops[k], i))
+                continue;
+            want.count++;
+            want.only = &torture_ops[k].ops;
+            want.regs |= (torture_ops[k].ops.flags & FTRACE_OPS_FL_SAVE_REGS) != 0;
+        }
+        if (ftrace_site_check(i, &want, why, sizeof(why)))
+            continue;
+        if (bad++ < TORTURE_MAX_REPORTS)
+            shell_printf(run->ctx, "ftrace_torture: after step %llu (%s): %s: %s\n",
+                         (unsigned long long)run->steps, step, ftrace_rec_name(ftrace_rec(i)), why);
+    }
+    if (bad) {
+        char reason[96];
+        snprintf(reason, sizeof(reason), "%zu inconsistent sites after step %llu", bad,
+                 (unsigned long long)run->steps);
+        torture_fail(run, reason);
+    }
+}
+
+static void torture_toggle(struct torture_run *run, struct torture_op *t)
+{
+    char step[48];
+    int err;
+    if (t->registered) {
+        snprintf(step, sizeof(step), "unregister %s", t->name);
+        err = unregister_ftrace_function(&t->ops);
+        if (!err)
+            t->registered = false;
+    } else {
+        snprintf(step, sizeof(step), "register %s", t->name);
+        err = register_ftrace_function(&t->ops);
+        if (!err)
+            t->registered = true;
+    }
+    run->steps++;
+    if (err) {
+        char reason[96];
+        snprintf(reason, sizeof(reason), "%s: %s", step, strerror(-err));
+        torture_fail(run, reason);
+        return;
+    }
+    torture_check_all(run, step);
+}
+
+static void torture_set_filter(struct torture_run *run, struct torture_op *t,
+                               struct ftrace_hash *filter, struct ftrace_hash *excluded,
+                               const char *what)
+{
+    char step[80];
+    snprintf(step, sizeof(step), "filter %s: %s", t->name, what);
+    int err = ftrace_ops_set_hashes(&t->ops, filter, excluded);
+    run->steps++;
+    if (err) {
+        char reason[96];
+        snprintf(reason, sizeof(reason), "%s: %s", step, strerror(-err));
+        torture_fail(run, reason);
+        return;
+    }
+    torture_check_all(run, step);
+}
+
+static void torture_refilter_glob(struct torture_run *run)
+{
+    struct ftrace_hash *filter = ftrace_hash_alloc();
+    struct ftrace_hash *excluded = NULL;
+    char what[64] = "";
+    if (!filter) {
+        torture_fail(run, "out of memory");
+        return;
+    }
+    unsigned globs = 1 + torture_random(&run->rng) % 2;
+    for (unsigned g = 0; g < globs; g++) {
+        const char *glob = torture_globs[torture_random(&run->rng) % ARRAY_SIZE(torture_globs)];
+        /* A glob that matches nothing leaves the filter as it was (possibly empty: all). */
+        ftrace_hash_apply_glob(filter, glob);
+        strlcat(what, g ? " " : "", sizeof(what));
+        strlcat(what, glob, sizeof(what));
+    }
+    if (torture_random(&run->rng) % 4 == 0) {
+        const char *glob =
+            torture_removals[torture_random(&run->rng) % ARRAY_SIZE(torture_removals)];
+        ftrace_hash_apply_glob(filter, glob);
+        strlcat(what, " ", sizeof(what));
+        strlcat(what, glob, sizeof(what));
+    }
+    if (torture_random(&run->rng) % 4 == 0) {
+        excluded = ftrace_hash_alloc();
+        if (excluded)
+            ftrace_hash_apply_glob(excluded, "ftrace_test_target_other");
+        strlcat(what, " excluded:ftrace_test_target_other", sizeof(what));
+    }
+    torture_set_filter(run, &torture_ops[OP_GLOB], filter, excluded, what);
+}
+
+static void torture_refilter_one(struct torture_run *run)
+{
+    static const char *const choices[] = {
+        "ftrace_test_target_hot",
+        "ftrace_test_target_other",
+        "ftrace_test_target",
+        "ftrace_test_target_*",
+    };
+    const char *glob = choices[torture_random(&run->rng) % ARRAY_SIZE(choices)];
+    struct ftrace_hash *filter = ftrace_hash_alloc();
+    if (!filter) {
+        torture_fail(run, "out of memory");
+        return;
+    }
+    ftrace_hash_apply_glob(filter, glob);
+    torture_set_filter(run, &torture_ops[OP_ONE], filter, NULL, glob);
+}
+
+static struct ftrace_hash *torture_hash_of(const char *const *globs, size_t n)
+{
+    struct ftrace_hash *h = ftrace_hash_alloc();
+    for (size_t i = 0; h && i < n; i++)
+        ftrace_hash_apply_glob(h, globs[i]);
+    return h;
+}
+
+static void torture_init_ops(void)
+{
+    static const char *const targets[] = {
+        "ftrace_test_target",
+        "ftrace_test_target_hot",
+        "ftrace_test_target_other",
+    };
+    static const struct {
+        const char *name;
+        ftrace_func_t func;
+        unsigned long flags;
+    } defs[TORTURE_OPS] = {
+        [OP_ALL] = {"all", torture_count_all, 0},
+        [OP_GLOB] = {"glob", torture_count_glob, 0},
+        [OP_REGS] = {"regs", torture_check_regs, FTRACE_OPS_FL_SAVE_REGS},
+        [OP_ONE] = {"one", torture_count_one, 0},
+    };
+    memset(torture_ops, 0, sizeof(torture_ops));
+    for (int k = 0; k < TORTURE_OPS; k++) {
+        torture_ops[k].name = defs[k].name;
+        torture_ops[k].ops.func = defs[k].func;
+        torture_ops[k].ops.flags = defs[k].flags;
+        torture_ops[k].ops.tramp_slot = -1;
+    }
+    ftrace_ops_set_hashes(&torture_ops[OP_REGS].ops, torture_hash_of(targets, 3), NULL);
+    ftrace_ops_set_hashes(&torture_ops[OP_ONE].ops, torture_hash_of(targets + 1, 1), NULL);
+    ftrace_ops_set_hashes(&torture_ops[OP_GLOB].ops, torture_hash_of(targets + 1, 2), NULL);
+}
+
+/* One iteration: a new glob filter, a new single-function filter now and then, and one
+ * or two registrations flipped, all in a random order, each step checked. */
+static void torture_iteration(struct torture_run *run)
+{
+    enum { ACT_GLOB, ACT_ONE, ACT_TOGGLE_A, ACT_TOGGLE_B, ACTIONS };
+    int order[ACTIONS] = {ACT_GLOB, ACT_ONE, ACT_TOGGLE_A, ACT_TOGGLE_B};
+    for (int i = ACTIONS - 1; i > 0; i--) {
+        int j = (int)(torture_random(&run->rng) % (uint64_t)(i + 1));
+        int tmp = order[i];
+        order[i] = order[j];
+        order[j] = tmp;
+    }
+    for (int i = 0; i < ACTIONS && !run->failed; i++) {
+        switch (order[i]) {
+        case ACT_GLOB:
+            torture_refilter_glob(run);
+            break;
+        case ACT_ONE:
+            if (torture_random(&run->rng) % 3 == 0)
+                torture_refilter_one(run);
+            break;
+        case ACT_TOGGLE_A:
+            torture_toggle(run, &torture_ops[torture_random(&run->rng) % TORTURE_OPS]);
+            break;
+        case ACT_TOGGLE_B:
+            if (torture_random(&run->rng) % 2 == 0)
+                torture_toggle(run, &torture_ops[torture_random(&run->rng) % TORTURE_OPS]);
+            break;
+        }
+    }
+}
+
+/* Stops the hammers and the work load, and checks what they report. */
+static void torture_stop_load(struct torture_run *run, struct torture_hammer *hammers,
+                              unsigned nhammers, struct work_run *work, uint64_t *hammer_calls)
+{
+    for (unsigned i = 0; i < nhammers; i++)
+        WRITE_ONCE(hammers[i].stop, true);
+    for (unsigned i = 0; i < nhammers; i++) {
+        kthread_join(hammers[i].thread);
+        *hammer_calls += hammers[i].calls;
+        if (hammers[i].wrong) {
+            char reason[96];
+            snprintf(reason, sizeof(reason), "%llu wrong results on CPU %u",
+                     (unsigned long long)hammers[i].wrong, hammers[i].cpu);
+            torture_fail(run, reason);
+        }
+    }
+    if (work) {
+        struct work_summary sum;
+        work_finish(work, &sum);
+        if (!sum.books_ok) {
+            char reason[96];
+            snprintf(reason, sizeof(reason), "work books: %llu handed off, %llu received",
+                     (unsigned long long)sum.handed_off, (unsigned long long)sum.received);
+            torture_fail(run, reason);
+        }
+    }
+}
+
+static int parse_torture_seconds(const char *s, uint64_t *ms)
+{
+    unsigned long whole = 0, frac = 0, scale = 1000;
+    const char *p = s;
+    for (; *p >= '0' && *p <= '9'; p++) {
+        whole = whole * 10 + (unsigned long)(*p - '0');
+        if (whole > TORTURE_MAX_SECONDS)
+            return -ERANGE;
+    }
+    if (p == s && *p != '.')
+        return -EINVAL;
+    if (*p == '.') {
+        for (p++; *p >= '0' && *p <= '9'; p++) {
+            if (scale > 1) {
+                scale /= 10;
+                frac += (unsigned long)(*p - '0') * scale;
+            }
+        }
+    }
+    if (*p)
+        return -EINVAL;
+    *ms = whole * 1000 + frac;
+    return *ms ? 0 : -EINVAL;
+}
+
+SHELL_COMMAND(ftrace_torture, "ftrace_torture SECONDS [SEED]",
+              "stress dynamic ftrace: ops on and off, changing filters, all CPUs busy")
+{
+    uint64_t ms;
+    unsigned long seed = 0;
+    if (argc < 2 || argc > 3 || parse_torture_seconds(argv[1], &ms) != 0 ||
+        (argc == 3 && (kstrtoul(argv[2], 0, &seed) != 0 || seed == 0)))
+        return shell_usage(ctx);
+    if (torture_running) {
+        shell_eprintf(ctx, "ftrace_torture: already running\n");
+        return 1;
+    }
+    if (ftrace_is_dead()) {
+        shell_printf(ctx, "ftrace_torture: FAILED (dynamic ftrace is disabled)\n");
+        return 1;
+    }
+    for (size_t i = 0; i < ftrace_rec_total(); i++) {
+        if (ftrace_rec_count(ftrace_rec(i)) != 0) {
+            shell_printf(ctx, "ftrace_torture: FAILED (%s is traced by another op)\n",
+                         ftrace_rec_name(ftrace_rec(i)));
+            return 1;
+        }
+    }
+    torture_running = true;
+    if (!seed)
+        seed = (unsigned long)(rdtsc() | 1);
+
+    struct torture_run run = {.ctx = ctx, .rng = seed};
+    struct mm_stats mm_before;
+    mm_get_stats(&mm_before);
+    memset(torture_cpus, 0, sizeof(torture_cpus));
+    regs_missing = regs_wrong_args = regs_stray = 0;
+    regs_first_bad_ip = 0;
+    torture_init_ops();
+
+    struct ftrace_stats st_before;
+    ftrace_get_stats(&st_before);
+    uint64_t rounds_before = smp_sync_rounds();
+    uint64_t int3_before = arch_text_poke_int3_hits();
+    uint64_t stale_before = arch_text_poke_stale_int3_hits();
+
+    /* The load: the work threads, and one hammer per CPU. */
+    struct torture_hammer *hammers = kzalloc(sizeof(*hammers) * MAX_CPUS);
+    unsigned nhammers = 0;
+    struct work_run *work = hammers ? work_start(ms + 60 * 1000, 1) : NULL;
+    if (!work)
+        torture_fail(&run, "cannot start the work load");
+    else if (work_failed_thread(work))
+        torture_fail(&run, "cannot create the work threads");
+    for (unsigned cpu = 0; cpu < MAX_CPUS && hammers && !run.failed; cpu++) {
+        if (!cpu_data(cpu)->online)
+            continue;
+        struct torture_hammer *h = &hammers[nhammers];
+        char name[THREAD_NAME_LEN];
+        snprintf(name, sizeof(name), "ftrace_ham/%u", cpu);
+        h->cpu = cpu;
+        h->thread = kthread_create(torture_hammer_main, h, name, cpu);
+        if (!h->thread) {
+            torture_fail(&run, "cannot create the hammer threads");
+            break;
+        }
+        nhammers++;
+    }
+
+    uint64_t start = clock_ns(), deadline = start + ms * NSEC_PER_MSEC;
+    uint64_t iterations = 0;
+    bool interrupted = false;
+    while (!run.failed && clock_ns() < deadline) {
+        if (shell_interrupted()) {
+            interrupted = true;
+            break;
+        }
+        torture_iteration(&run);
+        iterations++;
+    }
+    uint64_t elapsed_ms = (clock_ns() - start) / NSEC_PER_MSEC;
+
+    /* The end state: no op left, every site a NOP, while the load still runs. */
+    for (int k = 0; k < TORTURE_OPS; k++) {
+        if (!torture_ops[k].registered)
+            continue;
+        run.steps++;
+        int err = unregister_ftrace_function(&torture_ops[k].ops);
+        if (err) {
+            char reason[96];
+            snprintf(reason, sizeof(reason), "final unregister %s: %s", torture_ops[k].name,
+                     strerror(-err));
+            torture_fail(&run, reason);
+        } else {
+            torture_ops[k].registered = false;
+        }
+    }
+    torture_check_all(&run, "final");
+    uint64_t hammer_calls = 0;
+    if (hammers)
+        torture_stop_load(&run, hammers, nhammers, work, &hammer_calls);
+    else if (work)
+        work_finish(work, &(struct work_summary){0});
+    kfree(hammers);
+
+    for (int k = 0; k < TORTURE_OPS; k++) {
+        if (torture_ops[k].ops.flags & FTRACE_OPS_FL_ENABLED)
+            torture_fail(&run, "an op is still registered");
+        ftrace_ops_set_hashes(&torture_ops[k].ops, NULL, NULL);
+    }
+    size_t nops = 0;
+    for (size_t i = 0; i < ftrace_rec_total(); i++) {
+        const struct dyn_ftrace *rec = ftrace_rec(i);
+        uint8_t b[ARCH_PATCH_INSN_SIZE];
+        if (rec->flags & FTRACE_FL_DISABLED)
+            continue;
+        if (ftrace_rec_count(rec) == 0 && arch_text_read(rec->ip, b, sizeof(b)) == 0 &&
+            memcmp(b, arch_ftrace_nop, sizeof(b)) == 0)
+            nops++;
+        else
+            torture_fail(&run, "a site is not a NOP at the end");
+    }
+
+    uint64_t all = 0, glob = 0, regs = 0, one = 0;
+    for (unsigned cpu = 0; cpu < MAX_CPUS; cpu++) {
+        all += torture_cpus[cpu].all_hits;
+        glob += torture_cpus[cpu].glob_hits;
+        regs += torture_cpus[cpu].regs_hits;
+        one += torture_cpus[cpu].one_hits;
+        if (!interrupted && !run.failed && cpu_data(cpu)->online &&
+            torture_cpus[cpu].all_hits == 0) {
+            char reason[96];
+            snprintf(reason, sizeof(reason), "no call traced on CPU %u", cpu);
+            torture_fail(&run, reason);
+        }
+    }
+    if (!interrupted && (!all || !glob || !regs || !one))
+        torture_fail(&run, "an op was never called");
+    if (regs_missing || regs_wrong_args || regs_stray) {
+        char reason[96];
+        snprintf(reason, sizeof(reason),
+                 "regs op: %llu without regs, %llu wrong, %llu stray (first at %ps)",
+                 (unsigned long long)regs_missing, (unsigned long long)regs_wrong_args,
+                 (unsigned long long)regs_stray, (void *)regs_first_bad_ip);
+        torture_fail(&run, reason);
+    }
+    struct mm_stats mm_after;
+    mm_get_stats(&mm_after);
+    if (mm_after.heap_bytes_in_use != mm_before.heap_bytes_in_use) {
+        char reason[96];
+        snprintf(reason, sizeof(reason), "heap in use changed from %llu to %llu bytes",
+                 (unsigned long long)mm_before.heap_bytes_in_use,
+                 (unsigned long long)mm_after.heap_bytes_in_use);
+        torture_fail(&run, reason);
+    }
+
+    struct ftrace_stats st_after;
+    ftrace_get_stats(&st_after);
+    shell_printf(
+        ctx,
+        "ftrace_torture: %llu.%03llu s on %u CPU%s, seed %#lx%s: %llu iterations, "
+        "%llu steps, %llu batches, %llu sites patched, %llu sync rounds, "
+        "%llu int3 hits (%llu stale), %llu callbacks, %llu hammer calls, "
+        "%zu sites back to NOP\n",
+        (unsigned long long)(elapsed_ms / 1000), (unsigned long long)(elapsed_ms % 1000),
+        cpus_online, cpus_online == 1 ? "" : "s", seed, interrupted ? " (interrupted)" : "",
+        (unsigned long long)iterations, (unsigned long long)run.steps,
+        (unsigned long long)(st_after.batches - st_before.batches),
+        (unsigned long long)(st_after.sites_patched - st_before.sites_patched),
+        (unsigned long long)(smp_sync_rounds() - rounds_before),
+        (unsigned long long)(arch_text_poke_int3_hits() - int3_before),
+        (unsigned long long)(arch_text_poke_stale_int3_hits() - stale_before),
+        (unsigned long long)(all + glob + regs + one), (unsigned long long)hammer_calls, nops);
+    torture_running = false;
+    if (run.failed) {
+        shell_printf(ctx, "ftrace_torture: FAILED (%s)\n", run.reason);
+        return 1;
+    }
+    shell_printf(ctx, "ftrace_torture: ok\n");
+    return interrupted ? 130 : 0;
+}

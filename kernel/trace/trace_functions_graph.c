@@ -1,0 +1,499 @@
+/*
+ * The function_graph tracer: an entry event when a traced function starts and a return
+ * event with its duration when it ends, printed as Linux prints them: a call tree per
+ * CPU with durations, overhead marks, leaf calls on one line, task-switch separators and
+ * interrupt arrows. set_graph_function limits tracing to the listed functions and what
+ * they call; set_graph_notrace suspends it inside the listed ones; max_graph_depth and
+ * tracing_thresh cut by depth and duration.
+ */
+#include <kernel/errno.h>
+#include <kernel/ftrace.h>
+#include <kernel/ftrace_filter.h>
+#include <kernel/init.h>
+#include <kernel/symbols.h>
+#include <kernel/thread.h>
+#include <kernel/tracefs.h>
+#include <lib/printf.h>
+#include <lib/string.h>
+
+#include "fgraph.h"
+#include "trace.h"
+
+#define GRAPH_INDENT 2
+#define GRAPH_PROCINFO_LENGTH 14
+#define GRAPH_RET_IRQ_FLAG (1u << 11)
+#define GRAPH_ENT_IRQ_FLAG (1u << 16)
+
+/* set_graph_function / set_graph_notrace live in ops that are never registered. */
+static struct ftrace_ops graph_filter_ops = {.tramp_slot = -1};
+static unsigned long max_graph_depth;
+static uint64_t tracing_thresh_ns;
+static volatile bool graph_active;
+
+/* ---- recording ---- */
+
+bool graph_tracer_wants(unsigned long ip, const struct fgraph_thread *g, uint8_t *flags)
+{
+    if (!graph_active || g->in_notrace || !trace_should_record())
+        return false;
+    if ((*flags & FGRAPH_FRAME_IN_IRQ) && !trace_opt(TRACE_OPT_GRAPH_IRQS))
+        return false;
+    if (max_graph_depth && g->curr >= max_graph_depth)
+        return false;
+    struct ftrace_hash *only = READ_ONCE(graph_filter_ops.filter_hash);
+    struct ftrace_hash *never = READ_ONCE(graph_filter_ops.notrace_hash);
+    struct dyn_ftrace *rec = NULL;
+    if (!ftrace_hash_empty(only) || !ftrace_hash_empty(never))
+        rec = ftrace_rec_lookup(ip);
+    if (rec && ftrace_hash_test(never, ftrace_rec_index(rec))) {
+        *flags |= FGRAPH_FRAME_NOTRACE;
+        return true;
+    }
+    if (!ftrace_hash_empty(only)) {
+        if (rec && ftrace_hash_test(only, ftrace_rec_index(rec)))
+            *flags |= FGRAPH_FRAME_ROOT;
+        else if (!g->in_filter)
+            return false;
+    }
+    return true;
+}
+
+void graph_tracer_entry(const struct fgraph_frame *f, unsigned extra_preempt)
+{
+    /* With tracing_thresh only returns are recorded, as Linux does. */
+    if (tracing_thresh_ns)
+        return;
+    struct rb_reservation res;
+    struct trace_graph_ent_event *ev = rb_reserve(trace_global.buffer, sizeof(*ev), &res);
+    if (!ev)
+        return;
+    ev->ctx = trace_ctx_now(TRACE_GRAPH_ENT, extra_preempt);
+    ev->func = trace_addr_pack(f->func);
+    ev->depth = f->depth | ((f->flags & FGRAPH_FRAME_IRQ_ENTRY) ? GRAPH_ENT_IRQ_FLAG : 0);
+    rb_commit(trace_global.buffer, &res);
+}
+
+void graph_tracer_return(const struct fgraph_frame *f, uint64_t rettime, uint32_t overrun,
+                         unsigned extra_preempt)
+{
+    uint64_t duration = rettime > f->calltime ? rettime - f->calltime : 0;
+    if (tracing_thresh_ns && duration < tracing_thresh_ns)
+        return;
+    struct rb_reservation res;
+    struct trace_graph_ret_event *ev = rb_reserve(trace_global.buffer, sizeof(*ev), &res);
+    if (!ev)
+        return;
+    ev->ctx = trace_ctx_now(TRACE_GRAPH_RET, extra_preempt);
+    ev->func = trace_addr_pack(f->func);
+    ev->depth = f->depth & 0x7ff;
+    if (f->flags & FGRAPH_FRAME_IRQ_ENTRY)
+        ev->depth |= GRAPH_RET_IRQ_FLAG;
+    ev->overrun = overrun;
+    ev->duration_lo = (uint32_t)duration;
+    ev->duration_hi = (uint32_t)(duration >> 32);
+    rb_commit(trace_global.buffer, &res);
+}
+
+static int graph_init(void)
+{
+    graph_active = true;
+    int err = fgraph_user_enable(FGRAPH_TRACER);
+    if (err)
+        graph_active = false;
+    return err;
+}
+
+static void graph_reset(void)
+{
+    graph_active = false;
+    fgraph_user_disable(FGRAPH_TRACER);
+}
+
+/* ---- output ---- */
+
+#define GRAPH_MAX_DEPTH_SEEN 64
+
+struct graph_cpu_state {
+    int last_pid;
+    int depth;
+    unsigned long enter_funcs[GRAPH_MAX_DEPTH_SEEN];
+};
+
+struct graph_print_state {
+    struct graph_cpu_state cpu[MAX_CPUS];
+};
+
+static struct graph_print_state *print_state(struct trace_iter *it)
+{
+    if (!it->tracer_state) {
+        struct graph_print_state *st = kzalloc(sizeof(*st));
+        if (!st)
+            return NULL;
+        for (unsigned c = 0; c < MAX_CPUS; c++)
+            st->cpu[c].last_pid = -1;
+        it->tracer_state = st;
+    }
+    return it->tracer_state;
+}
+
+static unsigned cpu_width(void)
+{
+    unsigned n = 0;
+    for (unsigned c = 0; c < MAX_CPUS; c++)
+        if (cpu_data(c)->online)
+            n = c;
+    return n >= 10 ? 2 : 1;
+}
+
+static char overhead_mark(uint64_t ns)
+{
+    if (ns > 1000000000ULL)
+        return '$';
+    if (ns > 100000000ULL)
+        return '@';
+    if (ns > 10000000ULL)
+        return '*';
+    if (ns > 1000000ULL)
+        return '#';
+    if (ns > 100000ULL)
+        return '!';
+    if (ns > 10000ULL)
+        return '+';
+    return ' ';
+}
+
+/* Linux's trace_print_graph_duration: at most 7 digits around the point, then " us ". */
+void trace_graph_print_duration(struct seqbuf *s, uint64_t ns)
+{
+    char usecs[24], nsecs[8];
+    int len = scnprintf(usecs, sizeof(usecs), "%llu", (unsigned long long)(ns / 1000));
+    seq_puts(s, usecs);
+    if (len < 7) {
+        size_t keep = MIN(sizeof(nsecs) - 3, (size_t)(8 - len)); /* chars incl. the NUL */
+        char full[8];
+        scnprintf(full, sizeof(full), "%03llu", (unsigned long long)(ns % 1000));
+        size_t n = MIN(strlen(full), keep - 1);
+        memcpy(nsecs, full, n);
+        nsecs[n] = '\0';
+        seq_printf(s, ".%s", nsecs);
+        len += n + 1;
+    }
+    seq_puts(s, " us ");
+    for (int i = len; i < 8; i++)
+        seq_putc(s, ' ');
+}
+
+enum graph_fill { FILL_NONE, FILL_FULL, FILL_START, FILL_END };
+
+static void print_duration(struct seqbuf *s, uint64_t ns, enum graph_fill fill)
+{
+    if (!trace_opt(TRACE_OPT_GRAPH_DURATION) || !trace_opt(TRACE_OPT_CONTEXT_INFO))
+        return;
+    switch (fill) {
+    case FILL_FULL:
+        seq_puts(s, "              |  ");
+        return;
+    case FILL_START:
+        seq_puts(s, "  ");
+        return;
+    case FILL_END:
+        seq_puts(s, " |");
+        return;
+    case FILL_NONE:
+        break;
+    }
+    if (trace_opt(TRACE_OPT_GRAPH_OVERHEAD))
+        seq_printf(s, "%c ", overhead_mark(ns));
+    else
+        seq_puts(s, "  ");
+    trace_graph_print_duration(s, ns);
+    seq_puts(s, "|  ");
+}
+
+static void print_proc(struct seqbuf *s, int pid)
+{
+    char comm[THREAD_NAME_LEN], buf[THREAD_NAME_LEN];
+    strlcpy(comm, trace_comm_of(pid, buf, sizeof(buf)), sizeof(comm));
+    comm[7] = '\0';
+    char pid_str[12];
+    int len = (int)strlen(comm) + scnprintf(pid_str, sizeof(pid_str), "%d", pid) + 1;
+    int spaces = len < GRAPH_PROCINFO_LENGTH ? GRAPH_PROCINFO_LENGTH - len : 0;
+    for (int i = 0; i < spaces / 2; i++)
+        seq_putc(s, ' ');
+    seq_printf(s, "%s-%s", comm, pid_str);
+    for (int i = 0; i < spaces - spaces / 2; i++)
+        seq_putc(s, ' ');
+}
+
+static void print_cpu(struct seqbuf *s, unsigned cpu) { seq_printf(s, " %*u) ", cpu_width(), cpu); }
+
+static void print_abstime(struct seqbuf *s, uint64_t ts)
+{
+    char buf[32];
+    trace_format_timestamp(buf, sizeof(buf), ts);
+    seq_printf(s, "%s |  ", buf);
+}
+
+/* Columns before the duration: absolute time, CPU, task. */
+static void print_columns(struct seqbuf *s, const struct rb_record *rec, int pid)
+{
+    if (!trace_opt(TRACE_OPT_CONTEXT_INFO))
+        return;
+    if (trace_opt(TRACE_OPT_GRAPH_ABSTIME))
+        print_abstime(s, rec->ts);
+    if (trace_opt(TRACE_OPT_GRAPH_CPU))
+        print_cpu(s, rec->cpu);
+    if (trace_opt(TRACE_OPT_GRAPH_PROC)) {
+        print_proc(s, pid);
+        seq_puts(s, " | ");
+    }
+}
+
+/* A separator when the task on a CPU changes (Linux's verif_pid). */
+static void check_pid(struct seqbuf *s, struct graph_cpu_state *cs, unsigned cpu, int pid)
+{
+    if (cs->last_pid == pid)
+        return;
+    int prev = cs->last_pid;
+    cs->last_pid = pid;
+    if (prev == -1)
+        return;
+    seq_puts(s, " ------------------------------------------\n");
+    print_cpu(s, cpu);
+    print_proc(s, prev);
+    seq_puts(s, " => ");
+    print_proc(s, pid);
+    seq_puts(s, "\n ------------------------------------------\n\n");
+}
+
+static void print_irq_arrow(struct seqbuf *s, const struct rb_record *rec, int pid, bool entry)
+{
+    if (!trace_opt(TRACE_OPT_GRAPH_IRQS))
+        return;
+    print_columns(s, rec, pid);
+    print_duration(s, 0, FILL_START);
+    seq_puts(s, entry ? "==========>" : "<==========");
+    print_duration(s, 0, FILL_END);
+    seq_putc(s, '\n');
+}
+
+static void print_indent(struct seqbuf *s, unsigned depth)
+{
+    for (unsigned i = 0; i < depth * GRAPH_INDENT; i++)
+        seq_putc(s, ' ');
+}
+
+static uint64_t ret_duration(const struct trace_graph_ret_event *r)
+{
+    return ((uint64_t)r->duration_hi << 32) | r->duration_lo;
+}
+
+static void print_overrun(struct seqbuf *s, const struct trace_graph_ret_event *r)
+{
+    if (trace_opt(TRACE_OPT_GRAPH_OVERRUN))
+        seq_printf(s, " (Overruns: %u)\n", (unsigned)r->overrun);
+}
+
+static bool print_entry(struct trace_iter *it, struct seqbuf *s, struct graph_print_state *st)
+{
+    const struct rb_record *rec = &it->rec;
+    const struct trace_graph_ent_event *e = (const void *)rec->data;
+    int pid = trace_ctx_pid(e->ctx);
+    unsigned depth = e->depth & 0xffff;
+    struct graph_cpu_state *cs = &st->cpu[rec->cpu];
+    check_pid(s, cs, rec->cpu, pid);
+    if (e->depth & GRAPH_ENT_IRQ_FLAG)
+        print_irq_arrow(s, rec, pid, true);
+
+    /* A leaf: the very next event of this CPU is this call's own return. */
+    const struct rb_record *next = trace_iter_peek_cpu(it, rec->cpu);
+    if (next && trace_ctx_type(*(const uint32_t *)next->data) == TRACE_GRAPH_RET) {
+        const struct trace_graph_ret_event *r = (const void *)next->data;
+        if ((int)trace_ctx_pid(r->ctx) == pid && r->func == e->func &&
+            (unsigned)(r->depth & 0x7ff) == depth) {
+            struct trace_graph_ret_event ret = *r;
+            trace_iter_drop_peeked(it, rec->cpu);
+            cs->depth = depth > 0 ? depth - 1 : 0;
+            if (depth < GRAPH_MAX_DEPTH_SEEN)
+                cs->enter_funcs[depth] = 0;
+            print_columns(s, rec, pid);
+            print_duration(s, ret_duration(&ret), FILL_NONE);
+            print_indent(s, depth);
+            trace_print_sym(s, trace_addr_unpack(e->func), false, false);
+            seq_puts(s, "();\n");
+            print_overrun(s, &ret);
+            if (ret.depth & GRAPH_RET_IRQ_FLAG)
+                print_irq_arrow(s, rec, pid, false);
+            return true;
+        }
+    }
+    cs->depth = depth;
+    if (depth < GRAPH_MAX_DEPTH_SEEN)
+        cs->enter_funcs[depth] = e->func;
+    print_columns(s, rec, pid);
+    print_duration(s, 0, FILL_FULL);
+    print_indent(s, depth);
+    trace_print_sym(s, trace_addr_unpack(e->func), false, false);
+    seq_puts(s, "() {\n");
+    return true;
+}
+
+static bool print_return(struct trace_iter *it, struct seqbuf *s, struct graph_print_state *st)
+{
+    const struct rb_record *rec = &it->rec;
+    const struct trace_graph_ret_event *r = (const void *)rec->data;
+    int pid = trace_ctx_pid(r->ctx);
+    unsigned depth = r->depth & 0x7ff;
+    struct graph_cpu_state *cs = &st->cpu[rec->cpu];
+    check_pid(s, cs, rec->cpu, pid);
+    bool matched = depth < GRAPH_MAX_DEPTH_SEEN && cs->enter_funcs[depth] == r->func;
+    if (depth < GRAPH_MAX_DEPTH_SEEN)
+        cs->enter_funcs[depth] = 0;
+    cs->depth = depth > 0 ? depth - 1 : 0;
+    print_columns(s, rec, pid);
+    print_duration(s, ret_duration(r), FILL_NONE);
+    print_indent(s, depth);
+    if (matched && !trace_opt(TRACE_OPT_GRAPH_TAIL)) {
+        seq_puts(s, "}\n");
+    } else {
+        seq_puts(s, "} /* ");
+        trace_print_sym(s, trace_addr_unpack(r->func), false, false);
+        seq_puts(s, " */\n");
+    }
+    print_overrun(s, r);
+    if (r->depth & GRAPH_RET_IRQ_FLAG)
+        print_irq_arrow(s, rec, pid, false);
+    return true;
+}
+
+/* trace_marker text inside the graph: a C comment one level deeper than the last call. */
+static bool print_comment(struct trace_iter *it, struct seqbuf *s, struct graph_print_state *st)
+{
+    const struct rb_record *rec = &it->rec;
+    const struct trace_print_event *p = (const void *)rec->data;
+    int pid = trace_ctx_pid(p->ctx);
+    struct graph_cpu_state *cs = &st->cpu[rec->cpu];
+    check_pid(s, cs, rec->cpu, pid);
+    print_columns(s, rec, pid);
+    print_duration(s, 0, FILL_FULL);
+    if (cs->depth > 0)
+        print_indent(s, cs->depth + 1);
+    size_t len = strnlen(p->text, MIN((size_t)p->len, sizeof(p->text)));
+    while (len && p->text[len - 1] == '\n')
+        len--;
+    seq_puts(s, "/* ");
+    seq_write(s, p->text, len);
+    seq_puts(s, " */\n");
+    return true;
+}
+
+static bool graph_print_line(struct trace_iter *it, struct seqbuf *s)
+{
+    struct graph_print_state *st = print_state(it);
+    if (!st)
+        return false;
+    switch (trace_ctx_type(*(const uint32_t *)it->rec.data)) {
+    case TRACE_GRAPH_ENT:
+        return print_entry(it, s, st);
+    case TRACE_GRAPH_RET:
+        return print_return(it, s, st);
+    case TRACE_PRINT:
+        return print_comment(it, s, st);
+    default:
+        return false;
+    }
+}
+
+static void graph_print_header(struct trace_iter *it, struct seqbuf *s)
+{
+    bool ctx = trace_opt(TRACE_OPT_CONTEXT_INFO);
+    seq_putc(s, '#');
+    if (ctx && trace_opt(TRACE_OPT_GRAPH_ABSTIME))
+        seq_puts(s, "     TIME       ");
+    if (ctx && trace_opt(TRACE_OPT_GRAPH_CPU))
+        seq_puts(s, " CPU");
+    if (ctx && trace_opt(TRACE_OPT_GRAPH_PROC))
+        seq_puts(s, "  TASK/PID       ");
+    if (ctx && trace_opt(TRACE_OPT_GRAPH_DURATION))
+        seq_puts(s, "  DURATION   ");
+    seq_puts(s, "               FUNCTION CALLS\n");
+    seq_putc(s, '#');
+    if (ctx && trace_opt(TRACE_OPT_GRAPH_ABSTIME))
+        seq_puts(s, "      |         ");
+    if (ctx && trace_opt(TRACE_OPT_GRAPH_CPU))
+        seq_puts(s, " |  ");
+    if (ctx && trace_opt(TRACE_OPT_GRAPH_PROC))
+        seq_puts(s, "   |    |        ");
+    if (ctx && trace_opt(TRACE_OPT_GRAPH_DURATION))
+        seq_puts(s, "   |   |      ");
+    seq_puts(s, "               |   |   |   |\n");
+}
+
+TRACER(function_graph, .name = "function_graph", .init = graph_init, .reset = graph_reset,
+       .print_header = graph_print_header, .print_line = graph_print_line);
+
+/* ---- files ---- */
+
+int fgraph_set_filter_text(bool is_notrace, const char *globs)
+{
+    struct ftrace_hash *h = ftrace_hash_alloc();
+    if (!h)
+        return -ENOMEM;
+    char tok[128];
+    int err = 0;
+    for (const char *p = globs; *p;) {
+        size_t n = strcspn(p, ", \t");
+        if (n && n < sizeof(tok)) {
+            memcpy(tok, p, n);
+            tok[n] = '\0';
+            if (ftrace_filter_apply_token(h, tok, false) < 0)
+                err = -EINVAL;
+        }
+        p += n;
+        p += strspn(p, ", \t");
+    }
+    struct ftrace_hash *keep = ftrace_hash_copy(is_notrace ? graph_filter_ops.filter_hash
+                                                        : graph_filter_ops.notrace_hash);
+    if (is_notrace)
+        ftrace_ops_set_hashes(&graph_filter_ops, keep, h);
+    else
+        ftrace_ops_set_hashes(&graph_filter_ops, h, keep);
+    return err;
+}
+
+static int show_max_depth(struct seqbuf *s, void *data) { return seq_printf(s, "%lu\n", max_graph_depth); }
+
+static ssize_t store_max_depth(void *data, const char *buf, size_t len)
+{
+    unsigned long v;
+    if (tracefs_parse_ulong(buf, len, &v) != 0)
+        return -EINVAL;
+    WRITE_ONCE(max_graph_depth, v);
+    return len;
+}
+
+static int show_thresh(struct seqbuf *s, void *data)
+{
+    return seq_printf(s, "%llu\n", (unsigned long long)(tracing_thresh_ns / 1000));
+}
+
+static ssize_t store_thresh(void *data, const char *buf, size_t len)
+{
+    unsigned long usecs;
+    if (tracefs_parse_ulong(buf, len, &usecs) != 0 || usecs > 1000000000UL)
+        return -EINVAL;
+    WRITE_ONCE(tracing_thresh_ns, (uint64_t)usecs * 1000);
+    return len;
+}
+
+TRACEFS_FILE(max_graph_depth, .path = "max_graph_depth", .mode = 0644, .show = show_max_depth,
+             .store = store_max_depth);
+TRACEFS_FILE(tracing_thresh, .path = "tracing_thresh", .mode = 0644, .show = show_thresh,
+             .store = store_thresh);
+
+static void graph_files_init(void)
+{
+    ftrace_filter_file_create("set_graph_function", &graph_filter_ops, false);
+    ftrace_filter_file_create("set_graph_notrace", &graph_filter_ops, true);
+}
+INITCALL(graph_files_init);
