@@ -3,6 +3,8 @@
  * (and one call site) per function, with the name the tests look up.
  */
 #include <kernel/ftrace_test.h>
+#include <kernel/shell.h>
+#include <lib/string.h>
 
 #define TARGET __attribute__((noinline, noclone, used))
 
@@ -25,3 +27,32 @@ TARGET unsigned long ftrace_test_target_other(unsigned long a)
 }
 
 TARGET void ftrace_test_empty(void) { __asm__ __volatile__("" ::: "memory"); }
+
+/* A three-level chain for function_graph's nesting tests. */
+TARGET unsigned long ftrace_test_chain_c(unsigned long a) { return ftrace_test_target_hot(a) + 1; }
+TARGET unsigned long ftrace_test_chain_b(unsigned long a) { return ftrace_test_chain_c(a) * 2; }
+TARGET unsigned long ftrace_test_chain_a(unsigned long a) { return ftrace_test_chain_b(a) + 3; }
+
+/* `ftrace_test_call WHICH N`: calls a test target N times, so shell tests can trace it. */
+SHELL_COMMAND(ftrace_test_call, "ftrace_test_call chain|target|hot|empty N",
+              "call a traced test function N times (for tracing tests)")
+{
+    unsigned long n;
+    if (argc != 3 || kstrtoul(argv[2], 10, &n) != 0 || n > 10000000)
+        return shell_usage(ctx);
+    volatile unsigned long sink = 0;
+    for (unsigned long i = 0; i < n; i++) {
+        if (!strcmp(argv[1], "chain"))
+            sink += ftrace_test_chain_a(i);
+        else if (!strcmp(argv[1], "target"))
+            sink += ftrace_test_target(i, 1, 2);
+        else if (!strcmp(argv[1], "hot"))
+            sink += ftrace_test_target_hot(i);
+        else if (!strcmp(argv[1], "empty"))
+            ftrace_test_empty();
+        else
+            return shell_usage(ctx);
+    }
+    (void)sink;
+    return 0;
+}

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""fentros test harness: boots the kernel in QEMU and runs the in-kernel self-tests and
-the shell scripts in tests/shell/ at several CPU counts. See tests/README.md.
+"""fentros test harness: boots the kernel in QEMU and runs the in-kernel self-tests, the
+shell scripts in tests/shell/ and the Python scripts in tests/trace/ at several CPU counts.
+See tests/README.md.
 
 Tests that can share a boot run in one QEMU per CPU count (boots under TCG take
 seconds); a test that crashes, powers off, reboots or needs its own kernel command line
@@ -19,12 +20,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from harness import ktap, shelltest  # noqa: E402
+from harness import ktap, shelltest, tracetest  # noqa: E402
 from harness.console import Console, describe_exit  # noqa: E402
 from harness.isos import IsoCache, IsoError  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 SHELL_DIR = ROOT / "tests" / "shell"
+TRACE_DIR = ROOT / "tests" / "trace"
 LOG_DIR = ROOT / "build" / "test-logs"
 ISO_DIR = ROOT / "build" / "test-isos"
 DEFAULT_KERNEL = ROOT / "build" / "kernel.elf"
@@ -212,6 +214,30 @@ class ScriptUnit:
         return not (failure and failure.fatal)
 
 
+class TraceUnit:
+    """One test function of a tests/trace/*.py file run at one CPU count."""
+
+    def __init__(self, smp, testfile, test_name, function):
+        self.name = f"smp{smp}/trace/{testfile.name}/{test_name}"
+        self.smp = smp
+        self.testfile = testfile
+        self.function = function
+
+    def run(self, session, console, start):
+        began = time.monotonic()
+        failure = None
+        # With --iso the kernel that runs is not known to match --kernel.
+        kernel = None if session.args.iso else session.args.kernel
+        result = tracetest.run_test(self.testfile, self.function, console, self.smp,
+                                    session.args.timeout, session.boot_cache(console), kernel)
+        if result:
+            failure = Failure(result.message, result.details, fatal=result.fatal)
+        failure = with_crash_text(failure, console.crash_lines(start))
+        session.reporter.result(self.name, failure, time.monotonic() - began,
+                                console.log_path)
+        return not (failure and failure.fatal)
+
+
 class Group:
     """Units that run in one boot: the shared boot of a CPU count, or one test's own."""
 
@@ -232,6 +258,12 @@ class Session:
         self.stream = sys.stderr.buffer if args.verbose else None
         self._consoles = set()
         self._lock = threading.Lock()
+        self._boot_caches = {}
+
+    def boot_cache(self, console):
+        """A dict that lives as long as one boot, for what Python tests read once per boot."""
+        with self._lock:
+            return self._boot_caches.setdefault(id(console), {})
 
     def qemu_argv(self, smp, cmdline):
         if self.args.qemu_cmd:
@@ -273,6 +305,7 @@ class Session:
         console.kill()
         with self._lock:
             self._consoles.discard(console)
+            self._boot_caches.pop(id(console), None)
 
     def stop_all(self):
         self.reporter.interrupted = True
@@ -440,7 +473,22 @@ def load_tests(args, reporter):
     return tests
 
 
-def plan(args, tests, reporter):
+def load_trace_tests(args, reporter):
+    """Load tests/trace/*.py; a file that does not load fails at every CPU count."""
+    files = []
+    for path in sorted(args.trace_dir.glob("*.py")):
+        testfile = tracetest.TraceTestFile(path)
+        if testfile.error is None:
+            files.append(testfile)
+            continue
+        for smp in args.smp:
+            name = f"smp{smp}/trace/{testfile.name}"
+            if name_matches(name, args.filter):
+                reporter.fail(name, Failure(f"bad test file {rel(path)}: {testfile.error}"))
+    return files
+
+
+def plan(args, tests, reporter, trace_files=()):
     """Tests to run, in groups: each CPU count's shared boot first, then tests alone."""
     groups = []
     for smp in args.smp:
@@ -460,6 +508,13 @@ def plan(args, tests, reporter):
             else:
                 cmdline = f"{TEST_CMDLINE} {test.cmdline}".strip()
                 alone.append(Group(test.name, smp, cmdline, [unit], shared=False))
+        for testfile in trace_files:
+            if testfile.smp and smp not in testfile.smp:
+                continue
+            for test_name, function in testfile.tests:
+                unit = TraceUnit(smp, testfile, test_name, function)
+                if name_matches(unit.name, args.filter):
+                    shared.append(unit)
         if shared:
             groups.append(Group("main", smp, TEST_CMDLINE, shared, shared=True))
         groups += alone
@@ -508,6 +563,7 @@ def parse_args(argv):
     parser.add_argument("--qemu-cmd", help=argparse.SUPPRESS)
     parser.add_argument("--mkiso", type=Path, default=MKISO, help=argparse.SUPPRESS)
     parser.add_argument("--shell-dir", type=Path, default=SHELL_DIR, help=argparse.SUPPRESS)
+    parser.add_argument("--trace-dir", type=Path, default=TRACE_DIR, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     args.smp = sorted(set(args.smp))
     if args.jobs < 1:
@@ -525,13 +581,15 @@ def main(argv=None):
     args = parse_args(argv)
     reporter = Reporter(args.keep_going)
     if args.list:
-        for group in plan(args, load_tests(args, Reporter(True)), reporter):
+        quiet = Reporter(True)
+        for group in plan(args, load_tests(args, quiet), reporter,
+                          load_trace_tests(args, quiet)):
             for unit in group.units:
                 print(unit.name)
         return 0
     clear_logs()
     session = Session(args, reporter)
-    groups = plan(args, load_tests(args, reporter), reporter)
+    groups = plan(args, load_tests(args, reporter), reporter, load_trace_tests(args, reporter))
     pool = ThreadPoolExecutor(max_workers=args.jobs) if args.jobs > 1 else None
     try:
         if pool is None:

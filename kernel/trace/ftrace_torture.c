@@ -293,6 +293,12 @@ static const char *const torture_globs[] = {
 static const char *const torture_removals[] = {
     "!*lock*", "!shell_*", "!k*", "!ftrace_test_target_hot", "!work_*",
 };
+static const char *const torture_targets[] = {
+    "ftrace_test_target",
+    "ftrace_test_target_hot",
+    "ftrace_test_target_other",
+    "ftrace_test_target_*",
+};
 
 /* Per-CPU tallies of the callbacks, one cache line each so CPUs never share one. */
 struct torture_cpu {
@@ -317,6 +323,19 @@ struct torture_hammer {
     uint64_t calls;
     uint64_t wrong; /* calls that returned a wrong value */
     struct thread *thread;
+};
+
+struct torture_run {
+    struct shell_ctx *ctx;
+    uint64_t rng;
+    uint64_t iterations, steps;
+    bool interrupted;
+    bool failed;
+    char reason[160]; /* the first failure */
+    struct torture_hammer *hammers;
+    unsigned nhammers;
+    struct work_run *work;
+    uint64_t hammer_calls;
 };
 
 static struct torture_cpu torture_cpus[MAX_CPUS];
@@ -355,7 +374,7 @@ static void torture_count_one(unsigned long ip, unsigned long parent_ip, struct 
 /*
  * The SAVE_REGS op wants only the three test targets, which only the hammers call, and
  * each hammer announces its argument before the call: so the saved registers must hold
- * exactly the arguments the hammer of this CPU passed.
+ * exactly the arguments the hammer of this CPU passed, and the ip of the function.
  */
 static void torture_check_regs(unsigned long ip, unsigned long parent_ip, struct ftrace_ops *op,
                                struct pt_regs *regs, unsigned long *parent_slot)
@@ -368,12 +387,12 @@ static void torture_check_regs(unsigned long ip, unsigned long parent_ip, struct
     }
     unsigned long arg = c->arg;
     bool ok;
-    if (ip == (unsigned long)ftrace_test_target)
+    if (ip == (unsigned long)ftrace_test_target) {
         ok = regs->rdi == arg && regs->rsi == arg + 1 && regs->rdx == arg + 2;
-    else if (ip == (unsigned long)ftrace_test_target_hot ||
-             ip == (unsigned long)ftrace_test_target_other)
+    } else if (ip == (unsigned long)ftrace_test_target_hot ||
+               ip == (unsigned long)ftrace_test_target_other) {
         ok = regs->rdi == arg;
-    else {
+    } else {
         torture_note_regs_problem(&regs_stray, ip);
         return;
     }
@@ -413,14 +432,48 @@ static int torture_hammer_main(void *arg)
     return 0;
 }
 
-static uint64_t torture_random(uint64_t *state)
+static uint64_t torture_random(struct torture_run *run)
 {
-    uint64_t x = *state;
+    uint64_t x = run->rng;
     x ^= x << 13;
     x ^= x >> 7;
     x ^= x << 17;
-    *state = x;
+    run->rng = x;
     return x;
+}
+
+static const char *torture_pick(struct torture_run *run, const char *const *list, size_t n)
+{
+    return list[torture_random(run) % n];
+}
+
+static void torture_say(struct torture_run *run, const char *fmt, ...) __printf(2, 3);
+static void torture_fail(struct torture_run *run, const char *fmt, ...) __printf(2, 3);
+
+static void torture_say(struct torture_run *run, const char *fmt, ...)
+{
+    char buf[400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof(buf), fmt, ap);
+    va_end(ap);
+    /* After Ctrl-C the shell refuses standard output; the verdict must still be seen. */
+    if (run->interrupted)
+        shell_eprintf(run->ctx, "%s", buf);
+    else
+        shell_printf(run->ctx, "%s", buf);
+}
+
+/* Keeps the first failure as the reason; the run stops at the end of the step. */
+static void torture_fail(struct torture_run *run, const char *fmt, ...)
+{
+    va_list ap;
+    if (run->failed)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(run->reason, sizeof(run->reason), fmt, ap);
+    va_end(ap);
+    run->failed = true;
 }
 
 static bool torture_op_wants(const struct torture_op *t, size_t i)
@@ -431,21 +484,6 @@ static bool torture_op_wants(const struct torture_op *t, size_t i)
     if (ftrace_hash_test(op->notrace_hash, i))
         return false;
     return ftrace_hash_empty(op->filter_hash) || ftrace_hash_test(op->filter_hash, i);
-}
-
-struct torture_run {
-    struct shell_ctx *ctx;
-    uint64_t rng;
-    uint64_t steps;
-    bool failed;
-    char reason[96];
-};
-
-static void torture_fail(struct torture_run *run, const char *reason)
-{
-    if (!run->failed)
-        strlcpy(run->reason, reason, sizeof(run->reason));
-    run->failed = true;
 }
 
 /* Every site against its record and against the ops registered now. */
@@ -467,15 +505,21 @@ static void torture_check_all(struct torture_run *run, const char *step)
         if (ftrace_site_check(i, &want, why, sizeof(why)))
             continue;
         if (bad++ < TORTURE_MAX_REPORTS)
-            shell_printf(run->ctx, "ftrace_torture: after step %llu (%s): %s: %s\n",
-                         (unsigned long long)run->steps, step, ftrace_rec_name(ftrace_rec(i)), why);
+            torture_say(run, "ftrace_torture: after step %llu (%s): %s: %s\n",
+                        (unsigned long long)run->steps, step, ftrace_rec_name(ftrace_rec(i)), why);
     }
-    if (bad) {
-        char reason[96];
-        snprintf(reason, sizeof(reason), "%zu inconsistent sites after step %llu", bad,
-                 (unsigned long long)run->steps);
-        torture_fail(run, reason);
-    }
+    if (bad)
+        torture_fail(run, "%zu inconsistent sites after step %llu (%s)", bad,
+                     (unsigned long long)run->steps, step);
+}
+
+static void torture_step_done(struct torture_run *run, const char *step, int err)
+{
+    run->steps++;
+    if (err)
+        torture_fail(run, "%s: %s", step, strerror(-err));
+    else
+        torture_check_all(run, step);
 }
 
 static void torture_toggle(struct torture_run *run, struct torture_op *t)
@@ -485,90 +529,66 @@ static void torture_toggle(struct torture_run *run, struct torture_op *t)
     if (t->registered) {
         snprintf(step, sizeof(step), "unregister %s", t->name);
         err = unregister_ftrace_function(&t->ops);
-        if (!err)
-            t->registered = false;
+        t->registered = err != 0;
     } else {
         snprintf(step, sizeof(step), "register %s", t->name);
         err = register_ftrace_function(&t->ops);
-        if (!err)
-            t->registered = true;
+        t->registered = err == 0;
     }
-    run->steps++;
-    if (err) {
-        char reason[96];
-        snprintf(reason, sizeof(reason), "%s: %s", step, strerror(-err));
-        torture_fail(run, reason);
-        return;
-    }
-    torture_check_all(run, step);
+    torture_step_done(run, step, err);
 }
 
 static void torture_set_filter(struct torture_run *run, struct torture_op *t,
                                struct ftrace_hash *filter, struct ftrace_hash *excluded,
                                const char *what)
 {
-    char step[80];
+    char step[96];
     snprintf(step, sizeof(step), "filter %s: %s", t->name, what);
-    int err = ftrace_ops_set_hashes(&t->ops, filter, excluded);
-    run->steps++;
-    if (err) {
-        char reason[96];
-        snprintf(reason, sizeof(reason), "%s: %s", step, strerror(-err));
-        torture_fail(run, reason);
-        return;
-    }
-    torture_check_all(run, step);
+    torture_step_done(run, step, ftrace_ops_set_hashes(&t->ops, filter, excluded));
+}
+
+/* Globs that match nothing leave the hash as it was: possibly empty, that is everything. */
+static void torture_hash_add(struct ftrace_hash *hash, const char *glob, char *what, size_t len)
+{
+    ftrace_hash_apply_glob(hash, glob);
+    if (what[0])
+        strlcat(what, " ", len);
+    strlcat(what, glob, len);
 }
 
 static void torture_refilter_glob(struct torture_run *run)
 {
-    struct ftrace_hash *filter = ftrace_hash_alloc();
-    struct ftrace_hash *excluded = NULL;
-    char what[64] = "";
+    struct ftrace_hash *filter = ftrace_hash_alloc(), *excluded = NULL;
+    char what[80] = "";
     if (!filter) {
-        torture_fail(run, "out of memory");
+        torture_fail(run, "%s", strerror(ENOMEM));
         return;
     }
-    unsigned globs = 1 + torture_random(&run->rng) % 2;
-    for (unsigned g = 0; g < globs; g++) {
-        const char *glob = torture_globs[torture_random(&run->rng) % ARRAY_SIZE(torture_globs)];
-        /* A glob that matches nothing leaves the filter as it was (possibly empty: all). */
-        ftrace_hash_apply_glob(filter, glob);
-        strlcat(what, g ? " " : "", sizeof(what));
-        strlcat(what, glob, sizeof(what));
-    }
-    if (torture_random(&run->rng) % 4 == 0) {
-        const char *glob =
-            torture_removals[torture_random(&run->rng) % ARRAY_SIZE(torture_removals)];
-        ftrace_hash_apply_glob(filter, glob);
-        strlcat(what, " ", sizeof(what));
-        strlcat(what, glob, sizeof(what));
-    }
-    if (torture_random(&run->rng) % 4 == 0) {
-        excluded = ftrace_hash_alloc();
-        if (excluded)
-            ftrace_hash_apply_glob(excluded, "ftrace_test_target_other");
-        strlcat(what, " excluded:ftrace_test_target_other", sizeof(what));
+    unsigned globs = 1 + torture_random(run) % 2;
+    for (unsigned g = 0; g < globs; g++)
+        torture_hash_add(filter, torture_pick(run, torture_globs, ARRAY_SIZE(torture_globs)), what,
+                         sizeof(what));
+    if (torture_random(run) % 4 == 0)
+        torture_hash_add(filter, torture_pick(run, torture_removals, ARRAY_SIZE(torture_removals)),
+                         what, sizeof(what));
+    if (torture_random(run) % 4 == 0 && (excluded = ftrace_hash_alloc()) != NULL) {
+        strlcat(what, ", notrace", sizeof(what));
+        torture_hash_add(excluded, "ftrace_test_target_other", what, sizeof(what));
     }
     torture_set_filter(run, &torture_ops[OP_GLOB], filter, excluded, what);
 }
 
 static void torture_refilter_one(struct torture_run *run)
 {
-    static const char *const choices[] = {
-        "ftrace_test_target_hot",
-        "ftrace_test_target_other",
-        "ftrace_test_target",
-        "ftrace_test_target_*",
-    };
-    const char *glob = choices[torture_random(&run->rng) % ARRAY_SIZE(choices)];
     struct ftrace_hash *filter = ftrace_hash_alloc();
+    char what[40] = "";
     if (!filter) {
-        torture_fail(run, "out of memory");
+        torture_fail(run, "%s", strerror(ENOMEM));
         return;
     }
-    ftrace_hash_apply_glob(filter, glob);
-    torture_set_filter(run, &torture_ops[OP_ONE], filter, NULL, glob);
+    torture_hash_add(filter, torture_pick(run, torture_targets, ARRAY_SIZE(torture_targets)), what,
+                     sizeof(what));
+    torture_set_filter(run, &torture_ops[OP_ONE], filter, NULL, what);
 }
 
 static struct ftrace_hash *torture_hash_of(const char *const *globs, size_t n)
@@ -581,11 +601,6 @@ static struct ftrace_hash *torture_hash_of(const char *const *globs, size_t n)
 
 static void torture_init_ops(void)
 {
-    static const char *const targets[] = {
-        "ftrace_test_target",
-        "ftrace_test_target_hot",
-        "ftrace_test_target_other",
-    };
     static const struct {
         const char *name;
         ftrace_func_t func;
@@ -603,19 +618,22 @@ static void torture_init_ops(void)
         torture_ops[k].ops.flags = defs[k].flags;
         torture_ops[k].ops.tramp_slot = -1;
     }
-    ftrace_ops_set_hashes(&torture_ops[OP_REGS].ops, torture_hash_of(targets, 3), NULL);
-    ftrace_ops_set_hashes(&torture_ops[OP_ONE].ops, torture_hash_of(targets + 1, 1), NULL);
-    ftrace_ops_set_hashes(&torture_ops[OP_GLOB].ops, torture_hash_of(targets + 1, 2), NULL);
+    /* all: no filter. regs: the three targets, for good. one and glob: changed as it runs. */
+    ftrace_ops_set_hashes(&torture_ops[OP_REGS].ops, torture_hash_of(torture_targets, 3), NULL);
+    ftrace_ops_set_hashes(&torture_ops[OP_ONE].ops, torture_hash_of(torture_targets + 1, 1), NULL);
+    ftrace_ops_set_hashes(&torture_ops[OP_GLOB].ops, torture_hash_of(torture_targets + 1, 2), NULL);
 }
 
-/* One iteration: a new glob filter, a new single-function filter now and then, and one
- * or two registrations flipped, all in a random order, each step checked. */
+/*
+ * One iteration: a new glob filter, sometimes a new single-function filter, one or two
+ * registrations flipped; all in a random order, each step checked.
+ */
 static void torture_iteration(struct torture_run *run)
 {
-    enum { ACT_GLOB, ACT_ONE, ACT_TOGGLE_A, ACT_TOGGLE_B, ACTIONS };
-    int order[ACTIONS] = {ACT_GLOB, ACT_ONE, ACT_TOGGLE_A, ACT_TOGGLE_B};
+    enum { ACT_GLOB, ACT_ONE, ACT_TOGGLE, ACT_MAYBE_TOGGLE, ACTIONS };
+    int order[ACTIONS] = {ACT_GLOB, ACT_ONE, ACT_TOGGLE, ACT_MAYBE_TOGGLE};
     for (int i = ACTIONS - 1; i > 0; i--) {
-        int j = (int)(torture_random(&run->rng) % (uint64_t)(i + 1));
+        int j = (int)(torture_random(run) % (uint64_t)(i + 1));
         int tmp = order[i];
         order[i] = order[j];
         order[j] = tmp;
@@ -626,49 +644,133 @@ static void torture_iteration(struct torture_run *run)
             torture_refilter_glob(run);
             break;
         case ACT_ONE:
-            if (torture_random(&run->rng) % 3 == 0)
+            if (torture_random(run) % 3 == 0)
                 torture_refilter_one(run);
             break;
-        case ACT_TOGGLE_A:
-            torture_toggle(run, &torture_ops[torture_random(&run->rng) % TORTURE_OPS]);
-            break;
-        case ACT_TOGGLE_B:
-            if (torture_random(&run->rng) % 2 == 0)
-                torture_toggle(run, &torture_ops[torture_random(&run->rng) % TORTURE_OPS]);
+        case ACT_MAYBE_TOGGLE:
+            if (torture_random(run) % 2 == 0)
+                break;
+            /* fall through */
+        case ACT_TOGGLE:
+            torture_toggle(run, &torture_ops[torture_random(run) % TORTURE_OPS]);
             break;
         }
     }
 }
 
-/* Stops the hammers and the work load, and checks what they report. */
-static void torture_stop_load(struct torture_run *run, struct torture_hammer *hammers,
-                              unsigned nhammers, struct work_run *work, uint64_t *hammer_calls)
+/* The work threads, and one hammer per CPU. The work stops when told, not by time. */
+static void torture_start_load(struct torture_run *run)
 {
-    for (unsigned i = 0; i < nhammers; i++)
-        WRITE_ONCE(hammers[i].stop, true);
-    for (unsigned i = 0; i < nhammers; i++) {
-        kthread_join(hammers[i].thread);
-        *hammer_calls += hammers[i].calls;
-        if (hammers[i].wrong) {
-            char reason[96];
-            snprintf(reason, sizeof(reason), "%llu wrong results on CPU %u",
-                     (unsigned long long)hammers[i].wrong, hammers[i].cpu);
-            torture_fail(run, reason);
-        }
+    run->hammers = kzalloc(sizeof(*run->hammers) * MAX_CPUS);
+    if (!run->hammers) {
+        torture_fail(run, "%s", strerror(ENOMEM));
+        return;
     }
-    if (work) {
-        struct work_summary sum;
-        work_finish(work, &sum);
-        if (!sum.books_ok) {
-            char reason[96];
-            snprintf(reason, sizeof(reason), "work books: %llu handed off, %llu received",
-                     (unsigned long long)sum.handed_off, (unsigned long long)sum.received);
-            torture_fail(run, reason);
+    run->work = work_start((uint64_t)TORTURE_MAX_SECONDS * 2 * 1000, 1);
+    if (!run->work || work_failed_thread(run->work)) {
+        torture_fail(run, "cannot start the work load");
+        return;
+    }
+    for (unsigned cpu = 0; cpu < MAX_CPUS; cpu++) {
+        if (!cpu_data(cpu)->online)
+            continue;
+        struct torture_hammer *h = &run->hammers[run->nhammers];
+        char name[THREAD_NAME_LEN];
+        snprintf(name, sizeof(name), "ftrace_ham/%u", cpu);
+        h->cpu = cpu;
+        h->thread = kthread_create(torture_hammer_main, h, name, cpu);
+        if (!h->thread) {
+            torture_fail(run, "cannot create thread %s", name);
+            return;
         }
+        run->nhammers++;
     }
 }
 
-static int parse_torture_seconds(const char *s, uint64_t *ms)
+static void torture_stop_load(struct torture_run *run)
+{
+    for (unsigned i = 0; i < run->nhammers; i++)
+        WRITE_ONCE(run->hammers[i].stop, true);
+    for (unsigned i = 0; i < run->nhammers; i++) {
+        struct torture_hammer *h = &run->hammers[i];
+        kthread_join(h->thread);
+        run->hammer_calls += h->calls;
+        if (h->wrong)
+            torture_fail(run, "%llu wrong results on CPU %u", (unsigned long long)h->wrong, h->cpu);
+    }
+    kfree(run->hammers);
+    if (run->work) {
+        struct work_summary sum;
+        work_finish(run->work, &sum);
+        if (!sum.books_ok)
+            torture_fail(run, "work books: %llu items handed off, %llu received",
+                         (unsigned long long)sum.handed_off, (unsigned long long)sum.received);
+    }
+}
+
+/* Unregisters what is left, while the load still runs, and checks every site once more. */
+static void torture_unregister_all(struct torture_run *run)
+{
+    for (int k = 0; k < TORTURE_OPS; k++) {
+        struct torture_op *t = &torture_ops[k];
+        if (!t->registered)
+            continue;
+        int err = unregister_ftrace_function(&t->ops);
+        t->registered = err != 0;
+        run->steps++;
+        if (err)
+            torture_fail(run, "final unregister %s: %s", t->name, strerror(-err));
+    }
+    torture_check_all(run, "final");
+}
+
+/* The end state and the tallies; returns the number of sites that are NOPs. */
+static size_t torture_final_checks(struct torture_run *run, uint64_t *callbacks)
+{
+    for (int k = 0; k < TORTURE_OPS; k++) {
+        if (torture_ops[k].ops.flags & FTRACE_OPS_FL_ENABLED)
+            torture_fail(run, "op %s is still registered", torture_ops[k].name);
+        ftrace_ops_set_hashes(&torture_ops[k].ops, NULL, NULL);
+    }
+    size_t nops = 0;
+    for (size_t i = 0; i < ftrace_rec_total(); i++) {
+        const struct dyn_ftrace *rec = ftrace_rec(i);
+        uint8_t b[ARCH_PATCH_INSN_SIZE];
+        if (rec->flags & FTRACE_FL_DISABLED)
+            continue;
+        if (ftrace_rec_count(rec) == 0 && arch_text_read(rec->ip, b, sizeof(b)) == 0 &&
+            memcmp(b, arch_ftrace_nop, sizeof(b)) == 0)
+            nops++;
+        else
+            torture_fail(run, "%s is not a NOP at the end", ftrace_rec_name(rec));
+    }
+
+    uint64_t all = 0, glob = 0, regs = 0, one = 0;
+    for (unsigned cpu = 0; cpu < MAX_CPUS; cpu++) {
+        const struct torture_cpu *c = &torture_cpus[cpu];
+        all += c->all_hits;
+        glob += c->glob_hits;
+        regs += c->regs_hits;
+        one += c->one_hits;
+        /* Every CPU runs a hammer, so each must have been seen by the op on everything. */
+        if (!run->interrupted && cpu_data(cpu)->online && c->all_hits == 0)
+            torture_fail(run, "op all saw no call on CPU %u", cpu);
+    }
+    *callbacks = all + glob + regs + one;
+    if (!run->interrupted && (!glob || !regs || !one))
+        torture_fail(run, "hits: glob %llu, regs %llu, one %llu", (unsigned long long)glob,
+                     (unsigned long long)regs, (unsigned long long)one);
+    if (regs_missing || regs_wrong_args || regs_stray)
+        torture_fail(run,
+                     "op regs: %llu calls without regs, %llu with wrong regs, %llu for "
+                     "functions it does not trace (first at %ps)",
+                     (unsigned long long)regs_missing, (unsigned long long)regs_wrong_args,
+                     (unsigned long long)regs_stray, (void *)regs_first_bad_ip);
+    return nops;
+}
+
+/* Whole seconds with up to three decimals, into milliseconds. */
+static int torture_parse_seconds(const char *s, uint64_t *ms)
 {
     unsigned long whole = 0, frac = 0, scale = 1000;
     const char *p = s;
@@ -693,179 +795,97 @@ static int parse_torture_seconds(const char *s, uint64_t *ms)
     return *ms ? 0 : -EINVAL;
 }
 
-SHELL_COMMAND(ftrace_torture, "ftrace_torture SECONDS [SEED]",
-              "stress dynamic ftrace: ops on and off, changing filters, all CPUs busy")
+/* Refuses to start unless ftrace works and no other op holds a site (its counts would
+ * not match the ops the checker knows). */
+static bool torture_can_start(struct shell_ctx *ctx)
 {
-    uint64_t ms;
-    unsigned long seed = 0;
-    if (argc < 2 || argc > 3 || parse_torture_seconds(argv[1], &ms) != 0 ||
-        (argc == 3 && (kstrtoul(argv[2], 0, &seed) != 0 || seed == 0)))
-        return shell_usage(ctx);
     if (torture_running) {
         shell_eprintf(ctx, "ftrace_torture: already running\n");
-        return 1;
+        return false;
     }
     if (ftrace_is_dead()) {
         shell_printf(ctx, "ftrace_torture: FAILED (dynamic ftrace is disabled)\n");
-        return 1;
+        return false;
     }
     for (size_t i = 0; i < ftrace_rec_total(); i++) {
         if (ftrace_rec_count(ftrace_rec(i)) != 0) {
             shell_printf(ctx, "ftrace_torture: FAILED (%s is traced by another op)\n",
                          ftrace_rec_name(ftrace_rec(i)));
-            return 1;
+            return false;
         }
     }
+    return true;
+}
+
+SHELL_COMMAND(ftrace_torture, "ftrace_torture SECONDS [SEED]",
+              "stress dynamic ftrace: ops on and off, changing filters, all CPUs busy")
+{
+    uint64_t ms;
+    unsigned long seed = 0;
+    if (argc < 2 || argc > 3 || torture_parse_seconds(argv[1], &ms) != 0 ||
+        (argc == 3 && (kstrtoul(argv[2], 0, &seed) != 0 || seed == 0)))
+        return shell_usage(ctx);
+    if (!torture_can_start(ctx))
+        return 1;
     torture_running = true;
     if (!seed)
         seed = (unsigned long)(rdtsc() | 1);
 
     struct torture_run run = {.ctx = ctx, .rng = seed};
-    struct mm_stats mm_before;
+    struct mm_stats mm_before, mm_after;
+    struct ftrace_stats st_before, st_after;
     mm_get_stats(&mm_before);
     memset(torture_cpus, 0, sizeof(torture_cpus));
     regs_missing = regs_wrong_args = regs_stray = 0;
     regs_first_bad_ip = 0;
     torture_init_ops();
-
-    struct ftrace_stats st_before;
     ftrace_get_stats(&st_before);
     uint64_t rounds_before = smp_sync_rounds();
     uint64_t int3_before = arch_text_poke_int3_hits();
     uint64_t stale_before = arch_text_poke_stale_int3_hits();
 
-    /* The load: the work threads, and one hammer per CPU. */
-    struct torture_hammer *hammers = kzalloc(sizeof(*hammers) * MAX_CPUS);
-    unsigned nhammers = 0;
-    struct work_run *work = hammers ? work_start(ms + 60 * 1000, 1) : NULL;
-    if (!work)
-        torture_fail(&run, "cannot start the work load");
-    else if (work_failed_thread(work))
-        torture_fail(&run, "cannot create the work threads");
-    for (unsigned cpu = 0; cpu < MAX_CPUS && hammers && !run.failed; cpu++) {
-        if (!cpu_data(cpu)->online)
-            continue;
-        struct torture_hammer *h = &hammers[nhammers];
-        char name[THREAD_NAME_LEN];
-        snprintf(name, sizeof(name), "ftrace_ham/%u", cpu);
-        h->cpu = cpu;
-        h->thread = kthread_create(torture_hammer_main, h, name, cpu);
-        if (!h->thread) {
-            torture_fail(&run, "cannot create the hammer threads");
-            break;
-        }
-        nhammers++;
-    }
-
+    torture_start_load(&run);
     uint64_t start = clock_ns(), deadline = start + ms * NSEC_PER_MSEC;
-    uint64_t iterations = 0;
-    bool interrupted = false;
     while (!run.failed && clock_ns() < deadline) {
         if (shell_interrupted()) {
-            interrupted = true;
+            run.interrupted = true;
             break;
         }
         torture_iteration(&run);
-        iterations++;
+        run.iterations++;
     }
     uint64_t elapsed_ms = (clock_ns() - start) / NSEC_PER_MSEC;
-
-    /* The end state: no op left, every site a NOP, while the load still runs. */
-    for (int k = 0; k < TORTURE_OPS; k++) {
-        if (!torture_ops[k].registered)
-            continue;
-        run.steps++;
-        int err = unregister_ftrace_function(&torture_ops[k].ops);
-        if (err) {
-            char reason[96];
-            snprintf(reason, sizeof(reason), "final unregister %s: %s", torture_ops[k].name,
-                     strerror(-err));
-            torture_fail(&run, reason);
-        } else {
-            torture_ops[k].registered = false;
-        }
-    }
-    torture_check_all(&run, "final");
-    uint64_t hammer_calls = 0;
-    if (hammers)
-        torture_stop_load(&run, hammers, nhammers, work, &hammer_calls);
-    else if (work)
-        work_finish(work, &(struct work_summary){0});
-    kfree(hammers);
-
-    for (int k = 0; k < TORTURE_OPS; k++) {
-        if (torture_ops[k].ops.flags & FTRACE_OPS_FL_ENABLED)
-            torture_fail(&run, "an op is still registered");
-        ftrace_ops_set_hashes(&torture_ops[k].ops, NULL, NULL);
-    }
-    size_t nops = 0;
-    for (size_t i = 0; i < ftrace_rec_total(); i++) {
-        const struct dyn_ftrace *rec = ftrace_rec(i);
-        uint8_t b[ARCH_PATCH_INSN_SIZE];
-        if (rec->flags & FTRACE_FL_DISABLED)
-            continue;
-        if (ftrace_rec_count(rec) == 0 && arch_text_read(rec->ip, b, sizeof(b)) == 0 &&
-            memcmp(b, arch_ftrace_nop, sizeof(b)) == 0)
-            nops++;
-        else
-            torture_fail(&run, "a site is not a NOP at the end");
-    }
-
-    uint64_t all = 0, glob = 0, regs = 0, one = 0;
-    for (unsigned cpu = 0; cpu < MAX_CPUS; cpu++) {
-        all += torture_cpus[cpu].all_hits;
-        glob += torture_cpus[cpu].glob_hits;
-        regs += torture_cpus[cpu].regs_hits;
-        one += torture_cpus[cpu].one_hits;
-        if (!interrupted && !run.failed && cpu_data(cpu)->online &&
-            torture_cpus[cpu].all_hits == 0) {
-            char reason[96];
-            snprintf(reason, sizeof(reason), "no call traced on CPU %u", cpu);
-            torture_fail(&run, reason);
-        }
-    }
-    if (!interrupted && (!all || !glob || !regs || !one))
-        torture_fail(&run, "an op was never called");
-    if (regs_missing || regs_wrong_args || regs_stray) {
-        char reason[96];
-        snprintf(reason, sizeof(reason),
-                 "regs op: %llu without regs, %llu wrong, %llu stray (first at %ps)",
-                 (unsigned long long)regs_missing, (unsigned long long)regs_wrong_args,
-                 (unsigned long long)regs_stray, (void *)regs_first_bad_ip);
-        torture_fail(&run, reason);
-    }
-    struct mm_stats mm_after;
+    torture_unregister_all(&run);
+    torture_stop_load(&run);
+    uint64_t callbacks;
+    size_t nops = torture_final_checks(&run, &callbacks);
     mm_get_stats(&mm_after);
-    if (mm_after.heap_bytes_in_use != mm_before.heap_bytes_in_use) {
-        char reason[96];
-        snprintf(reason, sizeof(reason), "heap in use changed from %llu to %llu bytes",
-                 (unsigned long long)mm_before.heap_bytes_in_use,
-                 (unsigned long long)mm_after.heap_bytes_in_use);
-        torture_fail(&run, reason);
-    }
-
-    struct ftrace_stats st_after;
+    if (mm_after.heap_bytes_in_use != mm_before.heap_bytes_in_use)
+        torture_fail(&run, "heap in use changed from %llu to %llu bytes",
+                     (unsigned long long)mm_before.heap_bytes_in_use,
+                     (unsigned long long)mm_after.heap_bytes_in_use);
     ftrace_get_stats(&st_after);
-    shell_printf(
-        ctx,
-        "ftrace_torture: %llu.%03llu s on %u CPU%s, seed %#lx%s: %llu iterations, "
-        "%llu steps, %llu batches, %llu sites patched, %llu sync rounds, "
-        "%llu int3 hits (%llu stale), %llu callbacks, %llu hammer calls, "
-        "%zu sites back to NOP\n",
-        (unsigned long long)(elapsed_ms / 1000), (unsigned long long)(elapsed_ms % 1000),
-        cpus_online, cpus_online == 1 ? "" : "s", seed, interrupted ? " (interrupted)" : "",
-        (unsigned long long)iterations, (unsigned long long)run.steps,
-        (unsigned long long)(st_after.batches - st_before.batches),
-        (unsigned long long)(st_after.sites_patched - st_before.sites_patched),
-        (unsigned long long)(smp_sync_rounds() - rounds_before),
-        (unsigned long long)(arch_text_poke_int3_hits() - int3_before),
-        (unsigned long long)(arch_text_poke_stale_int3_hits() - stale_before),
-        (unsigned long long)(all + glob + regs + one), (unsigned long long)hammer_calls, nops);
     torture_running = false;
+
+    torture_say(&run,
+                "ftrace_torture: %llu.%03llu s on %u CPU%s, seed %#lx%s: %llu iterations, "
+                "%llu steps, %llu batches, %llu sites patched, %llu sync rounds, "
+                "%llu int3 hits (%llu stale), %llu callbacks, %llu hammer calls, "
+                "%zu sites back to NOP\n",
+                (unsigned long long)(elapsed_ms / 1000), (unsigned long long)(elapsed_ms % 1000),
+                cpus_online, cpus_online == 1 ? "" : "s", seed,
+                run.interrupted ? " (interrupted)" : "", (unsigned long long)run.iterations,
+                (unsigned long long)run.steps,
+                (unsigned long long)(st_after.batches - st_before.batches),
+                (unsigned long long)(st_after.sites_patched - st_before.sites_patched),
+                (unsigned long long)(smp_sync_rounds() - rounds_before),
+                (unsigned long long)(arch_text_poke_int3_hits() - int3_before),
+                (unsigned long long)(arch_text_poke_stale_int3_hits() - stale_before),
+                (unsigned long long)callbacks, (unsigned long long)run.hammer_calls, nops);
     if (run.failed) {
-        shell_printf(ctx, "ftrace_torture: FAILED (%s)\n", run.reason);
+        torture_say(&run, "ftrace_torture: FAILED (%s)\n", run.reason);
         return 1;
     }
-    shell_printf(ctx, "ftrace_torture: ok\n");
-    return interrupted ? 130 : 0;
+    torture_say(&run, "ftrace_torture: ok\n");
+    return run.interrupted ? 130 : 0;
 }

@@ -134,8 +134,9 @@ struct rb_cpu_buffer {
     unsigned long written;    /* events committed */
     unsigned long bytes_written;
 
-    /* This CPU's writers, once a page; the reader reads overrun and head_page. */
-    unsigned long overrun __cacheline_aligned;
+    /* This CPU's writers, once a page; the reader reads these. */
+    unsigned long pushing __cacheline_aligned; /* writers inside rb_push_head */
+    unsigned long overrun;
     unsigned long bytes_overrun;
     unsigned long commit_overrun;
     unsigned long dropped;
@@ -366,7 +367,7 @@ static void rb_enter_page(struct rb_cpu_buffer *cb, struct rb_page *tail, struct
  * (the reader took the page, or a nested writer finished the push) and the caller must
  * look again.
  */
-static bool rb_push_head(struct rb_cpu_buffer *cb, struct rb_page *tail, uintptr_t link)
+static bool rb_push_head_counted(struct rb_cpu_buffer *cb, struct rb_page *tail, uintptr_t link)
 {
     struct rb_page *head = rb_ptr(link);
     /*
@@ -410,6 +411,20 @@ static bool rb_push_head(struct rb_cpu_buffer *cb, struct rb_page *tail, uintptr
     if (owner)
         rb_link_cmpxchg(&tail->next, as_update, (as_update & ~RB_PAGE_UPDATE) ^ RB_PAGE_TOGGLE);
     return true;
+}
+
+/*
+ * While any push is under way on this CPU the reader takes no page (rb_swap_reader_page).
+ * A writer nested into a push may flag the next page before the outer writer has counted
+ * the lost page; the reader must neither take that next page with the loss uncounted,
+ * nor swap it out while a nested writer still reads the link to it.
+ */
+static bool rb_push_head(struct rb_cpu_buffer *cb, struct rb_page *tail, uintptr_t link)
+{
+    rb_local_inc(&cb->pushing);
+    bool pushed = rb_push_head_counted(cb, tail, link);
+    rb_local_dec(&cb->pushing);
+    return pushed;
 }
 
 /*
@@ -762,9 +777,21 @@ static void rb_swap_reader_page(struct rb_cpu_buffer *cb)
         uintptr_t link = rb_link(prev);
         if ((link & (RB_PAGE_HEAD | RB_PAGE_UPDATE)) != RB_PAGE_HEAD)
             continue;
+        /* Loaded after the HEAD flag: a push that made this page head is still counted. */
+        if (__atomic_load_n(&cb->pushing, __ATOMIC_ACQUIRE)) {
+            RB_HOOK(READER_FIND);
+            arch_cpu_relax();
+            continue;
+        }
         struct rb_page *head = rb_ptr(link);
         struct rb_page *after = rb_next(head);
 
+        /*
+         * The consumed page goes back empty, as a page never written: should anything
+         * ever take it for the head before the writer recycles it, it holds nothing.
+         */
+        RB_STORE(reader->state, ((RB_LOAD(reader->state) >> RB_ST_GEN_SHIFT) + 1) << RB_ST_GEN_SHIFT);
+        __atomic_store_n(&reader->data->commit, 0, __ATOMIC_RELAXED);
         RB_STORE(reader->prev, prev);
         RB_STORE(reader->next, (uintptr_t)after | RB_PAGE_HEAD);
         /*

@@ -461,6 +461,13 @@ int fgraph_set_filter_text(bool is_notrace, const char *globs)
     return err;
 }
 
+/* Self-tests set the limits directly, as writing max_graph_depth / tracing_thresh would. */
+void graph_test_set_limits(unsigned long max_depth, uint64_t thresh_ns)
+{
+    WRITE_ONCE(max_graph_depth, max_depth);
+    WRITE_ONCE(tracing_thresh_ns, thresh_ns);
+}
+
 static int show_max_depth(struct seqbuf *s, void *data) { return seq_printf(s, "%lu\n", max_graph_depth); }
 
 static ssize_t store_max_depth(void *data, const char *buf, size_t len)

@@ -71,6 +71,30 @@ static void profile_disable(void)
     fgraph_user_disable(FGRAPH_PROFILER);
 }
 
+int trace_profile_set(bool on)
+{
+    if (on && !profile_on)
+        return profile_enable();
+    if (!on && profile_on)
+        profile_disable();
+    return 0;
+}
+
+/* Hits of one function over every CPU (self-tests). */
+uint64_t profile_test_hits(unsigned long ip, uint64_t *time)
+{
+    struct dyn_ftrace *rec = ftrace_rec_lookup(ip);
+    uint64_t hits = 0;
+    *time = 0;
+    for (unsigned c = 0; c < MAX_CPUS && rec; c++) {
+        if (!profile[c])
+            continue;
+        hits += profile[c][ftrace_rec_index(rec)].hits;
+        *time += profile[c][ftrace_rec_index(rec)].time;
+    }
+    return hits;
+}
+
 static int show_enabled(struct seqbuf *s, void *data) { return seq_printf(s, "%u\n", profile_on ? 1 : 0); }
 
 static ssize_t store_enabled(void *data, const char *buf, size_t len)

@@ -157,9 +157,36 @@ class Console:
 
     def command(self, data, timeout):
         """Type `data` (it must end the line itself) and wait for the next prompt."""
+        return self.finish(self.begin(data), timeout)
+
+    def begin(self, data):
+        """Type `data` without waiting; returns the mark that finish() and wait_output() take.
+
+        For commands that run until interrupted (`cat trace_pipe`): begin, wait_output
+        for what should come, send Ctrl-C, finish.
+        """
         with self._cond:
             start = len(self._buf)
         self.send(data)
+        return start
+
+    def wait_output(self, start, predicate, timeout):
+        """Wait until predicate(bytes received since `start`) is true: True, or False when
+        QEMU exited or `timeout` seconds passed first. The predicate runs on every arrival
+        of data, so it should be cheap for the output it expects."""
+        def check():
+            if predicate(bytes(self._buf[start:])):
+                return True
+            return False if self._eof else None
+        return bool(self._wait(check, timeout))
+
+    def at_prompt(self, start):
+        """True once the command begun at `start` has ended: the prompt is back."""
+        with self._cond:
+            return isinstance(self._find_prompt(start, True), re.Match)
+
+    def finish(self, start, timeout):
+        """Wait for the prompt that ends the command begun at `start`: its Reply."""
         found = self._wait(lambda: self._find_prompt(start, True), timeout)
         with self._cond:
             end = found.start() if isinstance(found, re.Match) else len(self._buf)

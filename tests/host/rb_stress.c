@@ -214,6 +214,8 @@ static struct {
     int only_phase;     /* -p: run just this phase */
     bool no_hooks;      /* -H: no nested writers from hooks */
     bool no_signals;    /* -S: no nested writers from signals */
+    int only_hook;      /* -k NAME: nested writers from this hook point only */
+    const char *only_hook_name;
     _Atomic unsigned long signals_sent;
     _Atomic unsigned long reader_hook_delays;
     _Atomic unsigned long sync_rounds;
@@ -506,8 +508,8 @@ void rb_test_hook(int point)
     }
     struct writer *w = tl_w;
     const struct phase *ph = cur_phase();
-    if (g.no_hooks || !atomic_load_explicit(&g.running, memory_order_relaxed) ||
-        tl_depth + 1 >= MAX_DEPTH)
+    if (g.no_hooks || (g.only_hook >= 0 && point != g.only_hook) ||
+        !atomic_load_explicit(&g.running, memory_order_relaxed) || tl_depth + 1 >= MAX_DEPTH)
         return;
     uint64_t r = rnd(&w->rng[tl_depth]);
     unsigned count = 0;
@@ -1033,8 +1035,9 @@ int main(int argc, char **argv)
     g.nwriters = 3;
     g.nreaders = 2;
     g.only_phase = -1;
-    while ((opt = getopt(argc, argv, "t:w:r:p:HS")) != -1) {
+    while ((opt = getopt(argc, argv, "t:w:r:p:k:HS")) != -1) {
         switch (opt) {
+        case 'k': g.only_hook_name = optarg; break;
         case 'p': g.only_phase = atoi(optarg); break;
         case 'H': g.no_hooks = true; break;
         case 'S': g.no_signals = true; break;
@@ -1042,8 +1045,10 @@ int main(int argc, char **argv)
         case 'w': g.nwriters = atoi(optarg); break;
         case 'r': g.nreaders = atoi(optarg); break;
         default:
-            fprintf(stderr, "usage: %s [-t seconds] [-w writers] [-r readers] [-p phase] [-H] [-S]\n"
-                    "  -p N  run only phase N; -H no nested writers from hooks; -S none from signals\n",
+            fprintf(stderr,
+                    "usage: %s [-t seconds] [-w writers] [-r readers] [-p phase] [-k hook] [-H] [-S]\n"
+                    "  -p N  run only phase N; -k NAME nest only at hook NAME;\n"
+                    "  -H no nested writers from hooks; -S none from signals\n",
                     argv[0]);
             return 2;
         }
@@ -1052,14 +1057,17 @@ int main(int argc, char **argv)
         fail("1..%d writers and 1..%d readers", MAX_WRITERS, MAX_READERS);
     setvbuf(stdout, NULL, _IOLBF, 0);
     CHECK(rb_test_hook_count() <= MAX_HOOKS, "too many hooks");
-    g.burst_point = g.corrupt_point = -1;
+    g.burst_point = g.corrupt_point = g.only_hook = -1;
     for (unsigned h = 0; h < rb_test_hook_count(); h++) {
+        if (g.only_hook_name && strcmp(rb_test_hook_name(h), g.only_hook_name) == 0)
+            g.only_hook = h;
         if (strcmp(rb_test_hook_name(h), "reserve_timed") == 0)
             g.burst_point = h;
         if (strcmp(rb_test_hook_name(h), "reader_corrupt") == 0)
             g.corrupt_point = h;
     }
     CHECK(g.burst_point >= 0 && g.corrupt_point >= 0, "hooks missing");
+    CHECK(!g.only_hook_name || g.only_hook >= 0, "no hook named %s", g.only_hook_name);
 
     install(SIGUSR1, irq_handler, 0);
     install(SIGUSR2, irq_handler, SIGUSR1); /* an NMI: irqs stay off inside it */

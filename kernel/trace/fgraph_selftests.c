@@ -1,0 +1,143 @@
+/*
+ * Self-tests of function_graph and the profiler on the known call tree of
+ * kernel/ftrace_test_targets.c: a -> b -> c -> target_hot.
+ */
+#include <kernel/ftrace.h>
+#include <kernel/ftrace_test.h>
+#include <kernel/selftest.h>
+#include <kernel/thread.h>
+#include <lib/string.h>
+
+#include "fgraph.h"
+#include "trace.h"
+
+int fgraph_set_filter_text(bool is_notrace, const char *globs);
+void graph_test_set_limits(unsigned long max_depth, uint64_t thresh_ns);
+uint64_t profile_test_hits(unsigned long ip, uint64_t *time);
+int trace_profile_set(bool on);
+
+struct graph_event {
+    unsigned type;
+    unsigned long func;
+    unsigned depth;
+    uint64_t duration;
+    unsigned cpu;
+};
+
+static bool in_chain(unsigned long f)
+{
+    return f == (unsigned long)ftrace_test_chain_a || f == (unsigned long)ftrace_test_chain_b ||
+           f == (unsigned long)ftrace_test_chain_c || f == (unsigned long)ftrace_test_target_hot;
+}
+
+/*
+ * Runs the chain `calls` times under function_graph and collects this thread's events of
+ * the chain's functions. (Interrupts taken inside the chain are traced too, on this
+ * thread, as in Linux; they are not part of what is checked here.)
+ */
+static size_t run_chain(struct graph_event *out, size_t max, int calls)
+{
+    int me = current_thread()->pid;
+    trace_clear(-1);
+    trace_set_tracer("function_graph");
+    for (int i = 0; i < calls; i++)
+        ftrace_test_chain_a(i);
+    trace_set_on(false);
+    size_t n = 0;
+    struct trace_iter *it = trace_iter_open(false, -1);
+    while (it && trace_iter_next(it)) {
+        const uint32_t *ctx = (const uint32_t *)it->rec.data;
+        if ((int)trace_ctx_pid(*ctx) != me || n == max)
+            continue;
+        unsigned type = trace_ctx_type(*ctx);
+        if (type == TRACE_GRAPH_ENT) {
+            const struct trace_graph_ent_event *e = (const void *)it->rec.data;
+            if (in_chain(trace_addr_unpack(e->func)))
+                out[n++] = (struct graph_event){type, trace_addr_unpack(e->func),
+                                                e->depth & 0xffff, 0, it->rec.cpu};
+        } else if (type == TRACE_GRAPH_RET) {
+            const struct trace_graph_ret_event *r = (const void *)it->rec.data;
+            uint64_t d = ((uint64_t)r->duration_hi << 32) | r->duration_lo;
+            if (in_chain(trace_addr_unpack(r->func)))
+                out[n++] = (struct graph_event){type, trace_addr_unpack(r->func),
+                                                r->depth & 0x7ff, d, it->rec.cpu};
+        }
+    }
+    trace_iter_close(it);
+    trace_set_tracer("nop");
+    trace_set_on(true);
+    return n;
+}
+
+static struct graph_event events[256];
+
+SELFTEST(fgraph_tree_is_nested)
+{
+    fgraph_set_filter_text(false, "ftrace_test_chain_a");
+    size_t n = run_chain(events, 256, 3);
+    fgraph_set_filter_text(false, "");
+    /* Per call: 4 entries and 4 returns, a b c hot, properly nested. */
+    EXPECT_EQ(n, 3 * 8);
+    unsigned long order[8] = {
+        (unsigned long)ftrace_test_chain_a, (unsigned long)ftrace_test_chain_b,
+        (unsigned long)ftrace_test_chain_c, (unsigned long)ftrace_test_target_hot,
+        (unsigned long)ftrace_test_target_hot, (unsigned long)ftrace_test_chain_c,
+        (unsigned long)ftrace_test_chain_b, (unsigned long)ftrace_test_chain_a};
+    unsigned depth[8] = {0, 1, 2, 3, 3, 2, 1, 0};
+    for (size_t i = 0; i < n && i < 24; i++) {
+        EXPECT_EQ(events[i].type, (i % 8) < 4 ? TRACE_GRAPH_ENT : TRACE_GRAPH_RET);
+        EXPECT_EQ(events[i].func, order[i % 8]);
+        EXPECT_EQ(events[i].depth, depth[i % 8]);
+    }
+    /* A parent lasts at least as long as the child it waited for. */
+    for (size_t call = 0; call + 8 <= n; call += 8) {
+        EXPECT(events[call + 5].duration >= events[call + 4].duration);
+        EXPECT(events[call + 6].duration >= events[call + 5].duration);
+        EXPECT(events[call + 7].duration >= events[call + 6].duration);
+    }
+}
+
+SELFTEST(fgraph_max_depth_and_thresh)
+{
+    fgraph_set_filter_text(false, "ftrace_test_chain_a");
+    graph_test_set_limits(1, 0);
+    size_t n = run_chain(events, 256, 2);
+    EXPECT_EQ(n, 2 * 2); /* only a's entry and return */
+    for (size_t i = 0; i < n; i++)
+        EXPECT_EQ(events[i].func, (unsigned long)ftrace_test_chain_a);
+    /* A threshold no call reaches: nothing, not even entries. */
+    graph_test_set_limits(0, 10ULL * 1000000000ULL);
+    n = run_chain(events, 256, 2);
+    EXPECT_EQ(n, 0);
+    graph_test_set_limits(0, 0);
+    fgraph_set_filter_text(false, "");
+}
+
+SELFTEST(fgraph_notrace_suspends)
+{
+    fgraph_set_filter_text(false, "ftrace_test_chain_a");
+    fgraph_set_filter_text(true, "ftrace_test_chain_b");
+    size_t n = run_chain(events, 256, 1);
+    /* b and everything it calls are not traced; a is. */
+    EXPECT_EQ(n, 2);
+    EXPECT_EQ(events[0].func, (unsigned long)ftrace_test_chain_a);
+    fgraph_set_filter_text(true, "");
+    fgraph_set_filter_text(false, "");
+}
+
+SELFTEST(profiler_counts_calls)
+{
+    EXPECT_EQ(trace_profile_set(true), 0);
+    for (int i = 0; i < 250; i++)
+        ftrace_test_chain_a(i);
+    uint64_t time_a = 0, time_b = 0;
+    EXPECT_EQ(profile_test_hits((unsigned long)ftrace_test_chain_a, &time_a), 250);
+    EXPECT_EQ(profile_test_hits((unsigned long)ftrace_test_chain_b, &time_b), 250);
+    EXPECT(time_a >= time_b);
+    EXPECT(time_b > 0);
+    /* Enabling again starts from zero. */
+    EXPECT_EQ(trace_profile_set(false), 0);
+    EXPECT_EQ(trace_profile_set(true), 0);
+    EXPECT_EQ(profile_test_hits((unsigned long)ftrace_test_chain_a, &time_a), 0);
+    EXPECT_EQ(trace_profile_set(false), 0);
+}
