@@ -70,9 +70,13 @@ void dump_stack(void)
     panic_backtrace_from(read_rbp(), 0);
 }
 
+void (*panic_trace_dump)(void);
+
 void __noreturn panic_end(const char *reason)
 {
     kprintf("Kernel panic - not syncing: %s\n", reason);
+    if (panic_trace_dump)
+        panic_trace_dump();
     if (cmdline_has("panic=poweroff")) {
         kputs("---[ end Kernel panic: powering off ]---\n");
         arch_poweroff(ARCH_EXIT_FAILURE);

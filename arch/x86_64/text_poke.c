@@ -240,13 +240,17 @@ int arch_text_poke_batch(const struct text_poke_site *sites, size_t n, size_t *b
     between_steps();
     for (size_t i = 0; i < n; i++)
         poke_bytes(sites[i].ip, &sites[i].new[0], 1);
-    /* Write the same first bytes once more. This changes nothing on hardware, but an
-     * emulator that re-translated a site between noticing our step-3 write and that write
-     * landing (QEMU's multi-threaded TCG does) would keep running the int3; a second
-     * write of the final bytes drops any such stale translation. */
-    for (size_t i = 0; i < n; i++)
-        poke_bytes(sites[i].ip, &sites[i].new[0], 1);
     smp_sync_all();
+    /*
+     * Write every site's final bytes once more. On hardware this changes nothing. Under
+     * QEMU's multi-threaded TCG a vCPU that translated a site while one of our writes was
+     * landing can keep that translation of older bytes (its page is marked as code again
+     * only after it read them, so our write did not invalidate it). Every translation
+     * that raced with the batch is complete once the sync round above returned, so
+     * rewriting the bytes now invalidates them all; later ones read the final bytes.
+     */
+    for (size_t i = 0; i < n; i++)
+        poke_bytes(sites[i].ip, sites[i].new, ARCH_PATCH_INSN_SIZE);
     alias_unmap();
 
     /* Every CPU has serialised since the last int3 disappeared; wait out any handler

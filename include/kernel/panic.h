@@ -38,4 +38,6 @@ void panic_end(const char *reason) __noreturn;
 void dump_stack(void);
 /* True while a panic is being reported: locks and tracing step aside. */
 extern volatile int panic_in_progress;
+/* Set by the tracer for ftrace_dump_on_oops: prints the trace buffer inside the report. */
+extern void (*panic_trace_dump)(void);
 #endif

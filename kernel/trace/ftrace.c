@@ -198,7 +198,9 @@ void ftrace_tramp_dispatch(unsigned long ip, unsigned long *parent_slot, int slo
             op->recursion_stopped++;
         return;
     }
-    if (likely(op))
+    /* A slot's trampoline can still be running for the slot's previous op, or a plain
+     * one for an op that wants regs; never hand such an op a missing pt_regs. */
+    if (likely(op) && (regs || !(op->flags & FTRACE_OPS_FL_SAVE_REGS)))
         op->func(ip, *parent_slot, op, regs, parent_slot);
     callback_exit(cpu, st, bit);
 }
@@ -218,7 +220,11 @@ void ftrace_list_dispatch(unsigned long ip, unsigned long *parent_slot, int slot
         size_t idx = rec - records;
         for (int i = 0; i < FTRACE_MAX_OPS; i++) {
             struct ftrace_ops *op = READ_ONCE(active_ops[i]);
-            if (op && ftrace_ops_wants(op, idx))
+            /* While a batch moves a site to the regs-saving caller, the old plain caller
+             * can already see a newly registered op that wants regs: skip it there. */
+            if (!op || (!regs && (op->flags & FTRACE_OPS_FL_SAVE_REGS)))
+                continue;
+            if (ftrace_ops_wants(op, idx))
                 op->func(ip, *parent_slot, op, regs, parent_slot);
         }
     }

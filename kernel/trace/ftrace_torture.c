@@ -23,7 +23,6 @@
 #include <kernel/ftrace_test.h>
 #include <kernel/mm.h>
 #include <kernel/percpu.h>
-#include <kernel/printk.h>
 #include <kernel/shell.h>
 #include <kernel/smp.h>
 #include <kernel/symbols.h>

@@ -795,19 +795,23 @@ static void rb_swap_reader_page(struct rb_cpu_buffer *cb)
         RB_STORE(reader->prev, prev);
         RB_STORE(reader->next, (uintptr_t)after | RB_PAGE_HEAD);
         /*
-         * Loaded after the HEAD flag was seen, so it includes the loss of every page pushed
-         * off before this one became head; a push of this page turns the link to UPDATE,
-         * which makes the cmpxchg below fail. Unless the writer went round the ring twice
-         * meanwhile and the link is back to what it was: then the page was recycled in
-         * between, its generation tells, and the count is taken again.
+         * Loaded after the HEAD flag was seen and no push was under way, so it includes
+         * the loss of every page pushed off before this one became head; a push of this
+         * page turns the link to UPDATE, which makes the cmpxchg below fail. Unless the
+         * writer went round the ring twice meanwhile and the link is back to what it was:
+         * then the page was recycled in between, its generation tells, and the count is
+         * taken again once the push that made it head this time is complete.
          */
         uint64_t gen = RB_LOAD(head->state) >> RB_ST_GEN_SHIFT;
         unsigned long overrun = __atomic_load_n(&cb->overrun, __ATOMIC_ACQUIRE);
         RB_HOOK(READER_SWAP);
         if (rb_link_cmpxchg(&prev->next, link, (uintptr_t)reader) != link)
             continue;
-        if (unlikely(RB_LOAD(head->state) >> RB_ST_GEN_SHIFT != gen))
+        if (unlikely(RB_LOAD(head->state) >> RB_ST_GEN_SHIFT != gen)) {
+            while (__atomic_load_n(&cb->pushing, __ATOMIC_ACQUIRE))
+                arch_cpu_relax();
             overrun = __atomic_load_n(&cb->overrun, __ATOMIC_ACQUIRE);
+        }
 
         RB_STORE(after->prev, reader);
         RB_STORE(cb->head_page, after);

@@ -218,6 +218,8 @@ void trace_iter_drop_peeked(struct trace_iter *it, unsigned cpu);
 void trace_print_func_header(struct seqbuf *s, int cpu_only);
 void trace_print_context(struct seqbuf *s, const struct rb_record *rec);
 void trace_print_sym(struct seqbuf *s, unsigned long addr, bool offset, bool addr_too);
+void trace_print_sym_ex(struct seqbuf *s, unsigned long addr, bool offset, bool addr_too,
+                        bool return_address);
 bool trace_format_default(struct trace_iter *it, struct seqbuf *s);
 void trace_format_timestamp(char *buf, size_t len, uint64_t ts);
 const char *trace_comm_of(int pid, char *buf, size_t len);
@@ -234,5 +236,46 @@ const char *trace_clock_name(enum trace_clock_id id);
 bool trace_clock_is_ns(void);
 void trace_set_option(unsigned opt, bool on);
 int trace_resize(int cpu, unsigned long kb);
+
+/* ---- stack tracer (trace_stack.c) ---- */
+
+struct stack_trace_entry {
+    unsigned long ip;    /* a return address; the first is the traced function's own + 5 */
+    unsigned long depth; /* bytes from the slot holding ip to the top of the thread stack */
+};
+struct ftrace_hash;
+/* The value of /proc/sys/kernel/stack_tracer_enabled: non-zero registers the tracer. */
+int stack_tracer_set_enabled(int value);
+int stack_tracer_get_enabled(void);
+/* Installs stack_trace_filter's hash (taking ownership; NULL or empty: every function). */
+int stack_trace_set_filter(struct ftrace_hash *filter);
+unsigned long stack_trace_max_size(void);
+void stack_trace_set_max_size(unsigned long size);
+/* Copies up to max frames of the deepest stack seen; returns how many it has. */
+unsigned stack_trace_snapshot(struct stack_trace_entry *out, unsigned max,
+                              unsigned long *max_size);
+/* A /proc/sys integer as Linux's proc_dointvec reads it. */
+int trace_parse_sysctl_int(const char *buf, size_t len, int *out);
+
+/* ---- dumps to the console (ftrace_commands.c) ---- */
+
+/*
+ * Prints the trace buffer to the console as Linux's ftrace_dump does (consuming it, and
+ * turning tracing off first): every CPU merged by time (cpu = -1) or one CPU. Safe from a
+ * callback and during a panic once ftrace_dump_prepare has made what it needs.
+ */
+void ftrace_dump(int cpu);
+int ftrace_dump_prepare(void);
+
+/* set_graph_function / set_graph_notrace as text: comma- or blank-separated globs. */
+int fgraph_set_filter_text(bool is_notrace, const char *globs);
+
+/* Output pieces for other layouts (trace_output.c): the five flag columns, and an event's
+ * text after its context columns (false for events the default format does not show). */
+void trace_print_flags(struct seqbuf *s, uint32_t ctx);
+bool trace_format_body(struct seqbuf *s, const struct rb_record *rec);
+
+/* Per-CPU buffer size as buffer_size_kb shows it (trace_files.c), for trace_buf_size=. */
+void trace_buffer_kb_note(int cpu, unsigned long kb);
 
 #endif

@@ -234,6 +234,13 @@ static int show_buffer_size(struct seqbuf *s, void *data)
     return same ? seq_printf(s, "%lu\n", size) : seq_puts(s, "X\n");
 }
 
+void trace_buffer_kb_note(int cpu, unsigned long kb)
+{
+    for (unsigned c = 0; c < MAX_CPUS; c++)
+        if (cpu < 0 || (int)c == cpu)
+            buffer_kb[c] = kb;
+}
+
 static ssize_t store_buffer_size(void *data, const char *buf, size_t len)
 {
     int cpu = (int)(intptr_t)data;
@@ -243,9 +250,7 @@ static ssize_t store_buffer_size(void *data, const char *buf, size_t len)
     int err = trace_resize(cpu, kb);
     if (err)
         return err;
-    for (unsigned c = 0; c < MAX_CPUS; c++)
-        if (cpu < 0 || (int)c == cpu)
-            buffer_kb[c] = kb;
+    trace_buffer_kb_note(cpu, kb);
     return len;
 }
 
@@ -476,7 +481,9 @@ static void trace_files_init(void)
     for (unsigned c = 0; c < MAX_CPUS; c++) {
         if (!cpu_data(c)->online)
             continue;
-        buffer_kb[c] = rb_size(trace_global.buffer, c) ? 1408 : 0;
+        /* trace_buf_size= may have sized the buffer already. */
+        if (!buffer_kb[c])
+            buffer_kb[c] = rb_size(trace_global.buffer, c) ? 1408 : 0;
         void *cpu = (void *)(intptr_t)c;
         snprintf(path, sizeof(path), "per_cpu/cpu%u/trace", c);
         tracefs_create(path, 0644, &trace_ops, NULL, NULL, cpu);

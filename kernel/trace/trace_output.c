@@ -31,14 +31,26 @@ void trace_format_timestamp(char *buf, size_t len, uint64_t ts)
 
 void trace_print_sym(struct seqbuf *s, unsigned long addr, bool offset, bool addr_too)
 {
-    char sym[160];
-    if (offset)
-        sym_format(sym, sizeof(sym), addr);
-    else if (!sym_lookup(addr, NULL, NULL))
-        scnprintf(sym, sizeof(sym), "0x%lx", addr);
+    trace_print_sym_ex(s, addr, offset, addr_too, false);
+}
+
+/*
+ * A return address (a parent, a stack frame) can be the first byte after its caller's
+ * last instruction, a call to a function that does not return: name the caller by
+ * addr - 1, as unwinders do, while the offset printed stays the address's own.
+ */
+void trace_print_sym_ex(struct seqbuf *s, unsigned long addr, bool offset, bool addr_too,
+                        bool return_address)
+{
+    uintptr_t start;
+    size_t size;
+    const char *name = sym_lookup(return_address ? addr - 1 : addr, &start, &size);
+    if (!name)
+        seq_printf(s, "0x%lx", addr);
+    else if (offset)
+        seq_printf(s, "%s+0x%lx/0x%lx", name, (unsigned long)(addr - start), (unsigned long)size);
     else
-        scnprintf(sym, sizeof(sym), "%s", sym_lookup(addr, NULL, NULL));
-    seq_puts(s, sym);
+        seq_puts(s, name);
     if (addr_too)
         seq_printf(s, " <%016lx>", addr);
 }
@@ -81,7 +93,7 @@ void trace_print_func_header(struct seqbuf *s, int cpu_only)
 }
 
 /* The five flag columns: irqs-off, need-resched, hard/soft irq, preempt depth, migrate. */
-static void print_flags(struct seqbuf *s, uint32_t ctx)
+void trace_print_flags(struct seqbuf *s, uint32_t ctx)
 {
     unsigned f = trace_ctx_flags(ctx), preempt = trace_ctx_preempt(ctx);
     char out[6];
@@ -103,7 +115,7 @@ void trace_print_context(struct seqbuf *s, const struct rb_record *rec)
     int pid = trace_ctx_pid(ctx);
     seq_printf(s, "%16s-%-7d [%03u] ", trace_comm_of(pid, comm, sizeof(comm)), pid, rec->cpu);
     if (trace_opt(TRACE_OPT_IRQ_INFO))
-        print_flags(s, ctx);
+        trace_print_flags(s, ctx);
     trace_format_timestamp(ts, sizeof(ts), rec->ts);
     seq_printf(s, " %s: ", ts);
 }
@@ -114,7 +126,7 @@ static void print_function(struct seqbuf *s, const struct trace_fn_event *ev)
     trace_print_sym(s, trace_addr_unpack(ev->ip), off, addr);
     if (trace_opt(TRACE_OPT_PRINT_PARENT) && ev->parent_ip) {
         seq_puts(s, " <-");
-        trace_print_sym(s, trace_addr_unpack(ev->parent_ip), off, addr);
+        trace_print_sym_ex(s, trace_addr_unpack(ev->parent_ip), off, addr, true);
     }
     seq_putc(s, '\n');
 }
@@ -124,8 +136,9 @@ static void print_stack(struct seqbuf *s, const struct trace_stack_event *ev)
     seq_puts(s, "<stack trace>\n");
     for (uint32_t i = 0; i < ev->nr && i < TRACE_STACK_MAX; i++) {
         seq_puts(s, " => ");
-        trace_print_sym(s, trace_addr_unpack(ev->calls[i]), trace_opt(TRACE_OPT_SYM_OFFSET),
-                        trace_opt(TRACE_OPT_SYM_ADDR));
+        /* The first entry is the traced function itself; the others are return addresses. */
+        trace_print_sym_ex(s, trace_addr_unpack(ev->calls[i]), trace_opt(TRACE_OPT_SYM_OFFSET),
+                           trace_opt(TRACE_OPT_SYM_ADDR), i > 0);
         seq_putc(s, '\n');
     }
 }
@@ -139,24 +152,33 @@ static void print_marker(struct seqbuf *s, const struct trace_print_event *ev)
         seq_putc(s, '\n');
 }
 
-bool trace_format_default(struct trace_iter *it, struct seqbuf *s)
+bool trace_format_body(struct seqbuf *s, const struct rb_record *rec)
 {
-    const struct rb_record *rec = &it->rec;
-    uint32_t ctx = *(const uint32_t *)rec->data;
-    switch (trace_ctx_type(ctx)) {
+    switch (trace_ctx_type(*(const uint32_t *)rec->data)) {
     case TRACE_FN:
-        trace_print_context(s, rec);
         print_function(s, (const void *)rec->data);
         return true;
     case TRACE_STACK:
-        trace_print_context(s, rec);
         print_stack(s, (const void *)rec->data);
         return true;
     case TRACE_PRINT:
-        trace_print_context(s, rec);
         print_marker(s, (const void *)rec->data);
         return true;
     default:
         return false; /* graph events outside function_graph: not shown, as Linux */
+    }
+}
+
+bool trace_format_default(struct trace_iter *it, struct seqbuf *s)
+{
+    const struct rb_record *rec = &it->rec;
+    switch (trace_ctx_type(*(const uint32_t *)rec->data)) {
+    case TRACE_FN:
+    case TRACE_STACK:
+    case TRACE_PRINT:
+        trace_print_context(s, rec);
+        return trace_format_body(s, rec);
+    default:
+        return false;
     }
 }

@@ -82,7 +82,7 @@ def check_counts(sh, trace, expect_overrun):
 
 def test_unfiltered(sh):
     sh.do("echo function > current_tracer")
-    run_work(sh, "0.1")
+    run_work(sh, "0.02")
     sh.do("echo 0 > tracing_on")
     trace = tf.read_trace(sh)
     sh.check(trace.tracer == "function", f"# tracer: {trace.tracer}")

@@ -1,0 +1,183 @@
+/*
+ * bench graph: what function_graph costs per traced call. ftrace_test_target is called
+ * with its site a NOP (tracer nop), then with function_graph on and set_ftrace_filter
+ * holding only it, so exactly one site calls the tracer and every call writes an entry
+ * and a return event. The row restores the tracer and the filters it found.
+ */
+#include <arch/cpu.h>
+#include <kernel/bench.h>
+#include <kernel/errno.h>
+#include <kernel/ftrace.h>
+#include <kernel/ftrace_filter.h>
+#include <kernel/ftrace_test.h>
+#include <kernel/mm.h>
+#include <kernel/percpu.h>
+#include <kernel/shell.h>
+#include <lib/string.h>
+
+#include "../trace/fgraph.h"
+#include "../trace/trace.h"
+
+#define BENCH_GRAPH_CALLS 100 /* calls per sample: one rdtsc pair per 100 calls */
+
+/* Called through a pointer the compiler cannot see through, so every call is real. */
+static unsigned long (*volatile bench_graph_fn)(unsigned long, unsigned long,
+                                                unsigned long) = ftrace_test_target;
+
+static uint64_t bench_graph_time_calls(void)
+{
+    unsigned long (*fn)(unsigned long, unsigned long, unsigned long) = bench_graph_fn;
+    volatile unsigned long sink = 0;
+    uint64_t t0 = rdtsc();
+    for (unsigned long i = 0; i < BENCH_GRAPH_CALLS; i++)
+        sink += fn(i, 1, 2);
+    (void)sink;
+    return rdtsc() - t0;
+}
+
+static void bench_graph_sample(uint64_t *samples, unsigned runs)
+{
+    bench_graph_time_calls(); /* warm up */
+    for (unsigned i = 0; i < runs; i++)
+        samples[i] = bench_graph_time_calls();
+}
+
+/* Events written on every CPU since the last clear, overwritten ones included (Linux's
+ * entries-written): the proof that the traced side really traced. */
+static uint64_t bench_graph_events_written(void)
+{
+    uint64_t n = 0;
+    for (unsigned cpu = 0; cpu < rb_ncpus(trace_global.buffer); cpu++) {
+        struct rb_stats st;
+        rb_get_stats(trace_global.buffer, cpu, &st);
+        n += st.entries + st.overrun + st.read;
+    }
+    return n;
+}
+
+static bool bench_graph_site_is_nop(void)
+{
+    struct dyn_ftrace *rec = ftrace_rec_lookup((unsigned long)ftrace_test_target);
+    return rec && !(rec->flags & FTRACE_FL_ENABLED);
+}
+
+/* The set_ftrace_filter / set_ftrace_notrace state the row replaces, and the tracer. */
+struct bench_graph_saved {
+    const char *tracer;
+    struct ftrace_hash *filter, *notrace_hash;
+};
+
+static int bench_graph_save(struct bench_graph_saved *s)
+{
+    s->tracer = trace_global.current ? trace_global.current->name : "nop";
+    s->filter = ftrace_hash_copy(ftrace_global_ops->filter_hash);
+    s->notrace_hash = ftrace_hash_copy(ftrace_global_ops->notrace_hash);
+    if (!s->filter || !s->notrace_hash) {
+        ftrace_hash_free(s->filter);
+        ftrace_hash_free(s->notrace_hash);
+        return -ENOMEM;
+    }
+    return 0;
+}
+
+static void bench_graph_restore(struct bench_graph_saved *s)
+{
+    trace_set_tracer("nop");
+    /* The hashes go back before the tracer, so it starts on the filter it had. */
+    ftrace_ops_set_hashes(ftrace_global_ops, s->filter, s->notrace_hash);
+    fgraph_filter_changed();
+    trace_set_tracer(s->tracer);
+}
+
+/* Only ftrace_test_target in set_ftrace_filter, nothing in set_ftrace_notrace. */
+static int bench_graph_filter_target(void)
+{
+    struct ftrace_hash *only = ftrace_hash_alloc();
+    if (!only)
+        return -ENOMEM;
+    int matched = ftrace_hash_apply_glob(only, "ftrace_test_target");
+    if (matched != 1) {
+        ftrace_hash_free(only);
+        return matched < 0 ? matched : -EINVAL;
+    }
+    int err = ftrace_ops_set_hashes(ftrace_global_ops, only, NULL);
+    /* The function profiler's graph op, if it is on, follows the global filter too. */
+    fgraph_filter_changed();
+    return err;
+}
+
+static void bench_graph_report(struct bench_ctx *ctx, uint64_t *off, uint64_t *on, unsigned runs,
+                               uint64_t calls, uint64_t events)
+{
+    struct bench_stats u = bench_stats_of(off, runs), t = bench_stats_of(on, runs);
+    struct bench_stats u_call = {u.min / BENCH_GRAPH_CALLS, u.median / BENCH_GRAPH_CALLS};
+    struct bench_stats t_call = {t.min / BENCH_GRAPH_CALLS, t.median / BENCH_GRAPH_CALLS};
+    /* Overhead: the same calls with and without the tracer, min against min and median
+     * against median, over whole samples before dividing, to keep the precision. */
+    uint64_t d_min = t.min > u.min ? t.min - u.min : 0;
+    uint64_t d_med = t.median > u.median ? t.median - u.median : 0;
+    struct bench_stats over = {d_min / BENCH_GRAPH_CALLS, d_med / BENCH_GRAPH_CALLS};
+    /* Per event as Linux users compute it: overhead over events written (two per call). */
+    struct bench_stats over_event = {d_min * calls / BENCH_GRAPH_CALLS / events,
+                                     d_med * calls / BENCH_GRAPH_CALLS / events};
+
+    bench_report_cycles(ctx, "graph.untraced", "call ftrace_test_target, site a NOP", u_call);
+    bench_report_cycles(ctx, "graph.traced", "the same under function_graph, filtered to it",
+                        t_call);
+    bench_report_cycles(ctx, "graph.call", "overhead per traced call (entry + return)", over);
+    bench_report_cycles(ctx, "graph.event", "overhead per event written", over_event);
+    bench_report_value(ctx, "graph.events_per_call", "events written per traced call",
+                       events / calls, "events");
+}
+
+BENCH_ROW(graph, "one traced call under function_graph, filtered to it, against its NOP site")
+{
+    if (ftrace_is_dead() || fgraph_is_dead()) {
+        shell_printf(ctx->shell, "%-22s %s\n", "graph", "skipped: ftrace or function_graph is dead");
+        return;
+    }
+    unsigned runs = ctx->runs;
+    uint64_t *off = kmalloc(runs * sizeof(*off));
+    uint64_t *on = kmalloc(runs * sizeof(*on));
+    struct bench_graph_saved saved;
+    if (!off || !on || bench_graph_save(&saved) != 0) {
+        kfree(off);
+        kfree(on);
+        shell_printf(ctx->shell, "%-22s %s\n", "graph", "failed: out of memory");
+        return;
+    }
+
+    const char *problem = NULL;
+    uint64_t events = 0;
+    int err = trace_set_tracer("nop");
+    if (!err)
+        err = bench_graph_filter_target();
+    if (err) {
+        problem = strerror(-err);
+    } else if (!bench_graph_site_is_nop()) {
+        /* Another op (the profiler, a test's op) traces it: no untraced baseline. */
+        problem = "ftrace_test_target's site is not an idle NOP";
+    } else {
+        bench_graph_sample(off, runs);
+        err = trace_set_tracer("function_graph");
+        if (err) {
+            problem = strerror(-err);
+        } else {
+            bench_graph_sample(on, runs);
+            events = bench_graph_events_written();
+        }
+    }
+    bench_graph_restore(&saved);
+
+    /* The warm-up's calls were traced too. */
+    uint64_t calls = (uint64_t)(runs + 1) * BENCH_GRAPH_CALLS;
+    if (!problem && events < 2 * calls)
+        problem = "too few events written (tracing_on, set_graph_function, set_graph_notrace, "
+                  "max_graph_depth or tracing_thresh filter them)";
+    if (problem)
+        shell_printf(ctx->shell, "%-22s skipped: %s\n", "graph", problem);
+    else
+        bench_graph_report(ctx, off, on, runs, calls, events);
+    kfree(off);
+    kfree(on);
+}

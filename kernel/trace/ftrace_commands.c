@@ -1,0 +1,638 @@
+/*
+ * The filter commands of set_ftrace_filter: `func:traceon[:N]`, `func:traceoff[:N]`,
+ * `func:stacktrace[:N]`, `func:dump` and `func:cpudump`, with Linux 6.1's semantics, and
+ * the console dump they (and ftrace_dump_on_oops) use.
+ *
+ * As in Linux, a command with a count and the same command without one are two separate
+ * probe kinds: `!f:traceoff` removes the unlimited probe and `!f:traceoff:0` the counted
+ * one. A kind exists while it has functions; it keeps them in a hash plus, for counted
+ * kinds, a count per function. Kinds are edited in place under probe_lock, counts before
+ * the membership bit that makes a callback look at them. One ftrace op, on the union of
+ * every kind's functions, runs them all, so probes cost a single trampoline slot however
+ * many there are.
+ */
+#include <arch/cpu.h>
+#include <kernel/errno.h>
+#include <kernel/ftrace.h>
+#include <kernel/ftrace_filter.h>
+#include <kernel/mm.h>
+#include <kernel/panic.h>
+#include <kernel/percpu.h>
+#include <kernel/printk.h>
+#include <kernel/spinlock.h>
+#include <kernel/thread.h>
+#include <lib/string.h>
+
+#include "trace.h"
+
+enum probe_kind {
+    PROBE_TRACEON,
+    PROBE_TRACEON_COUNT,
+    PROBE_TRACEOFF,
+    PROBE_TRACEOFF_COUNT,
+    PROBE_STACKTRACE,
+    PROBE_STACKTRACE_COUNT,
+    PROBE_DUMP,
+    PROBE_CPUDUMP,
+    PROBE_KINDS,
+};
+
+typedef void (*probe_fire_fn)(long *count, unsigned long ip, unsigned long parent_ip,
+                              unsigned long *parent_slot);
+
+struct probe_kind_def {
+    const char *cmd;
+    bool counted; /* has a count per function, shown as count=N */
+    probe_fire_fn fire;
+};
+
+struct probe_set {
+    struct ftrace_hash *funcs;
+    long *counts;     /* by record index, counted kinds only */
+    uint64_t created; /* listing order: the kind made last is listed first, as Linux */
+};
+
+static struct probe_set *volatile probe_sets[PROBE_KINDS];
+static uint64_t probe_generation;
+/* Serialises every change of the kinds and of probe_ops; the callback takes no lock. */
+static DEFINE_SPINLOCK(probe_lock);
+
+static void probe_call(unsigned long ip, unsigned long parent_ip, struct ftrace_ops *op,
+                       struct pt_regs *regs, unsigned long *parent_slot);
+static struct ftrace_ops probe_ops = {.func = probe_call, .tramp_slot = -1};
+
+/* ---- what the probes do ---- */
+
+static bool tracing_is_on(void) { return rb_record_is_on(trace_global.buffer); }
+
+static void probe_traceon(long *count, unsigned long ip, unsigned long parent_ip,
+                          unsigned long *parent_slot)
+{
+    if (!tracing_is_on())
+        trace_set_on(true);
+}
+
+static void probe_traceoff(long *count, unsigned long ip, unsigned long parent_ip,
+                           unsigned long *parent_slot)
+{
+    if (tracing_is_on())
+        trace_set_on(false);
+}
+
+/*
+ * A count is spent only when the state really changes. CPUs racing here may all switch
+ * tracing (the second switch is a no-op), but they all store the same old - 1, so the
+ * count drops once.
+ */
+static void probe_onoff_count(long *count, bool on)
+{
+    long old = READ_ONCE(*count);
+
+    if (old <= 0)
+        return;
+    /* The count must be read before the state it is compared with. */
+    __atomic_thread_fence(__ATOMIC_ACQUIRE);
+    if (tracing_is_on() == on)
+        return;
+    trace_set_on(on);
+    /* The new state must be visible before the new count. */
+    __atomic_thread_fence(__ATOMIC_RELEASE);
+    WRITE_ONCE(*count, old - 1);
+}
+
+static void probe_traceon_count(long *count, unsigned long ip, unsigned long parent_ip,
+                                unsigned long *parent_slot)
+{
+    probe_onoff_count(count, true);
+}
+
+static void probe_traceoff_count(long *count, unsigned long ip, unsigned long parent_ip,
+                                 unsigned long *parent_slot)
+{
+    probe_onoff_count(count, false);
+}
+
+/* parent_slot[-2] is where the trampoline saved rbp: the traced function's caller's frame. */
+static void probe_stacktrace(long *count, unsigned long ip, unsigned long parent_ip,
+                             unsigned long *parent_slot)
+{
+    if (tracing_is_on())
+        trace_stack_from(ip, parent_ip, parent_slot[-2], 1);
+}
+
+/*
+ * Only while tracing is on, and only as many as counted. As in Linux, only 0 stops it: the
+ * count -1 that `func:stacktrace:` gives keeps going down.
+ */
+static void probe_stacktrace_count(long *count, unsigned long ip, unsigned long parent_ip,
+                                   unsigned long *parent_slot)
+{
+    long old;
+
+    do {
+        if (!tracing_is_on())
+            return;
+        old = READ_ONCE(*count);
+        if (old == 0)
+            return;
+    } while (!__atomic_compare_exchange_n(count, &old, old - 1, false, __ATOMIC_RELAXED,
+                                          __ATOMIC_RELAXED));
+    trace_stack_from(ip, parent_ip, parent_slot[-2], 1);
+}
+
+static void probe_dump(long *count, unsigned long ip, unsigned long parent_ip,
+                       unsigned long *parent_slot)
+{
+    long old = READ_ONCE(*count);
+
+    do {
+        if (old <= 0)
+            return;
+    } while (!__atomic_compare_exchange_n(count, &old, old - 1, false, __ATOMIC_RELAXED,
+                                          __ATOMIC_RELAXED));
+    ftrace_dump(-1);
+}
+
+/* Linux 6.1 gives cpudump no count: it dumps on every hit (mostly an empty buffer, since
+ * a dump turns tracing off). */
+static void probe_cpudump(long *count, unsigned long ip, unsigned long parent_ip,
+                          unsigned long *parent_slot)
+{
+    ftrace_dump((int)this_cpu_id());
+}
+
+static const struct probe_kind_def probe_defs[PROBE_KINDS] = {
+    [PROBE_TRACEON] = {"traceon", false, probe_traceon},
+    [PROBE_TRACEON_COUNT] = {"traceon", true, probe_traceon_count},
+    [PROBE_TRACEOFF] = {"traceoff", false, probe_traceoff},
+    [PROBE_TRACEOFF_COUNT] = {"traceoff", true, probe_traceoff_count},
+    [PROBE_STACKTRACE] = {"stacktrace", false, probe_stacktrace},
+    [PROBE_STACKTRACE_COUNT] = {"stacktrace", true, probe_stacktrace_count},
+    [PROBE_DUMP] = {"dump", true, probe_dump},
+    [PROBE_CPUDUMP] = {"cpudump", false, probe_cpudump},
+};
+
+static void probe_call(unsigned long ip, unsigned long parent_ip, struct ftrace_ops *op,
+                       struct pt_regs *regs, unsigned long *parent_slot)
+{
+    struct dyn_ftrace *rec = ftrace_rec_lookup(ip);
+
+    if (!rec)
+        return;
+    long idx = ftrace_rec_index(rec);
+    for (int k = 0; k < PROBE_KINDS; k++) {
+        struct probe_set *ps = READ_ONCE(probe_sets[k]);
+
+        if (!ps || !ftrace_hash_test(ps->funcs, idx))
+            continue;
+        /* Pairs with the release in probe_add: the count is there before the bit. */
+        __atomic_thread_fence(__ATOMIC_ACQUIRE);
+        probe_defs[k].fire(ps->counts ? &ps->counts[idx] : NULL, ip, parent_ip, parent_slot);
+    }
+}
+
+/* ---- adding and removing probes ---- */
+
+static void probe_set_free(struct probe_set *ps)
+{
+    if (!ps)
+        return;
+    ftrace_hash_free(ps->funcs);
+    kfree(ps->counts);
+    kfree(ps);
+}
+
+static struct probe_set *probe_set_alloc(bool counted)
+{
+    struct probe_set *ps = kzalloc(sizeof(*ps));
+
+    if (!ps)
+        return NULL;
+    ps->funcs = ftrace_hash_alloc();
+    if (counted)
+        ps->counts = kzalloc(sizeof(long) * (ftrace_rec_total() ? ftrace_rec_total() : 1));
+    if (!ps->funcs || (counted && !ps->counts)) {
+        probe_set_free(ps);
+        return NULL;
+    }
+    return ps;
+}
+
+/*
+ * Points probe_ops at the union of every kind's functions: registered while there is any,
+ * unregistered (never an empty filter, which would mean every function) when there is
+ * none. Either way ftrace waits until no CPU is inside the callback with the old state, so
+ * afterwards a kind that was unpublished before can be freed. Called with probe_lock held.
+ */
+static int probe_sync_ops(void)
+{
+    struct ftrace_hash *all = ftrace_hash_alloc();
+    size_t total = ftrace_rec_total();
+    bool registered = probe_ops.flags & FTRACE_OPS_FL_ENABLED;
+    int err;
+
+    if (!all)
+        return -ENOMEM;
+    for (int k = 0; k < PROBE_KINDS; k++) {
+        struct probe_set *ps = probe_sets[k];
+
+        if (!ps)
+            continue;
+        for (size_t i = 0; i < total; i++)
+            if (ftrace_hash_test(ps->funcs, i))
+                ftrace_hash_set(all, i);
+    }
+    if (ftrace_hash_empty(all)) {
+        ftrace_hash_free(all);
+        err = registered ? unregister_ftrace_function(&probe_ops) : 0;
+        ftrace_ops_set_hashes(&probe_ops, NULL, NULL);
+        return err;
+    }
+    err = ftrace_ops_set_hashes(&probe_ops, all, NULL);
+    if (!err && !registered)
+        err = register_ftrace_function(&probe_ops);
+    return err;
+}
+
+static int probe_add(enum probe_kind k, const char *glob, long count)
+{
+    const struct probe_kind_def *def = &probe_defs[k];
+    struct ftrace_hash *match = ftrace_hash_alloc();
+    struct ftrace_hash *added = ftrace_hash_alloc();
+    size_t total = ftrace_rec_total();
+    struct probe_set *ps;
+    bool created = false;
+    int err = 0;
+
+    if (!match || !added) {
+        err = -ENOMEM;
+        goto out_free;
+    }
+    if (ftrace_hash_apply_glob(match, glob) < 0) {
+        err = -EINVAL;
+        goto out_free;
+    }
+
+    spin_lock(&probe_lock);
+    ps = probe_sets[k];
+    if (!ps) {
+        ps = probe_set_alloc(def->counted);
+        if (!ps) {
+            err = -ENOMEM;
+            goto out_unlock;
+        }
+        created = true;
+    }
+    /* Functions already in this kind keep their count; only new ones are added. */
+    for (size_t i = 0; i < total; i++) {
+        if (!ftrace_hash_test(match, i) || ftrace_hash_test(ps->funcs, i))
+            continue;
+        if (ps->counts)
+            WRITE_ONCE(ps->counts[i], count);
+        __atomic_thread_fence(__ATOMIC_RELEASE);
+        ftrace_hash_set(ps->funcs, i);
+        ftrace_hash_set(added, i);
+    }
+    /* As Linux: a command that adds nothing new is an error. */
+    if (ftrace_hash_empty(added)) {
+        err = -EINVAL;
+        if (created)
+            probe_set_free(ps);
+        goto out_unlock;
+    }
+    if (created) {
+        ps->created = ++probe_generation;
+        WRITE_ONCE(probe_sets[k], ps);
+    }
+    err = probe_sync_ops();
+    if (err) {
+        /* Leave the probes as they were: take the new functions out again. */
+        for (size_t i = 0; i < total; i++)
+            if (ftrace_hash_test(added, i))
+                ftrace_hash_clear_bit(ps->funcs, i);
+        if (created)
+            WRITE_ONCE(probe_sets[k], NULL);
+        /* Unregistered, or waited for by a sync that worked: nobody can be using it. */
+        if (probe_sync_ops() == 0 || !(probe_ops.flags & FTRACE_OPS_FL_ENABLED))
+            if (created)
+                probe_set_free(ps);
+    }
+out_unlock:
+    spin_unlock(&probe_lock);
+out_free:
+    ftrace_hash_free(match);
+    ftrace_hash_free(added);
+    return err;
+}
+
+/* An empty glob or "*" removes every function of the kind, as in Linux. */
+static int probe_remove(enum probe_kind k, const char *glob)
+{
+    bool every = glob[0] == '\0' || strcmp(glob, "*") == 0;
+    struct ftrace_hash *match = NULL;
+    size_t total = ftrace_rec_total();
+    struct probe_set *ps;
+    size_t removed = 0;
+    int err = 0;
+
+    if (!every) {
+        match = ftrace_hash_alloc();
+        if (!match)
+            return -ENOMEM;
+        /* Matched over every record, then over the kind's: the same as over the kind's.
+         * A glob that matches no record leaves match empty, and the removal finds none. */
+        ftrace_hash_apply_glob(match, glob);
+    }
+    spin_lock(&probe_lock);
+    ps = probe_sets[k];
+    if (!ps) {
+        /* Linux: no probe of this kind at all is "No such device". */
+        err = -ENODEV;
+        goto out;
+    }
+    for (size_t i = 0; i < total; i++) {
+        if (!ftrace_hash_test(ps->funcs, i) || (!every && !ftrace_hash_test(match, i)))
+            continue;
+        ftrace_hash_clear_bit(ps->funcs, i);
+        removed++;
+    }
+    if (!removed) {
+        err = -EINVAL;
+        goto out;
+    }
+    bool emptied = ftrace_hash_empty(ps->funcs);
+    if (emptied)
+        WRITE_ONCE(probe_sets[k], NULL);
+    err = probe_sync_ops();
+    if (emptied)
+        probe_set_free(ps);
+out:
+    spin_unlock(&probe_lock);
+    ftrace_hash_free(match);
+    return err;
+}
+
+/*
+ * The count as Linux reads it: the text up to the next ':' in base 0 (so 010 is 8); an
+ * empty one (`func:cmd:`) is -1, which a traceon/traceoff count never fires on.
+ */
+static int probe_parse_count(const char *param, long *count)
+{
+    char number[32];
+    size_t n = strcspn(param, ":");
+    unsigned long v;
+    int err;
+
+    if (n == 0) {
+        *count = -1;
+        return 0;
+    }
+    if (n >= sizeof(number))
+        return -EINVAL;
+    memcpy(number, param, n);
+    number[n] = '\0';
+    err = kstrtoul(number, 0, &v);
+    if (err)
+        return err;
+    *count = (long)v;
+    return 0;
+}
+
+/* traceon, traceoff and stacktrace: the kind is the counted one when a parameter is given. */
+static int probe_command(enum probe_kind unlimited, const char *glob, const char *param,
+                         bool remove)
+{
+    enum probe_kind k = param ? (enum probe_kind)(unlimited + 1) : unlimited;
+    long count = 0;
+    int err;
+
+    if (remove)
+        return probe_remove(k, glob);
+    if (param) {
+        err = probe_parse_count(param, &count);
+        if (err)
+            return err;
+    }
+    return probe_add(k, glob, count);
+}
+
+static int probe_traceon_cmd(const char *glob, const char *param, bool remove)
+{
+    return probe_command(PROBE_TRACEON, glob, param, remove);
+}
+
+static int probe_traceoff_cmd(const char *glob, const char *param, bool remove)
+{
+    return probe_command(PROBE_TRACEOFF, glob, param, remove);
+}
+
+static int probe_stacktrace_cmd(const char *glob, const char *param, bool remove)
+{
+    return probe_command(PROBE_STACKTRACE, glob, param, remove);
+}
+
+/* dump dumps once whatever the parameter says; both dumps must not allocate when they fire. */
+static int probe_dump_command(enum probe_kind k, const char *glob, bool remove)
+{
+    int err;
+
+    if (remove)
+        return probe_remove(k, glob);
+    err = ftrace_dump_prepare();
+    return err ? err : probe_add(k, glob, 1);
+}
+
+static int probe_dump_cmd(const char *glob, const char *param, bool remove)
+{
+    return probe_dump_command(PROBE_DUMP, glob, remove);
+}
+
+static int probe_cpudump_cmd(const char *glob, const char *param, bool remove)
+{
+    return probe_dump_command(PROBE_CPUDUMP, glob, remove);
+}
+
+/* Every kind's probes, the kind made last first: `func:cmd:unlimited` or `func:cmd:count=N`. */
+static int probe_show(struct seqbuf *s)
+{
+    size_t total = ftrace_rec_total();
+    uint64_t below = UINT64_MAX;
+
+    spin_lock(&probe_lock);
+    for (;;) {
+        int next = -1;
+
+        for (int k = 0; k < PROBE_KINDS; k++) {
+            struct probe_set *ps = probe_sets[k];
+            if (ps && ps->created < below && (next < 0 || ps->created > probe_sets[next]->created))
+                next = k;
+        }
+        if (next < 0)
+            break;
+        struct probe_set *ps = probe_sets[next];
+        const struct probe_kind_def *def = &probe_defs[next];
+        for (size_t i = 0; i < total; i++) {
+            if (!ftrace_hash_test(ps->funcs, i))
+                continue;
+            seq_printf(s, "%s:%s", ftrace_rec_name(ftrace_rec(i)), def->cmd);
+            if (def->counted)
+                seq_printf(s, ":count=%ld\n", READ_ONCE(ps->counts[i]));
+            else
+                seq_puts(s, ":unlimited\n");
+        }
+        below = ps->created;
+    }
+    spin_unlock(&probe_lock);
+    return s->overflow ? -ENOMEM : 0;
+}
+
+/* One show lists every kind, so that the order across commands is Linux's. */
+FTRACE_FILTER_COMMAND(traceon, .name = "traceon", .func = probe_traceon_cmd, .show = probe_show);
+FTRACE_FILTER_COMMAND(traceoff, .name = "traceoff", .func = probe_traceoff_cmd);
+FTRACE_FILTER_COMMAND(stacktrace, .name = "stacktrace", .func = probe_stacktrace_cmd);
+FTRACE_FILTER_COMMAND(dump, .name = "dump", .func = probe_dump_cmd);
+FTRACE_FILTER_COMMAND(cpudump, .name = "cpudump", .func = probe_cpudump_cmd);
+
+/* For the self-tests: the count of func under cmd (counted kinds), or -ENOENT. */
+long ftrace_probe_count(const char *cmd, const char *func)
+{
+    long result = -ENOENT;
+
+    spin_lock(&probe_lock);
+    for (int k = 0; k < PROBE_KINDS; k++) {
+        struct probe_set *ps = probe_sets[k];
+        if (!ps || !probe_defs[k].counted || strcmp(probe_defs[k].cmd, cmd) != 0)
+            continue;
+        for (size_t i = 0; i < ftrace_rec_total(); i++)
+            if (ftrace_hash_test(ps->funcs, i) && strcmp(ftrace_rec_name(ftrace_rec(i)), func) == 0)
+                result = READ_ONCE(ps->counts[i]);
+    }
+    spin_unlock(&probe_lock);
+    return result;
+}
+
+/* ---- the console dump ---- */
+
+/*
+ * A dump runs inside a traced function or a panic, where taking the heap lock could
+ * deadlock: the iterator, its per-CPU slots and the line buffer are made beforehand, once,
+ * and kept. (The function_graph printer still makes its per-reader state on first use.)
+ */
+#define DUMP_LINE_MAX 8192
+
+static struct trace_iter *dump_iter;
+static char *dump_line;
+static int dump_running;
+static DEFINE_SPINLOCK(dump_prepare_lock);
+
+int ftrace_dump_prepare(void)
+{
+    struct trace_iter *it;
+    int err = 0;
+
+    spin_lock(&dump_prepare_lock);
+    if (dump_iter)
+        goto out;
+    it = trace_iter_open(true, -1);
+    dump_line = dump_line ? dump_line : kmalloc(DUMP_LINE_MAX);
+    if (!it || !dump_line) {
+        trace_iter_close(it);
+        err = -ENOMEM;
+        goto out;
+    }
+    for (unsigned c = 0; c < MAX_CPUS; c++) {
+        it->head[c] = kmalloc(sizeof(struct rb_record));
+        if (!it->head[c]) {
+            trace_iter_close(it);
+            err = -ENOMEM;
+            goto out;
+        }
+    }
+    WRITE_ONCE(dump_iter, it);
+out:
+    spin_unlock(&dump_prepare_lock);
+    return err;
+}
+
+/*
+ * Linux's dump prints each event in the latency format: comm cut to 8 columns, pid, CPU,
+ * the flags, and the time in microseconds. Its mark column is always blank there, since
+ * the event being printed is still the next one in the buffer.
+ */
+static void dump_lat_context(struct seqbuf *s, const struct rb_record *rec)
+{
+    uint32_t ctx = *(const uint32_t *)rec->data;
+    char comm[THREAD_NAME_LEN];
+    int pid = trace_ctx_pid(ctx);
+
+    if (!trace_opt(TRACE_OPT_CONTEXT_INFO))
+        return;
+    seq_printf(s, "%8.8s-%-7d %3u", trace_comm_of(pid, comm, sizeof(comm)), pid, rec->cpu);
+    trace_print_flags(s, ctx);
+    if (trace_clock_is_ns())
+        seq_printf(s, " %4lluus : ", (unsigned long long)((rec->ts + 500) / 1000));
+    else
+        seq_printf(s, " %4llu: ", (unsigned long long)rec->ts);
+}
+
+/* printk adds its stamp to every line, as Linux's does; one line at a time fits its buffer. */
+static void dump_print_lines(const struct seqbuf *s)
+{
+    const char *p = s->buf, *end = s->buf + s->len;
+
+    while (p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+
+        printk("%.*s\n", (int)n, p);
+        p += n + 1;
+    }
+}
+
+void ftrace_dump(int cpu)
+{
+    struct trace_iter *it = READ_ONCE(dump_iter);
+    const struct tracer *t;
+    unsigned long lines = 0;
+
+    if (!it || __atomic_exchange_n(&dump_running, 1, __ATOMIC_ACQUIRE))
+        return;
+    /* As Linux: the dump stops tracing, so that what follows does not bury what led here.
+     * During a panic the on/off lock may belong to a stopped CPU: switch the buffer only. */
+    if (panic_in_progress)
+        rb_record_disable(trace_global.buffer);
+    else
+        trace_set_on(false);
+
+    it->cpu_only = cpu;
+    printk("Dumping ftrace buffer:\n");
+    if (ftrace_is_dead()) {
+        printk("# WARNING: FUNCTION TRACING IS CORRUPTED\n");
+        printk("#          MAY BE MISSING FUNCTION EVENTS\n");
+    }
+    while (trace_iter_next(it)) {
+        struct seqbuf s = {.buf = dump_line, .cap = DUMP_LINE_MAX};
+        unsigned c = it->rec.cpu;
+
+        if (!lines++)
+            printk("---------------------------------\n");
+        if (it->lost[c]) {
+            seq_printf(&s, "CPU:%u [LOST %lu EVENTS]\n", c, it->lost[c]);
+            it->lost[c] = 0;
+        }
+        t = trace_global.current;
+        if (!(t && t->print_line && t->print_line(it, &s))) {
+            dump_lat_context(&s, &it->rec);
+            if (!trace_format_body(&s, &it->rec))
+                s.len = 0;
+        }
+        dump_print_lines(&s);
+        /* A printer that outgrew the line buffer got a bigger one: keep it. */
+        dump_line = s.buf;
+    }
+    if (!lines)
+        printk("   (ftrace buffer empty)\n");
+    else
+        printk("---------------------------------\n");
+    __atomic_store_n(&dump_running, 0, __ATOMIC_RELEASE);
+}
