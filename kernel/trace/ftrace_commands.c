@@ -175,8 +175,12 @@ static const struct probe_kind_def probe_defs[PROBE_KINDS] = {
 static void probe_call(unsigned long ip, unsigned long parent_ip, struct ftrace_ops *op,
                        struct pt_regs *regs, unsigned long *parent_slot)
 {
-    struct dyn_ftrace *rec = ftrace_rec_lookup(ip);
+    struct dyn_ftrace *rec;
 
+    /* Switching tracing and printing take locks an NMI may have interrupted. */
+    if (this_cpu()->nmi_depth)
+        return;
+    rec = ftrace_rec_lookup(ip);
     if (!rec)
         return;
     long idx = ftrace_rec_index(rec);
@@ -312,10 +316,10 @@ static int probe_add(enum probe_kind k, const char *glob, long count)
                 ftrace_hash_clear_bit(ps->funcs, i);
         if (created)
             WRITE_ONCE(probe_sets[k], NULL);
+        int resync = probe_sync_ops();
         /* Unregistered, or waited for by a sync that worked: nobody can be using it. */
-        if (probe_sync_ops() == 0 || !(probe_ops.flags & FTRACE_OPS_FL_ENABLED))
-            if (created)
-                probe_set_free(ps);
+        if (created && (resync == 0 || !(probe_ops.flags & FTRACE_OPS_FL_ENABLED)))
+            probe_set_free(ps);
     }
 out_unlock:
     spin_unlock(&probe_lock);

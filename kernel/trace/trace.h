@@ -249,6 +249,7 @@ int stack_tracer_set_enabled(int value);
 int stack_tracer_get_enabled(void);
 /* Installs stack_trace_filter's hash (taking ownership; NULL or empty: every function). */
 int stack_trace_set_filter(struct ftrace_hash *filter);
+struct ftrace_hash *stack_trace_filter_copy(void);
 unsigned long stack_trace_max_size(void);
 void stack_trace_set_max_size(unsigned long size);
 /* Copies up to max frames of the deepest stack seen; returns how many it has. */

@@ -39,7 +39,7 @@ enum trace_dump_mode {
     TRACE_DUMP_ORIG_CPU = 2, /* only the buffer of the CPU that panicked */
 };
 
-/* /proc/sys/kernel/ftrace_dump_on_oops, as Linux's: 0, 1 (every CPU) or 2 (orig_cpu). */
+/* /proc/sys/kernel/ftrace_dump_on_oops, as Linux's: 0 off, 2 orig_cpu, else every CPU. */
 static int trace_dump_on_oops;
 
 /* The command line is at most this long, and so is any value in it. */
@@ -60,20 +60,17 @@ static const char *boot_param(const char *key)
 /* Linux's memparse: a number in base 0, then an optional K, M, G, T, P or E. */
 static int boot_parse_size(const char *text, unsigned long long *bytes)
 {
-    char *end;
+    static const char suffixes[] = "kmgtpe";
+    const char *suffix;
     unsigned shift = 0;
+    char *end;
 
     if (!isdigit((unsigned char)text[0]))
         return -EINVAL;
     unsigned long long v = strtoull(text, &end, 0);
-    switch (tolower((unsigned char)*end)) {
-    case 'e': shift += 10; /* fall through */
-    case 'p': shift += 10; /* fall through */
-    case 't': shift += 10; /* fall through */
-    case 'g': shift += 10; /* fall through */
-    case 'm': shift += 10; /* fall through */
-    case 'k': shift += 10; end++; break;
-    default: break;
+    if (*end && (suffix = strchr(suffixes, tolower((unsigned char)*end))) != NULL) {
+        shift = 10 * (unsigned)(suffix - suffixes + 1);
+        end++;
     }
     if (*end)
         return -EINVAL;
@@ -138,8 +135,7 @@ static void boot_options(const char *tracer)
         }
         const char *owner = trace_option_defs[opt].tracer;
         if (owner && (!tracer || strcmp(owner, tracer) != 0)) {
-            printk("ftrace: trace_options=%s: an option of the %s tracer, which ftrace= does "
-                   "not start; ignored\n", word, owner);
+            printk("ftrace: trace_options=%s: only for the %s tracer; ignored\n", word, owner);
             continue;
         }
         trace_set_option((unsigned)opt, on);
@@ -287,9 +283,10 @@ static ssize_t dump_on_oops_store(void *data, const char *buf, size_t len)
     int v;
     int err = trace_parse_sysctl_int(buf, len, &v);
 
+    /* Kept as written, as Linux: 2 dumps the panicking CPU's buffer, other non-zero
+     * values every CPU's. */
     if (!err)
-        err = trace_dump_on_oops_set(v == TRACE_DUMP_ORIG_CPU ? TRACE_DUMP_ORIG_CPU
-                                                                : v ? TRACE_DUMP_ALL : 0);
+        err = trace_dump_on_oops_set(v);
     return err ? err : (ssize_t)len;
 }
 

@@ -140,6 +140,11 @@ int stack_trace_set_filter(struct ftrace_hash *filter)
     return ftrace_ops_set_hashes(&stack_ops, filter, NULL);
 }
 
+struct ftrace_hash *stack_trace_filter_copy(void)
+{
+    return ftrace_hash_copy(READ_ONCE(stack_ops.filter_hash));
+}
+
 unsigned long stack_trace_max_size(void) { return READ_ONCE(stack_max_size); }
 
 void stack_trace_set_max_size(unsigned long size)
