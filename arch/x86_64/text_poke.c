@@ -39,6 +39,8 @@ static struct {
 
 static uint64_t int3_hits;
 static uint64_t stale_int3_hits;
+/* Batches published so far: tells the int3 handler that a batch began while it looked. */
+static volatile uint64_t poke_generation;
 
 /* Self-tests run code here between the steps of a batch, to hit its int3s on purpose. */
 void (*arch_text_poke_test_hook)(void);
@@ -123,6 +125,17 @@ static bool desc_tryget(void)
 
 static void desc_put(void) { __atomic_fetch_sub(&poke_desc.refs, 1, __ATOMIC_RELEASE); }
 
+/*
+ * The 5-byte NOPs a site may hold: ftrace's, and nopw 0x0(%rax), which the ftrace_corrupt
+ * test command writes so that ftrace's check of the site fails while CPUs run it fine.
+ */
+static bool is_nop5(const uint8_t *insn)
+{
+    static const uint8_t nopw[ARCH_PATCH_INSN_SIZE] = {0x66, 0x0f, 0x1f, 0x40, 0x00};
+    return memcmp(insn, arch_ftrace_nop, ARCH_PATCH_INSN_SIZE) == 0 ||
+           memcmp(insn, nopw, ARCH_PATCH_INSN_SIZE) == 0;
+}
+
 /* Emulates a site instruction given as bytes: a 5-byte NOP or a call. */
 static bool emulate_site(struct pt_regs *regs, unsigned long ip, const uint8_t *insn)
 {
@@ -137,7 +150,7 @@ static bool emulate_site(struct pt_regs *regs, unsigned long ip, const uint8_t *
         regs->rip = next + rel;
         return true;
     }
-    if (memcmp(insn, arch_ftrace_nop, ARCH_PATCH_INSN_SIZE) == 0) {
+    if (is_nop5(insn)) {
         regs->rip = next;
         return true;
     }
@@ -149,14 +162,17 @@ static bool emulate_site(struct pt_regs *regs, unsigned long ip, const uint8_t *
  * site just rewritten (an emulator's translation cache can lag behind the write). The
  * bytes now in memory are the truth; run them if they are a site instruction.
  */
-static bool emulate_stale_int3(struct pt_regs *regs, unsigned long ip)
+static bool emulate_stale_int3(struct pt_regs *regs, unsigned long ip, bool *int3_in_memory)
 {
     uint8_t now[ARCH_PATCH_INSN_SIZE];
+    *int3_in_memory = false;
     if (!in_text(ip, ARCH_PATCH_INSN_SIZE))
         return false;
     memcpy(now, (const void *)ip, ARCH_PATCH_INSN_SIZE);
-    if (now[0] == INT3)
-        return false; /* a real breakpoint */
+    if (now[0] == INT3) {
+        *int3_in_memory = true;
+        return false;
+    }
     if (now[0] == 0xe8) {
         int32_t rel;
         memcpy(&rel, &now[1], 4);
@@ -169,12 +185,9 @@ static bool emulate_stale_int3(struct pt_regs *regs, unsigned long ip)
     return true;
 }
 
-/* #BP hook: emulate the new instruction of a site in the batch, or decline. */
-static bool text_poke_int3(struct pt_regs *regs)
+/* The batch in flight: emulates the new instruction if ip is one of its sites. */
+static bool emulate_in_batch(struct pt_regs *regs, unsigned long ip, bool *found)
 {
-    if (!desc_tryget())
-        return emulate_stale_int3(regs, regs->rip - 1);
-    unsigned long ip = regs->rip - 1;
     const struct text_poke_site *site = NULL;
     /* Binary search by hand: lib's bsearch is fine too, but this path must stay tiny. */
     size_t lo = 0, hi = poke_desc.n;
@@ -190,15 +203,42 @@ static bool text_poke_int3(struct pt_regs *regs)
         else
             lo = mid + 1;
     }
-    if (!site) {
-        desc_put();
-        return emulate_stale_int3(regs, ip);
-    }
+    *found = site != NULL;
+    if (!site)
+        return false;
     bool ok = emulate_site(regs, ip, site->new);
     if (ok)
         __atomic_fetch_add(&int3_hits, 1, __ATOMIC_RELAXED);
-    desc_put();
     return ok;
+}
+
+/*
+ * #BP hook: emulate the new instruction of a site in the batch, or decline.
+ *
+ * A stale int3 (see emulate_stale_int3) can trap outside any batch, and a new batch may
+ * put an int3 back at the same site while the handler looks: the memory then shows an
+ * int3 that the batch, published just before, can explain. So look again for as long as
+ * batches keep starting; an int3 that stays in memory with no batch is a real breakpoint.
+ */
+static bool text_poke_int3(struct pt_regs *regs)
+{
+    unsigned long ip = regs->rip - 1;
+    for (;;) {
+        uint64_t generation = __atomic_load_n(&poke_generation, __ATOMIC_ACQUIRE);
+        if (desc_tryget()) {
+            bool found;
+            bool ok = emulate_in_batch(regs, ip, &found);
+            desc_put();
+            if (found)
+                return ok;
+        }
+        bool int3_in_memory;
+        if (emulate_stale_int3(regs, ip, &int3_in_memory))
+            return true;
+        if (!int3_in_memory ||
+            __atomic_load_n(&poke_generation, __ATOMIC_ACQUIRE) == generation)
+            return false;
+    }
 }
 
 uint64_t arch_text_poke_int3_hits(void) { return __atomic_load_n(&int3_hits, __ATOMIC_RELAXED); }
@@ -214,10 +254,12 @@ int arch_text_poke_batch(const struct text_poke_site *sites, size_t n, size_t *b
         return 0;
     unsigned long flags = 0;
     spin_lock(&poke_lock);
-    /* Check everything first: on any surprise, write nothing. */
+    /* Check everything first: on any surprise, write nothing. The int3 handler must be
+     * able to run every new instruction. */
     for (size_t i = 0; i < n; i++) {
         if (!in_text(sites[i].ip, ARCH_PATCH_INSN_SIZE) || (i && sites[i].ip <= sites[i - 1].ip) ||
-            memcmp((const void *)sites[i].ip, sites[i].old, ARCH_PATCH_INSN_SIZE) != 0) {
+            memcmp((const void *)sites[i].ip, sites[i].old, ARCH_PATCH_INSN_SIZE) != 0 ||
+            (sites[i].new[0] != 0xe8 && !is_nop5(sites[i].new))) {
             if (bad)
                 *bad = i;
             spin_unlock(&poke_lock);
@@ -228,6 +270,8 @@ int arch_text_poke_batch(const struct text_poke_site *sites, size_t n, size_t *b
     poke_desc.sites = sites;
     poke_desc.n = n;
     __atomic_store_n(&poke_desc.refs, 1, __ATOMIC_RELEASE);
+    /* Before any int3 is written: a handler that then finds one knows to look again. */
+    __atomic_fetch_add(&poke_generation, 1, __ATOMIC_SEQ_CST);
 
     static const uint8_t int3 = INT3;
     for (size_t i = 0; i < n; i++)

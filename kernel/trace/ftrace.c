@@ -198,10 +198,18 @@ void ftrace_tramp_dispatch(unsigned long ip, unsigned long *parent_slot, int slo
             op->recursion_stopped++;
         return;
     }
-    /* A slot's trampoline can still be running for the slot's previous op, or a plain
-     * one for an op that wants regs; never hand such an op a missing pt_regs. */
-    if (likely(op) && (regs || !(op->flags & FTRACE_OPS_FL_SAVE_REGS)))
-        op->func(ip, *parent_slot, op, regs, parent_slot);
+    /* A slot's trampoline can still be running for the slot's previous op: a thread
+     * preempted between a site's call and callback_enter() resumes after the slot was
+     * given to another op. Hand the op only functions it traces, never without the
+     * pt_regs it asked for. */
+    if (likely(op) && (regs || !(op->flags & FTRACE_OPS_FL_SAVE_REGS))) {
+        /* An op on every function (the common case of tracing everything) wants any
+         * site that reaches it: skip the record lookup then. */
+        struct dyn_ftrace *rec;
+        if ((ftrace_hash_empty(op->filter_hash) && ftrace_hash_empty(op->notrace_hash)) ||
+            ((rec = ftrace_rec_lookup(ip)) && ftrace_ops_wants(op, rec - records)))
+            op->func(ip, *parent_slot, op, regs, parent_slot);
+    }
     callback_exit(cpu, st, bit);
 }
 
