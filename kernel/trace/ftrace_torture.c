@@ -305,10 +305,11 @@ struct torture_cpu {
     uint64_t glob_hits;
     uint64_t regs_hits;
     uint64_t one_hits;
+    uint64_t fixed_hits;
     volatile unsigned long arg; /* the argument this CPU's hammer is passing right now */
 } __cacheline_aligned;
 
-enum torture_op_id { OP_ALL, OP_GLOB, OP_REGS, OP_ONE, TORTURE_OPS };
+enum torture_op_id { OP_ALL, OP_GLOB, OP_REGS, OP_ONE, OP_FIXED, TORTURE_OPS };
 
 struct torture_op {
     struct ftrace_ops ops;
@@ -341,14 +342,21 @@ static struct torture_cpu torture_cpus[MAX_CPUS];
 static struct torture_op torture_ops[TORTURE_OPS];
 static bool torture_running;
 
-/* Problems seen by the regs callback, which must not print from inside the tracer. */
-static uint64_t regs_missing, regs_wrong_args, regs_stray;
-static unsigned long regs_first_bad_ip;
+/*
+ * Calls the ops with fixed filters must never get, counted by their callbacks (which must
+ * not print from inside the tracer): without the pt_regs asked for, with registers that
+ * are not the arguments, or for a function outside the filter.
+ */
+static uint64_t bad_no_regs, bad_regs, bad_stray;
+static unsigned long bad_first_ip;
+static const char *bad_first_op;
 
-static void torture_note_regs_problem(uint64_t *counter, unsigned long ip)
+static void torture_note_bad_call(uint64_t *counter, unsigned long ip, const char *op_name)
 {
-    if (__atomic_fetch_add(counter, 1, __ATOMIC_RELAXED) == 0)
-        __atomic_store_n(&regs_first_bad_ip, ip, __ATOMIC_RELAXED);
+    if (__atomic_fetch_add(counter, 1, __ATOMIC_RELAXED) == 0) {
+        __atomic_store_n(&bad_first_ip, ip, __ATOMIC_RELAXED);
+        __atomic_store_n(&bad_first_op, op_name, __ATOMIC_RELAXED);
+    }
 }
 
 /* Runs on every traced call of every CPU while registered: one counter, nothing else. */
@@ -371,6 +379,19 @@ static void torture_count_one(unsigned long ip, unsigned long parent_ip, struct 
 }
 
 /*
+ * The fixed op traces ftrace_test_target_other and nothing else, for good: a call for
+ * another function is a stray, such as a trampoline slot reached for the op that the
+ * slot served before.
+ */
+static void torture_check_fixed(unsigned long ip, unsigned long parent_ip, struct ftrace_ops *op,
+                                struct pt_regs *regs, unsigned long *parent_slot)
+{
+    __atomic_fetch_add(&torture_cpus[this_cpu_id()].fixed_hits, 1, __ATOMIC_RELAXED);
+    if (ip != (unsigned long)ftrace_test_target_other)
+        torture_note_bad_call(&bad_stray, ip, "fixed");
+}
+
+/*
  * The SAVE_REGS op wants only the three test targets, which only the hammers call, and
  * each hammer announces its argument before the call: so the saved registers must hold
  * exactly the arguments the hammer of this CPU passed, and the ip of the function.
@@ -381,7 +402,7 @@ static void torture_check_regs(unsigned long ip, unsigned long parent_ip, struct
     struct torture_cpu *c = &torture_cpus[this_cpu_id()];
     __atomic_fetch_add(&c->regs_hits, 1, __ATOMIC_RELAXED);
     if (!regs) {
-        torture_note_regs_problem(&regs_missing, ip);
+        torture_note_bad_call(&bad_no_regs, ip, "regs");
         return;
     }
     unsigned long arg = c->arg;
@@ -392,11 +413,11 @@ static void torture_check_regs(unsigned long ip, unsigned long parent_ip, struct
                ip == (unsigned long)ftrace_test_target_other) {
         ok = regs->rdi == arg;
     } else {
-        torture_note_regs_problem(&regs_stray, ip);
+        torture_note_bad_call(&bad_stray, ip, "regs");
         return;
     }
     if (!ok || regs->rip != ip)
-        torture_note_regs_problem(&regs_wrong_args, ip);
+        torture_note_bad_call(&bad_regs, ip, "regs");
 }
 
 /*
@@ -408,15 +429,15 @@ static int torture_hammer_main(void *arg)
     struct torture_hammer *h = arg;
     struct torture_cpu *c = &torture_cpus[h->cpu];
     uint64_t calls = 0, wrong = 0;
-    while (!READ_ONCE(h->stop)) {
-        unsigned long x = (unsigned long)(calls * 0x9e3779b97f4a7c15ULL) ^ h->cpu;
+    for (unsigned long loop = 0; !READ_ONCE(h->stop); loop++) {
+        unsigned long x = (unsigned long)(loop * 0x9e3779b97f4a7c15ULL) ^ h->cpu;
         WRITE_ONCE(c->arg, x);
         barrier();
         wrong += ftrace_test_target_hot(x) != x + 1;
         wrong += ftrace_test_target_other(x) != (x ^ 0x55);
         wrong += ftrace_test_target(x, x + 1, x + 2) != x * 3 + (x + 1) * 5 + (x + 2) * 7;
         calls += 3;
-        if ((calls & 63) == 0) {
+        if ((loop & 63) == 0) {
             /* Other traced code: the heap, and glob matching with a known answer. */
             void *p = kmalloc(32 + (calls & 255));
             wrong += p == NULL;
@@ -609,6 +630,7 @@ static void torture_init_ops(void)
         [OP_GLOB] = {"glob", torture_count_glob, 0},
         [OP_REGS] = {"regs", torture_check_regs, FTRACE_OPS_FL_SAVE_REGS},
         [OP_ONE] = {"one", torture_count_one, 0},
+        [OP_FIXED] = {"fixed", torture_check_fixed, 0},
     };
     memset(torture_ops, 0, sizeof(torture_ops));
     for (int k = 0; k < TORTURE_OPS; k++) {
@@ -617,8 +639,10 @@ static void torture_init_ops(void)
         torture_ops[k].ops.flags = defs[k].flags;
         torture_ops[k].ops.tramp_slot = -1;
     }
-    /* all: no filter. regs: the three targets, for good. one and glob: changed as it runs. */
+    /* all: no filter. regs and fixed: set for good. one and glob: changed as it runs. */
     ftrace_ops_set_hashes(&torture_ops[OP_REGS].ops, torture_hash_of(torture_targets, 3), NULL);
+    ftrace_ops_set_hashes(&torture_ops[OP_FIXED].ops, torture_hash_of(torture_targets + 2, 1),
+                          NULL);
     ftrace_ops_set_hashes(&torture_ops[OP_ONE].ops, torture_hash_of(torture_targets + 1, 1), NULL);
     ftrace_ops_set_hashes(&torture_ops[OP_GLOB].ops, torture_hash_of(torture_targets + 1, 2), NULL);
 }
@@ -744,27 +768,29 @@ static size_t torture_final_checks(struct torture_run *run, uint64_t *callbacks)
             torture_fail(run, "%s is not a NOP at the end", ftrace_rec_name(rec));
     }
 
-    uint64_t all = 0, glob = 0, regs = 0, one = 0;
+    uint64_t all = 0, glob = 0, regs = 0, one = 0, fixed = 0;
     for (unsigned cpu = 0; cpu < MAX_CPUS; cpu++) {
         const struct torture_cpu *c = &torture_cpus[cpu];
         all += c->all_hits;
         glob += c->glob_hits;
         regs += c->regs_hits;
         one += c->one_hits;
+        fixed += c->fixed_hits;
         /* Every CPU runs a hammer, so each must have been seen by the op on everything. */
         if (!run->interrupted && cpu_data(cpu)->online && c->all_hits == 0)
             torture_fail(run, "op all saw no call on CPU %u", cpu);
     }
-    *callbacks = all + glob + regs + one;
-    if (!run->interrupted && (!glob || !regs || !one))
-        torture_fail(run, "hits: glob %llu, regs %llu, one %llu", (unsigned long long)glob,
-                     (unsigned long long)regs, (unsigned long long)one);
-    if (regs_missing || regs_wrong_args || regs_stray)
+    *callbacks = all + glob + regs + one + fixed;
+    if (!run->interrupted && (!glob || !regs || !one || !fixed))
+        torture_fail(run, "hits: glob %llu, regs %llu, one %llu, fixed %llu",
+                     (unsigned long long)glob, (unsigned long long)regs, (unsigned long long)one,
+                     (unsigned long long)fixed);
+    if (bad_no_regs || bad_regs || bad_stray)
         torture_fail(run,
-                     "op regs: %llu calls without regs, %llu with wrong regs, %llu for "
-                     "functions it does not trace (first at %ps)",
-                     (unsigned long long)regs_missing, (unsigned long long)regs_wrong_args,
-                     (unsigned long long)regs_stray, (void *)regs_first_bad_ip);
+                     "%llu calls without regs, %llu with wrong regs, %llu for functions the "
+                     "op does not trace (first: op %s at %ps)",
+                     (unsigned long long)bad_no_regs, (unsigned long long)bad_regs,
+                     (unsigned long long)bad_stray, bad_first_op, (void *)bad_first_ip);
     return nops;
 }
 
@@ -835,8 +861,9 @@ SHELL_COMMAND(ftrace_torture, "ftrace_torture SECONDS [SEED]",
     struct ftrace_stats st_before, st_after;
     mm_get_stats(&mm_before);
     memset(torture_cpus, 0, sizeof(torture_cpus));
-    regs_missing = regs_wrong_args = regs_stray = 0;
-    regs_first_bad_ip = 0;
+    bad_no_regs = bad_regs = bad_stray = 0;
+    bad_first_ip = 0;
+    bad_first_op = "";
     torture_init_ops();
     ftrace_get_stats(&st_before);
     uint64_t rounds_before = smp_sync_rounds();

@@ -35,7 +35,8 @@ $ ftrace_check
 $ cat /sys/kernel/tracing/enabled_functions | wc -l
 0
 
-# Dynamic ftrace stays off until reboot: filter files refuse to open for writing.
+# Dynamic ftrace stays off until reboot: the filter files refuse to open for writing (as in
+# Linux, the shell reports the failed open), no op can register, no tracer can start.
 $ echo kmalloc > /sys/kernel/tracing/set_ftrace_filter
 fentros: /sys/kernel/tracing/set_ftrace_filter: No such device
 $ echo $?
@@ -44,6 +45,15 @@ $ echo kmalloc >> /sys/kernel/tracing/set_ftrace_notrace
 fentros: /sys/kernel/tracing/set_ftrace_notrace: No such device
 $ ftrace_test_op on kmalloc
 ftrace_test_op: register: No such device
+$ echo function > /sys/kernel/tracing/current_tracer
+echo: write error: No such device
+$ echo $?
+1
+$ cat /sys/kernel/tracing/current_tracer
+nop
+$ ftrace_check
+~ ftrace_check: ftrace_test_target \([0-9a-f]{16}\): holds 66:0f:1f:40:00, record says 0f:1f:44:00:00 \(nop\)
+~ ftrace_check: 1 of [0-9]+ sites inconsistent
 $ ftrace_torture 1
 ftrace_torture: FAILED (dynamic ftrace is disabled)
 
