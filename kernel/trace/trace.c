@@ -183,12 +183,13 @@ int trace_print(const char *text, size_t len)
     if (len > TRACE_PRINT_MAX - 1)
         len = TRACE_PRINT_MAX - 1;
     preempt_disable();
-    if (!trace_should_record()) {
-        preempt_enable();
-        return 0;
-    }
+    /* As Linux: set_ftrace_pid is for function tracing and does not hold markers back,
+     * but a CPU outside tracing_cpumask records nothing, and a write the buffer refuses
+     * fails with EBADF (tracing_mark_write). */
     struct rb_reservation res;
-    struct trace_print_event *ev = rb_reserve(trace_global.buffer, 8 + len + 1, &res);
+    struct trace_print_event *ev = NULL;
+    if ((trace_global.cpumask >> this_cpu_id()) & 1)
+        ev = rb_reserve(trace_global.buffer, 8 + len + 1, &res);
     if (ev) {
         ev->ctx = trace_ctx_now(TRACE_PRINT, 1);
         ev->len = len;
@@ -197,7 +198,7 @@ int trace_print(const char *text, size_t len)
         rb_commit(trace_global.buffer, &res);
     }
     preempt_enable();
-    return 0;
+    return ev ? 0 : -EBADF;
 }
 
 /* ---- tracers and buffer control ---- */

@@ -277,6 +277,5 @@ void trace_print_flags(struct seqbuf *s, uint32_t ctx);
 bool trace_format_body(struct seqbuf *s, const struct rb_record *rec);
 
 /* Per-CPU buffer size as buffer_size_kb shows it (trace_files.c), for trace_buf_size=. */
-void trace_buffer_kb_note(int cpu, unsigned long kb);
 
 #endif

@@ -98,13 +98,8 @@ static void boot_buffer_size(void)
     /* The ring buffer rounds up to whole pages; buffer_size_kb then shows what it got, as
      * Linux does for a size given at boot. */
     int err = trace_resize(-1, (unsigned long)((bytes + 1023) / 1024));
-    if (err) {
+    if (err)
         boot_ignored("trace_buf_size", v, strerror(-err));
-        return;
-    }
-    for (unsigned c = 0; c < MAX_CPUS; c++)
-        if (cpu_data(c)->online)
-            trace_buffer_kb_note((int)c, rb_size(trace_global.buffer, c) / 1024);
 }
 
 /* ---- trace_options ---- */

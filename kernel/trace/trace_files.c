@@ -19,8 +19,6 @@
 
 extern const struct tracer __start_tracers[], __stop_tracers[];
 
-/* Requested sizes per CPU (what buffer_size_kb shows, as Linux keeps the asked size). */
-static unsigned long buffer_kb[MAX_CPUS];
 
 /* Copies a write into a NUL-terminated word without surrounding blanks. */
 static int write_word(const char *buf, size_t len, char *out, size_t out_len)
@@ -104,6 +102,7 @@ struct trace_reader {
     struct seqbuf pending;
     size_t pending_off;
     bool header_done;
+    bool read_any; /* an event was returned: with tracing off, the end is EOF */
     int cpu; /* -1: all */
 };
 
@@ -151,8 +150,8 @@ static void produce_header(struct trace_reader *r)
                               "#          MAY BE MISSING FUNCTION EVENTS\n");
     if (t && t->print_header)
         t->print_header(r->iter, &r->pending);
-    else
-        trace_print_func_header(&r->pending, r->cpu);
+    else if (trace_opt(TRACE_OPT_CONTEXT_INFO))
+        trace_print_func_header(&r->pending, -1);
 }
 
 /* Formats the next event into pending; false when there is none now. */
@@ -191,9 +190,15 @@ static ssize_t reader_read(struct pfs_file *f, char *buf, size_t len)
             r->header_done = true;
             continue;
         }
-        if (produce_event(r))
+        if (produce_event(r)) {
+            r->read_any = true;
             continue;
+        }
         if (!r->iter->consume || done > 0)
+            break;
+        /* As Linux's tracing_wait_pipe: with tracing off, once something was read,
+         * the end of the data is the end of the file. */
+        if (r->read_any && !rb_record_is_on(trace_global.buffer))
             break;
         /* trace_pipe blocks until data arrives. Writers cannot wake readers (they run in
          * any context, lock-free), so poll at a rate a person cannot see. */
@@ -216,29 +221,27 @@ TRACEFS_FILE(trace_pipe, .path = "trace_pipe", .mode = 0444, .ops = &trace_pipe_
 
 /* ---- buffer sizes and per-CPU stats ---- */
 
+static unsigned long buffer_kb_of(unsigned cpu)
+{
+    return rb_size(trace_global.buffer, cpu) / 1024;
+}
+
 static int show_buffer_size(struct seqbuf *s, void *data)
 {
     int cpu = (int)(intptr_t)data;
     if (cpu >= 0)
-        return seq_printf(s, "%lu\n", buffer_kb[cpu]);
+        return seq_printf(s, "%lu\n", buffer_kb_of(cpu));
     unsigned long size = 0;
     bool same = true, first = true;
     for (unsigned c = 0; c < MAX_CPUS; c++) {
         if (!cpu_data(c)->online)
             continue;
-        if (!first && buffer_kb[c] != size)
+        if (!first && buffer_kb_of(c) != size)
             same = false;
-        size = buffer_kb[c];
+        size = buffer_kb_of(c);
         first = false;
     }
     return same ? seq_printf(s, "%lu\n", size) : seq_puts(s, "X\n");
-}
-
-void trace_buffer_kb_note(int cpu, unsigned long kb)
-{
-    for (unsigned c = 0; c < MAX_CPUS; c++)
-        if (cpu < 0 || (int)c == cpu)
-            buffer_kb[c] = kb;
 }
 
 static ssize_t store_buffer_size(void *data, const char *buf, size_t len)
@@ -250,7 +253,6 @@ static ssize_t store_buffer_size(void *data, const char *buf, size_t len)
     int err = trace_resize(cpu, kb);
     if (err)
         return err;
-    trace_buffer_kb_note(cpu, kb);
     return len;
 }
 
@@ -259,7 +261,7 @@ static int show_total_size(struct seqbuf *s, void *data)
     unsigned long total = 0;
     for (unsigned c = 0; c < MAX_CPUS; c++)
         if (cpu_data(c)->online)
-            total += buffer_kb[c];
+            total += buffer_kb_of(c);
     return seq_printf(s, "%lu\n", total);
 }
 
@@ -396,7 +398,9 @@ static ssize_t store_cpumask(void *data, const char *buf, size_t len)
         mask = mask * 16 + (uint64_t)(isdigit((unsigned char)*p) ? *p - '0'
                                                                   : tolower(*p) - 'a' + 10);
     }
-    trace_global.cpumask = (uint32_t)mask & cpu_online_mask();
+    if (mask & ~(uint64_t)cpu_online_mask())
+        return -EOVERFLOW;
+    trace_global.cpumask = (uint32_t)mask;
     return len;
 }
 
@@ -414,8 +418,16 @@ static int pid_open(struct pfs_file *f)
         unsigned n = trace_global.pid_count;
         if (!n)
             seq_puts(s, "no pid\n");
-        for (unsigned i = 0; i < n; i++)
-            seq_printf(s, "%d\n", trace_global.pids[i]);
+        /* Linux keeps pids in a bitmap: they read back in ascending order. */
+        int last = -1;
+        for (unsigned k = 0; k < n; k++) {
+            int next = 0x7fffffff;
+            for (unsigned i = 0; i < n; i++)
+                if (trace_global.pids[i] > last && trace_global.pids[i] < next)
+                    next = trace_global.pids[i];
+            seq_printf(s, "%d\n", next);
+            last = next;
+        }
         f->priv = s;
     }
     return 0;
@@ -481,9 +493,6 @@ static void trace_files_init(void)
     for (unsigned c = 0; c < MAX_CPUS; c++) {
         if (!cpu_data(c)->online)
             continue;
-        /* trace_buf_size= may have sized the buffer already. */
-        if (!buffer_kb[c])
-            buffer_kb[c] = rb_size(trace_global.buffer, c) ? 1408 : 0;
         void *cpu = (void *)(intptr_t)c;
         snprintf(path, sizeof(path), "per_cpu/cpu%u/trace", c);
         tracefs_create(path, 0644, &trace_ops, NULL, NULL, cpu);

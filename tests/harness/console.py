@@ -171,11 +171,12 @@ class Console:
         return start
 
     def wait_output(self, start, predicate, timeout):
-        """Wait until predicate(bytes received since `start`) is true: True, or False when
-        QEMU exited or `timeout` seconds passed first. The predicate runs on every arrival
-        of data, so it should be cheap for the output it expects."""
+        """Wait until predicate(buf, start) is true: True, or False when QEMU exited or
+        `timeout` seconds passed first. buf is everything received so far (a bytearray
+        to read, not keep: it grows); the predicate runs on every arrival of data, so it
+        should look only at what it needs (buf.count(b"\n", start), len(buf))."""
         def check():
-            if predicate(bytes(self._buf[start:])):
+            if predicate(self._buf, start):
                 return True
             return False if self._eof else None
         return bool(self._wait(check, timeout))

@@ -8,6 +8,8 @@ from pathlib import Path
 from console import Console, split_output
 import ktap
 import shelltest
+import tracefmt
+import tracetest
 from shelltest import ParseError, check_output, find_mismatch, parse_text
 
 
@@ -148,8 +150,21 @@ class ConsoleTests(unittest.TestCase):
         reply = c.command(b"echo BUG: fentros:/# \r\nhi\r\nfentros:/tmp# ", 5)
         self.assertEqual((reply.lines, reply.cwd), (["hi"], "/tmp"))
         self.assertEqual(c.crash_lines(start), [])
-        reply = c.command(b"x\r\nWARNING: at foo\r\nfentros:/# ", 5)
-        self.assertEqual(c.crash_lines(start), ["WARNING: at foo"])
+        reply = c.command(b"x\r\nWARNING: CPU: 0 at foo\r\nfentros:/# ", 5)
+        self.assertEqual(c.crash_lines(start), ["WARNING: CPU: 0 at foo"])
+
+    def test_begin_wait_interrupt(self):
+        c = self.console
+        c.send(b"fentros:/# ")
+        c.wait_boot(5)
+        start = c.begin(b"cat trace_pipe\r\none\r\ntwo\r\n")
+        self.assertTrue(c.wait_output(start, lambda buf, s: buf.count(b"\n", s) >= 3, 5))
+        self.assertFalse(c.wait_output(start, lambda buf, s: buf.find(b"three", s) >= 0, 0.2))
+        self.assertFalse(c.at_prompt(start))
+        c.send(b"^C\r\nfentros:/# ")
+        reply = c.finish(start, 5)
+        self.assertTrue(c.at_prompt(start))
+        self.assertEqual(reply.lines, ["one", "two", "^C"])
 
     def test_timeout_and_exit(self):
         reply = self.console.command(b"hang\r\npartial", 0.3)
@@ -158,6 +173,163 @@ class ConsoleTests(unittest.TestCase):
         self.console.proc.stdin.close()
         reply = self.console.command(b"", 5)
         self.assertEqual(reply.exit_status, 0)
+
+
+# Real Linux 6.1 output (shared/reference/linux-6.1-outputs.txt and linux-ref runs).
+LINUX_TRACE = """# tracer: function
+#
+# entries-in-buffer/entries-written: 18/18   #P:2
+#
+#                                _-----=> irqs-off/BH-disabled
+#                               / _----=> need-resched
+#                              | / _---=> hardirq/softirq
+#                              || / _--=> preempt-depth
+#                              ||| / _-=> migrate-disable
+#                              |||| /     delay
+#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION
+#              | |         |   |||||     |         |
+              sh-93      [001] .N...     2.030364: schedule <-exit_to_user_mode_prepare
+              sh-93      [001] .N...     2.031436: <stack trace>
+ => 0xffffffffc0306083
+ => schedule
+     rcu_preempt-15      [001] .....     2.031697: schedule+0x0/0xd0 <ffffffff9ba114f0> <-schedule_timeout+0x94/0x150 <ffffffff9ba16db4>
+          <idle>-0       [000] dNh1.     7.094462: tick_irq_enter <-sysvec_apic_timer_interrupt
+              sh-93      [000] .....     2.403465: tracing_mark_write: hello marker
+ksoftirqd/1234567-12345678 [001] d..1. 12345.000001: work_rotate_mix <-work_hash_block.constprop.0
+""".split("\n")[:-1]
+
+
+class TraceFormatTests(unittest.TestCase):
+    def test_linux_trace(self):
+        trace = tracefmt.parse_trace(LINUX_TRACE)
+        self.assertEqual(trace.errors, [])
+        self.assertEqual((trace.tracer, trace.entries, trace.written, trace.ncpus),
+                         ("function", 18, 18, 2))
+        kinds = [e.kind for e in trace.events]
+        self.assertEqual(kinds, ["function", "stack", "function", "function", "marker",
+                                 "function"])
+        first, stack, addr, idle, marker, long_names = trace.events
+        self.assertEqual((first.comm, first.pid, first.cpu, first.flags, first.ts),
+                         ("sh", 93, 1, ".N...", 2030364))
+        self.assertEqual((first.func_name, first.parent_name),
+                         ("schedule", "exit_to_user_mode_prepare"))
+        self.assertEqual(stack.frames, ["0xffffffffc0306083", "schedule"])
+        self.assertEqual((addr.func_name, addr.parent_name), ("schedule", "schedule_timeout"))
+        self.assertEqual((idle.comm, idle.pid, idle.flags), ("<idle>", 0, "dNh1."))
+        self.assertEqual(marker.text, "hello marker")
+        # Wider than the columns: %16s and %-7d only pad, never cut.
+        self.assertEqual((long_names.comm, long_names.pid, long_names.ts),
+                         ("ksoftirqd/1234567", 12345678, 12345000001))
+
+    def test_widths_are_checked(self):
+        bad = {
+            "             sh-93      [001] .....     2.030364: f <-g": "16 columns",
+            "              sh-93     [001] .....     2.030364: f <-g": "7 columns",
+            "              sh-93      [001] .....    2.030364: f <-g": "%5lu.%06lu",
+            "              sh-93      [001] .....     2.0303: f <-g": "not an event line",
+            "              sh-93      [001] ..q..     2.030364: f <-g": "flags",
+            "              sh-93      [001] .....     2.030364: f <-": "func <-parent",
+            " => schedule": "not an event line",
+        }
+        for line, reason in bad.items():
+            with self.subTest(line):
+                trace = tracefmt.parse_trace([line], header=False)
+                self.assertEqual(len(trace.errors), 1)
+                self.assertIn(reason, trace.errors[0][2])
+
+    def test_other_formats(self):
+        # noirq-info, and a counter clock's %12llu.
+        lines = ["# tracer: function", "#", "# entries-in-buffer/entries-written: 1/3   #P:4",
+                 "#"] + tracefmt.HEADER_NO_IRQ_INFO + [
+                 "     rcu_preempt-15      [000]             3: schedule <-rcu_gp_kthread"]
+        trace = tracefmt.parse_trace(lines, ns_clock=False, irq_info=False)
+        self.assertEqual(trace.errors, [])
+        self.assertEqual((trace.entries, trace.written, trace.events[0].ts), (1, 3, 3))
+        # Without context-info, Linux prints `# tracer:`, `#` and the bare events.
+        trace = tracefmt.parse_trace(["# tracer: function", "#", "schedule <-do_wait"],
+                                     context_info=False)
+        self.assertEqual(trace.errors, [])
+        self.assertEqual(trace.events[0].func_name, "schedule")
+        # trace_pipe: no header, LOST lines.
+        trace = tracefmt.parse_trace(["CPU:1 [LOST 21750 EVENTS]", LINUX_TRACE[12]],
+                                     header=False)
+        self.assertEqual([(e.kind, e.cpu, e.lost) for e in trace.events],
+                         [("lost", 1, 21750), ("function", 1, None)])
+        # A header that is not Linux's is an error.
+        lines = list(LINUX_TRACE)
+        lines[5] = "#                               / _----=> need resched"
+        self.assertTrue(tracefmt.parse_trace(lines).errors)
+
+    def test_stats_and_time_order(self):
+        stats = tracefmt.parse_stats(["entries: 2", "overrun: 0", "commit overrun: 0",
+                                      "bytes: 32", "oldest event ts:     1.678991",
+                                      "now ts: 21", "dropped events: 0", "read events: 5"])
+        self.assertEqual((stats["entries"], stats["oldest event ts"], stats["now ts"],
+                          stats["read events"]), (2, 1678991, 21, 5))
+        with self.assertRaises(ValueError):
+            tracefmt.parse_stats(["entries: 2"])
+        with self.assertRaises(ValueError):
+            tracefmt.parse_stats(["entries: x", "overrun: 0", "commit overrun: 0", "bytes: 0",
+                                  "oldest event ts: 0", "now ts: 0", "dropped events: 0",
+                                  "read events: 0"])
+        events = tracefmt.parse_trace(LINUX_TRACE).events
+        # Line 16 (CPU 1, 2.031697) after line 13 (CPU 1, 2.031436) is in order; CPU 0
+        # goes from 7.094 back to 2.403.
+        bad = tracefmt.backwards_in_time(events)
+        self.assertEqual([(a.lineno, b.lineno) for a, b in bad], [(18, 19)])
+        self.assertEqual(tracefmt.cpu_mask([0, 1, 3]), "b")
+
+
+class TraceTestFileTests(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+
+    def tearDown(self):
+        self.dir.cleanup()
+
+    def write(self, name, text):
+        path = Path(self.dir.name) / name
+        path.write_text(text)
+        return tracetest.TraceTestFile(path)
+
+    def test_load_and_run(self):
+        f = self.write("demo.py", "SMP = [2, 4]\nTIMEOUT = 9\ncalls = []\n"
+                       "def setup(sh): calls.append('setup')\n"
+                       "def teardown(sh): calls.append('teardown')\n"
+                       "def test_b(sh): calls.append(sh.smp)\n"
+                       "def test_a(sh): sh.check(False, 'nope', ['why'])\n"
+                       "def test_c(sh): raise KeyError('k')\n"
+                       "def helper(sh): pass\n")
+        self.assertIsNone(f.error)
+        self.assertEqual((f.smp, f.timeout), ([2, 4], 9.0))
+        self.assertEqual([name for name, _ in f.tests], ["b", "a", "c"])
+        tests = dict(f.tests)
+        self.assertIsNone(tracetest.run_test(f, tests["b"], None, 2, 60, {}))
+        failure = tracetest.run_test(f, tests["a"], None, 2, 60, {})
+        self.assertEqual((failure.message, failure.details, failure.fatal),
+                         ("nope", ["why"], False))
+        failure = tracetest.run_test(f, tests["c"], None, 2, 60, {})
+        self.assertIn("KeyError", failure.message)
+        module_calls = tests["b"].__globals__["calls"]
+        self.assertEqual(module_calls, ["setup", 2, "teardown"] + ["setup", "teardown"] * 2)
+
+    def test_fatal_failure_skips_teardown(self):
+        f = self.write("fatal.py", "calls = []\n"
+                       "def teardown(sh): calls.append('teardown')\n"
+                       "def test_hang(sh):\n"
+                       "    raise tracetest.TestFailure('hung', fatal=True)\n")
+        f2 = self.write("ok.py", "def test_x(sh): pass\n")
+        self.assertIsNone(f2.error)
+        # The script sees the harness module under the name it imports.
+        tests = dict(f.tests)
+        tests["hang"].__globals__["tracetest"] = tracetest
+        failure = tracetest.run_test(f, tests["hang"], None, 1, 60, {})
+        self.assertTrue(failure.fatal)
+        self.assertEqual(tests["hang"].__globals__["calls"], [])
+
+    def test_bad_files(self):
+        self.assertIn("SyntaxError", self.write("bad.py", "def (:\n").error)
+        self.assertIn("no test_* functions", self.write("empty.py", "x = 1\n").error)
 
 
 if __name__ == "__main__":

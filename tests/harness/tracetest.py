@@ -32,10 +32,10 @@ class TestFailure(Exception):
         self.fatal = fatal
 
 
-def _line_count(data):
-    """Output lines in bytes received after typing a command (the echo line excluded)."""
-    newline = data.find(b"\n")
-    return 0 if newline < 0 else data.count(b"\n", newline + 1)
+def _line_count(buf, start):
+    """Output lines received after typing a command at `start` (the echo line excluded)."""
+    newline = buf.find(b"\n", start)
+    return 0 if newline < 0 else buf.count(b"\n", newline + 1)
 
 
 class Running:
@@ -48,8 +48,8 @@ class Running:
 
     def wait_lines(self, count, timeout):
         """True once the command printed at least `count` lines, False after `timeout`."""
-        return self.sh.console.wait_output(self.start, lambda d: _line_count(d) >= count,
-                                           timeout)
+        return self.sh.console.wait_output(
+            self.start, lambda buf, start: _line_count(buf, start) >= count, timeout)
 
     def wait_quiet(self, quiet, timeout):
         """Waits until nothing arrived for `quiet` seconds, or the prompt came back, or
@@ -65,7 +65,7 @@ class Running:
             wait = min(quiet, deadline - time.monotonic())
             if wait <= 0:
                 return "timeout"
-            if not console.wait_output(self.start, lambda d: self.start + len(d) > seen, wait):
+            if not console.wait_output(self.start, lambda buf, _: len(buf) > seen, wait):
                 if console.at_prompt(self.start):
                     return "prompt"
                 if wait >= quiet:

@@ -15,7 +15,7 @@ $ cd /sys/kernel/tracing
 $ cat current_tracer
 nop
 $ cat buffer_size_kb
-1408
+1410
 $ cat trace_options | grep sym-offset
 sym-offset
 $ cat set_ftrace_filter

@@ -7,11 +7,13 @@
 # Every `echo` runs shell_cmd_fn_echo once, so with the filter on that one function
 # each echo typed while tracing is on leaves exactly one event.
 
+# Tracing as the boot sets it up, whatever a test before this one left behind.
 $ cd /sys/kernel/tracing
-$ echo 0 > tracing_on; echo nop > current_tracer; echo > set_ftrace_filter
-$ echo > set_ftrace_pid; echo 1 > options/print-parent; echo 1 > options/irq-info
-$ echo 1 > options/context-info; echo 0 > options/sym-offset; echo 0 > options/sym-addr
-$ echo 0 > options/func_stack_trace; echo > trace; echo 1 > tracing_on
+$ echo 0 > tracing_on; echo nop > current_tracer; echo > set_ftrace_filter; echo > set_ftrace_notrace
+$ echo > set_ftrace_pid; echo local > trace_clock; echo 1408 > buffer_size_kb
+$ echo 1 > options/print-parent; echo 0 > options/sym-offset; echo 0 > options/sym-addr
+$ echo 1 > options/context-info; echo 1 > options/irq-info; echo 1 > options/markers
+$ echo 1 > options/overwrite; echo 0 > options/func_stack_trace; echo > trace; echo 1 > tracing_on
 
 # An empty buffer under the nop tracer: the whole header, nothing else.
 $ cat trace

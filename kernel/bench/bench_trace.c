@@ -1,0 +1,422 @@
+/*
+ * bench rb:       reserve + commit of a function-sized (12-byte) event in a private ring
+ *                 buffer: each CPU writing alone, then every CPU at once, per CPU.
+ * bench function: one call of ftrace_test_target under the function tracer filtered to
+ *                 it, against the same call with its site a NOP.
+ * bench memory:   what tracing keeps per call site and per event, and what ftrace took
+ *                 at boot.
+ * The trace buffer is only used by `function`, which restores every setting it changes.
+ */
+#include <arch/cpu.h>
+#include <kernel/bench.h>
+#include <kernel/errno.h>
+#include <kernel/ftrace.h>
+#include <kernel/ftrace_filter.h>
+#include <kernel/ftrace_test.h>
+#include <kernel/mm.h>
+#include <kernel/percpu.h>
+#include <kernel/shell.h>
+#include <kernel/smp.h>
+#include <kernel/thread.h>
+#include <kernel/time.h>
+#include <lib/printf.h>
+#include <lib/string.h>
+
+#include "../trace/trace.h"
+
+#define BENCH_RB_BATCH 64       /* events per sample: one rdtsc pair per 64 events */
+#define BENCH_RB_PAGES 8        /* pages per CPU: small, so writers wrap and overwrite */
+#define BENCH_FN_CALLS 100      /* calls per sample of `function` */
+#define BENCH_MEMORY_EVENTS 1000
+
+/* ---- rb ---- */
+
+struct bench_rb_run {
+    struct ring_buffer *rb;
+    unsigned runs;
+    unsigned writers;                 /* threads taking part in this phase */
+    volatile unsigned ready, started; /* the start barrier */
+    volatile bool go;
+};
+
+struct bench_rb_writer {
+    struct bench_rb_run *run;
+    uint64_t *samples;
+    struct thread *thread;
+};
+
+static int bench_rb_writer_main(void *arg)
+{
+    struct bench_rb_writer *w = arg;
+    struct bench_rb_run *run = w->run;
+
+    /* The coordinator may share this CPU: let it run until every writer exists. */
+    __atomic_fetch_add(&run->ready, 1, __ATOMIC_RELEASE);
+    while (!__atomic_load_n(&run->go, __ATOMIC_ACQUIRE))
+        schedule();
+    /* From here nothing else needs this CPU; wait, unpreempted, until all writers are
+     * here, so that "every CPU at once" really overlaps. */
+    preempt_disable();
+    __atomic_fetch_add(&run->started, 1, __ATOMIC_RELEASE);
+    while (__atomic_load_n(&run->started, __ATOMIC_ACQUIRE) < run->writers)
+        arch_cpu_relax();
+    uint32_t seq = 0;
+    for (unsigned r = 0; r < run->runs; r++) {
+        uint64_t t0 = rdtsc();
+        for (unsigned i = 0; i < BENCH_RB_BATCH; i++) {
+            struct rb_reservation res;
+            uint32_t *p = rb_reserve(run->rb, 12, &res);
+            if (p) {
+                p[0] = seq++;
+                p[1] = 0;
+                p[2] = 0;
+                rb_commit(run->rb, &res);
+            }
+        }
+        w->samples[r] = (rdtsc() - t0) / BENCH_RB_BATCH;
+    }
+    preempt_enable();
+    return 0;
+}
+
+/* Runs one phase with writers on the CPUs in mask; per-CPU stats land in out[]. */
+static bool bench_rb_phase(struct ring_buffer *rb, unsigned runs, cpumask_t mask,
+                           struct bench_stats *out, uint64_t *samples)
+{
+    struct bench_rb_run run = {.rb = rb, .runs = runs};
+    struct bench_rb_writer w[MAX_CPUS];
+    bool ok = true;
+    memset(w, 0, sizeof(w));
+    for (unsigned c = 0; c < MAX_CPUS; c++)
+        if ((mask >> c) & 1)
+            run.writers++;
+    for (unsigned c = 0; c < MAX_CPUS; c++) {
+        if (!((mask >> c) & 1))
+            continue;
+        w[c].run = &run;
+        w[c].samples = samples + (size_t)c * runs;
+        w[c].thread = kthread_create(bench_rb_writer_main, &w[c], "bench_rb", c);
+        if (!w[c].thread) {
+            /* The barrier must still open: count the missing writer in. */
+            __atomic_fetch_add(&run.ready, 1, __ATOMIC_RELEASE);
+            __atomic_fetch_add(&run.started, 1, __ATOMIC_RELEASE);
+            ok = false;
+        }
+    }
+    while (__atomic_load_n(&run.ready, __ATOMIC_ACQUIRE) < run.writers)
+        sleep_ns(50 * NSEC_PER_USEC);
+    __atomic_store_n(&run.go, true, __ATOMIC_RELEASE);
+    for (unsigned c = 0; c < MAX_CPUS; c++) {
+        if (!w[c].thread)
+            continue;
+        kthread_join(w[c].thread);
+        out[c] = bench_stats_of(w[c].samples, runs);
+    }
+    return ok;
+}
+
+static uint64_t bench_median_of(uint64_t *values, unsigned n)
+{
+    return bench_stats_of(values, n).median;
+}
+
+BENCH_ROW(rb, "reserve+commit of a 12-byte event: one CPU alone, then every CPU at once")
+{
+    unsigned runs = ctx->runs, ncpus = 0;
+    cpumask_t online = cpu_online_mask();
+    for (unsigned c = 0; c < MAX_CPUS; c++)
+        if ((online >> c) & 1)
+            ncpus = c + 1;
+    struct ring_buffer *rb = rb_create(BENCH_RB_PAGES * RB_PAGE_DATA_SIZE, ncpus);
+    uint64_t *samples = kmalloc((size_t)MAX_CPUS * runs * sizeof(*samples));
+    struct bench_stats *one = kzalloc(sizeof(*one) * MAX_CPUS);
+    struct bench_stats *all = kzalloc(sizeof(*all) * MAX_CPUS);
+    if (!rb || !samples || !one || !all) {
+        shell_printf(ctx->shell, "%-22s %s\n", "rb", "failed: out of memory");
+        goto out;
+    }
+    bool ok = true;
+    for (unsigned c = 0; c < ncpus && ok; c++)
+        if ((online >> c) & 1)
+            ok = bench_rb_phase(rb, runs, 1u << c, one, samples);
+    if (ok)
+        ok = bench_rb_phase(rb, runs, online, all, samples);
+    if (!ok) {
+        shell_printf(ctx->shell, "%-22s %s\n", "rb", "failed: cannot start writer threads");
+        goto out;
+    }
+
+    char name[32], what[64];
+    uint64_t one_min[MAX_CPUS], one_med[MAX_CPUS], all_min[MAX_CPUS], all_med[MAX_CPUS];
+    unsigned n = 0;
+    for (unsigned c = 0; c < ncpus; c++) {
+        if (!((online >> c) & 1))
+            continue;
+        snprintf(name, sizeof(name), "rb.one_cpu.cpu%u", c);
+        snprintf(what, sizeof(what), "CPU %u writing alone, per event", c);
+        bench_report_cycles(ctx, name, what, one[c]);
+        snprintf(name, sizeof(name), "rb.all_cpus.cpu%u", c);
+        snprintf(what, sizeof(what), "CPU %u while all %u write, per event", c, cpus_online);
+        bench_report_cycles(ctx, name, what, all[c]);
+        snprintf(name, sizeof(name), "rb.all_vs_one.cpu%u", c);
+        snprintf(what, sizeof(what), "CPU %u: all / alone, median", c);
+        bench_report_value(ctx, name, what,
+                           one[c].median ? all[c].median * 1000 / one[c].median : 0,
+                           "per mille");
+        one_min[n] = one[c].min;
+        one_med[n] = one[c].median;
+        all_min[n] = all[c].min;
+        all_med[n] = all[c].median;
+        n++;
+    }
+    /* Over CPUs: the smallest minimum and the median of the per-CPU medians. */
+    struct bench_stats one_sum = {bench_stats_of(one_min, n).min, bench_median_of(one_med, n)};
+    struct bench_stats all_sum = {bench_stats_of(all_min, n).min, bench_median_of(all_med, n)};
+    bench_report_cycles(ctx, "rb.one_cpu", "one CPU writing alone (over CPUs)", one_sum);
+    snprintf(what, sizeof(what), "each of %u CPU%s writing at once", cpus_online,
+             cpus_online == 1 ? "" : "s");
+    bench_report_cycles(ctx, "rb.all_cpus", what, all_sum);
+    bench_report_value(ctx, "rb.all_vs_one", "all at once / alone, median (target <= 1200)",
+                       one_sum.median ? all_sum.median * 1000 / one_sum.median : 0,
+                       "per mille");
+out:
+    if (rb)
+        rb_destroy(rb);
+    kfree(samples);
+    kfree(one);
+    kfree(all);
+}
+
+/* ---- function ---- */
+
+/* Called through a pointer the compiler cannot see through, so every call is real. */
+static unsigned long (*volatile bench_fn_target)(unsigned long, unsigned long,
+                                                 unsigned long) = ftrace_test_target;
+
+static uint64_t bench_fn_time_calls(void)
+{
+    unsigned long (*fn)(unsigned long, unsigned long, unsigned long) = bench_fn_target;
+    volatile unsigned long sink = 0;
+    uint64_t t0 = rdtsc();
+    for (unsigned long i = 0; i < BENCH_FN_CALLS; i++)
+        sink += fn(i, 1, 2);
+    (void)sink;
+    return rdtsc() - t0;
+}
+
+static void bench_fn_sample(uint64_t *samples, unsigned runs)
+{
+    bench_fn_time_calls(); /* warm up */
+    for (unsigned i = 0; i < runs; i++)
+        samples[i] = bench_fn_time_calls();
+}
+
+/* Events written since the last clear, overwritten and consumed ones included. */
+static uint64_t bench_fn_events_written(void)
+{
+    uint64_t n = 0;
+    for (unsigned cpu = 0; cpu < rb_ncpus(trace_global.buffer); cpu++) {
+        struct rb_stats st;
+        rb_get_stats(trace_global.buffer, cpu, &st);
+        n += st.entries + st.overrun + st.read;
+    }
+    return n;
+}
+
+/* Everything the row changes to make every call record exactly one event. */
+struct bench_fn_saved {
+    const char *tracer;
+    struct ftrace_hash *filter, *notrace_hash;
+    bool on, stack_trace;
+    uint32_t cpumask;
+    unsigned pid_count;
+};
+
+static int bench_fn_save(struct bench_fn_saved *s)
+{
+    s->tracer = trace_global.current ? trace_global.current->name : "nop";
+    s->filter = ftrace_hash_copy(ftrace_global_ops->filter_hash);
+    s->notrace_hash = ftrace_hash_copy(ftrace_global_ops->notrace_hash);
+    s->on = rb_record_is_on(trace_global.buffer);
+    s->stack_trace = trace_opt(TRACE_OPT_FUNC_STACK_TRACE);
+    s->cpumask = trace_global.cpumask;
+    s->pid_count = trace_global.pid_count;
+    if (!s->filter || !s->notrace_hash) {
+        ftrace_hash_free(s->filter);
+        ftrace_hash_free(s->notrace_hash);
+        return -ENOMEM;
+    }
+    return 0;
+}
+
+static void bench_fn_restore(struct bench_fn_saved *s)
+{
+    trace_set_tracer("nop");
+    /* The hashes go back before the tracer, so it starts on the filter it had. */
+    ftrace_ops_set_hashes(ftrace_global_ops, s->filter, s->notrace_hash);
+    fgraph_filter_changed();
+    trace_set_tracer(s->tracer);
+    if (s->stack_trace)
+        trace_set_option(TRACE_OPT_FUNC_STACK_TRACE, true);
+    trace_global.cpumask = s->cpumask;
+    /* The pids themselves were left alone; only the count switched them off. */
+    __atomic_store_n(&trace_global.pid_count, s->pid_count, __ATOMIC_RELEASE);
+    trace_set_on(s->on);
+}
+
+static int bench_fn_filter_target(void)
+{
+    struct ftrace_hash *only = ftrace_hash_alloc();
+    if (!only)
+        return -ENOMEM;
+    int matched = ftrace_hash_apply_glob(only, "ftrace_test_target");
+    if (matched != 1) {
+        ftrace_hash_free(only);
+        return matched < 0 ? matched : -EINVAL;
+    }
+    int err = ftrace_ops_set_hashes(ftrace_global_ops, only, NULL);
+    fgraph_filter_changed();
+    return err;
+}
+
+static bool bench_fn_site_is_nop(void)
+{
+    struct dyn_ftrace *rec = ftrace_rec_lookup((unsigned long)ftrace_test_target);
+    return rec && !(rec->flags & FTRACE_FL_ENABLED);
+}
+
+BENCH_ROW(function, "one traced call under the function tracer, filtered to it, against its NOP")
+{
+    if (ftrace_is_dead()) {
+        shell_printf(ctx->shell, "%-22s %s\n", "function", "skipped: ftrace is dead");
+        return;
+    }
+    unsigned runs = ctx->runs;
+    uint64_t *off = kmalloc(runs * sizeof(*off));
+    uint64_t *on = kmalloc(runs * sizeof(*on));
+    struct bench_fn_saved saved;
+    if (!off || !on || bench_fn_save(&saved) != 0) {
+        kfree(off);
+        kfree(on);
+        shell_printf(ctx->shell, "%-22s %s\n", "function", "failed: out of memory");
+        return;
+    }
+
+    const char *problem = NULL;
+    uint64_t events = 0;
+    int err = trace_set_tracer("nop");
+    if (!err)
+        err = bench_fn_filter_target();
+    if (err) {
+        problem = strerror(-err);
+    } else if (!bench_fn_site_is_nop()) {
+        /* Another op (the profiler, a test's op) traces it: no untraced baseline. */
+        problem = "ftrace_test_target's site is not an idle NOP";
+    } else {
+        bench_fn_sample(off, runs);
+        /* Every call must write its event: no pid or CPU filter, no stack events. */
+        WRITE_ONCE(trace_global.pid_count, 0);
+        trace_global.cpumask |= 1u << this_cpu_id();
+        if (trace_opt(TRACE_OPT_FUNC_STACK_TRACE))
+            trace_set_option(TRACE_OPT_FUNC_STACK_TRACE, false);
+        trace_set_on(true);
+        err = trace_set_tracer("function"); /* clears the buffer */
+        if (err) {
+            problem = strerror(-err);
+        } else {
+            bench_fn_sample(on, runs);
+            events = bench_fn_events_written();
+        }
+    }
+    bench_fn_restore(&saved);
+
+    /* The warm-up's calls were traced too. */
+    uint64_t calls = (uint64_t)(runs + 1) * BENCH_FN_CALLS;
+    char why[96];
+    if (!problem && events != calls) {
+        snprintf(why, sizeof(why), "%llu events written for %llu calls",
+                 (unsigned long long)events, (unsigned long long)calls);
+        problem = why;
+    }
+    if (problem) {
+        shell_printf(ctx->shell, "%-22s skipped: %s\n", "function", problem);
+    } else {
+        struct bench_stats u = bench_stats_of(off, runs), t = bench_stats_of(on, runs);
+        struct bench_stats u_call = {u.min / BENCH_FN_CALLS, u.median / BENCH_FN_CALLS};
+        struct bench_stats t_call = {t.min / BENCH_FN_CALLS, t.median / BENCH_FN_CALLS};
+        /* The difference over whole samples before dividing, to keep the precision. */
+        struct bench_stats over = {(t.min > u.min ? t.min - u.min : 0) / BENCH_FN_CALLS,
+                                   (t.median > u.median ? t.median - u.median : 0) /
+                                       BENCH_FN_CALLS};
+        bench_report_cycles(ctx, "function.untraced", "call ftrace_test_target, site a NOP",
+                            u_call);
+        bench_report_cycles(ctx, "function.traced", "the same under the function tracer",
+                            t_call);
+        bench_report_cycles(ctx, "function.event", "overhead per event (one per call)", over);
+        bench_report_value(ctx, "function.events", "events written for as many calls",
+                           events, "events");
+    }
+    kfree(off);
+    kfree(on);
+}
+
+/* ---- memory ---- */
+
+/* Bytes one event with this payload takes in a ring buffer, measured: N of them written
+ * into a private buffer large enough to keep them all, its byte count divided by N. */
+static uint64_t bench_event_bytes(struct bench_ctx *ctx, unsigned payload)
+{
+    struct ring_buffer *rb =
+        rb_create(BENCH_MEMORY_EVENTS * (payload + 8) + RB_PAGE_DATA_SIZE, MAX_CPUS);
+    if (!rb)
+        return 0;
+    preempt_disable();
+    unsigned cpu = this_cpu_id();
+    for (unsigned i = 0; i < BENCH_MEMORY_EVENTS; i++) {
+        struct rb_reservation res;
+        void *p = rb_reserve(rb, payload, &res);
+        if (p) {
+            memset(p, 0, payload);
+            rb_commit(rb, &res);
+        }
+    }
+    preempt_enable();
+    struct rb_stats st;
+    rb_get_stats(rb, cpu, &st);
+    rb_destroy(rb);
+    if (st.entries != BENCH_MEMORY_EVENTS || st.overrun || st.dropped) {
+        shell_printf(ctx->shell, "%-22s %s\n", "memory",
+                     "a private buffer lost events: the byte count is not per event");
+        return 0;
+    }
+    return st.bytes / st.entries;
+}
+
+BENCH_ROW(memory, "bytes per call-site record and per event; ftrace's memory at boot")
+{
+    bench_report_value(ctx, "memory.record", "per call-site record (struct dyn_ftrace)",
+                       sizeof(struct dyn_ftrace), "bytes");
+    bench_report_value(ctx, "memory.function", "per function event in the ring buffer",
+                       bench_event_bytes(ctx, sizeof(struct trace_fn_event)), "bytes");
+    bench_report_value(ctx, "memory.graph_entry", "per graph entry event in the ring buffer",
+                       bench_event_bytes(ctx, sizeof(struct trace_graph_ent_event)), "bytes");
+    bench_report_value(ctx, "memory.graph_return", "per graph return event in the ring buffer",
+                       bench_event_bytes(ctx, sizeof(struct trace_graph_ret_event)), "bytes");
+
+    struct ftrace_stats fs;
+    ftrace_get_stats(&fs);
+    /* At boot ftrace allocates the record pages and nothing else: the filter hashes are
+     * made when a filter is first written. A hash is a bitmap over the records. */
+    char what[64];
+    snprintf(what, sizeof(what), "ftrace at boot: %zu records in %zu pages", fs.records,
+             fs.pages);
+    bench_report_value(ctx, "memory.ftrace_boot", what, fs.pages * 4096, "bytes");
+    bench_report_value(ctx, "memory.ftrace_hash", "one filter or notrace hash, when made",
+                       sizeof(struct ftrace_hash) + (fs.records + 63) / 64 * 8 + 8, "bytes");
+    uint64_t buffer = 0;
+    for (unsigned c = 0; c < rb_ncpus(trace_global.buffer); c++)
+        buffer += rb_size(trace_global.buffer, c);
+    snprintf(what, sizeof(what), "trace buffer, events' bytes, %u CPU%s",
+             rb_ncpus(trace_global.buffer), rb_ncpus(trace_global.buffer) == 1 ? "" : "s");
+    bench_report_value(ctx, "memory.trace_buffer", what, buffer, "bytes");
+}

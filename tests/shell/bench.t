@@ -1,0 +1,90 @@
+# `bench -s`: every row prints its lines, in the table and as `bench: name=...` lines,
+# with non-zero figures. Speed is never judged here (make bench does that); a row that
+# could not measure says "skipped" or "failed", which fails this test.
+#
+# Rows print in link order, so after one run of the whole table each row is run alone
+# and its own lines are checked in the order the row prints them.
+# timeout: 300
+
+$ bench -s
+~ fentros bench: .*, [1-9][0-9]* CPUs?, TSC [1-9][0-9]*\.[0-9]{3} MHz.*
+~ row +what +min cyc +median cyc +min ns +median ns
+...
+! skipped
+! failed
+
+$ bench -s nop
+...
+~ nop\.traced +.* +[1-9][0-9]* +[1-9][0-9]* +[0-9]+\.[0-9] +[0-9]+\.[0-9]
+~ bench: name=nop\.traced min_cycles=[1-9][0-9]* median_cycles=[1-9][0-9]* min_ns=[0-9]+\.[0-9] median_ns=[0-9]+\.[0-9]
+...
+~ bench: name=nop\.ratio value=[1-9][0-9]* unit=per mille
+
+$ bench -s function
+...
+~ function\.untraced +.* +[1-9][0-9]* +[1-9][0-9]* +[0-9]+\.[0-9] +[0-9]+\.[0-9]
+~ bench: name=function\.untraced min_cycles=[1-9][0-9]* median_cycles=[1-9][0-9]* min_ns=[0-9]+\.[0-9] median_ns=[0-9]+\.[0-9]
+~ function\.traced +.* +[1-9][0-9]* +[1-9][0-9]* +[0-9]+\.[0-9] +[0-9]+\.[0-9]
+~ bench: name=function\.traced min_cycles=[1-9][0-9]* median_cycles=[1-9][0-9]* min_ns=[0-9]+\.[0-9] median_ns=[0-9]+\.[0-9]
+~ function\.event +.* +[1-9][0-9]* +[1-9][0-9]* +[0-9]+\.[0-9] +[0-9]+\.[0-9]
+~ bench: name=function\.event min_cycles=[1-9][0-9]* median_cycles=[1-9][0-9]* min_ns=[0-9]+\.[0-9] median_ns=[0-9]+\.[0-9]
+~ function\.events +.* +[1-9][0-9]* events
+~ bench: name=function\.events value=[1-9][0-9]* unit=events
+
+$ bench -s graph
+...
+~ bench: name=graph\.event min_cycles=[1-9][0-9]* median_cycles=[1-9][0-9]* min_ns=[0-9]+\.[0-9] median_ns=[0-9]+\.[0-9]
+...
+
+$ bench -s rb
+...
+~ rb\.one_cpu\.cpu0 +CPU 0 writing alone, per event +[1-9][0-9]* +[1-9][0-9]* +[0-9]+\.[0-9] +[0-9]+\.[0-9]
+~ bench: name=rb\.one_cpu\.cpu0 min_cycles=[1-9][0-9]* median_cycles=[1-9][0-9]* min_ns=[0-9]+\.[0-9] median_ns=[0-9]+\.[0-9]
+~ rb\.all_cpus\.cpu0 +.* +[1-9][0-9]* +[1-9][0-9]* +[0-9]+\.[0-9] +[0-9]+\.[0-9]
+~ bench: name=rb\.all_cpus\.cpu0 min_cycles=[1-9][0-9]* median_cycles=[1-9][0-9]* min_ns=[0-9]+\.[0-9] median_ns=[0-9]+\.[0-9]
+~ rb\.all_vs_one\.cpu0 +.* +[1-9][0-9]* per mille
+~ bench: name=rb\.all_vs_one\.cpu0 value=[1-9][0-9]* unit=per mille
+...
+~ rb\.one_cpu +one CPU writing alone \(over CPUs\) +[1-9][0-9]* +[1-9][0-9]* +[0-9]+\.[0-9] +[0-9]+\.[0-9]
+~ bench: name=rb\.one_cpu min_cycles=[1-9][0-9]* median_cycles=[1-9][0-9]* min_ns=[0-9]+\.[0-9] median_ns=[0-9]+\.[0-9]
+~ rb\.all_cpus +each of [1-9][0-9]* CPUs? writing at once +[1-9][0-9]* +[1-9][0-9]* +[0-9]+\.[0-9] +[0-9]+\.[0-9]
+~ bench: name=rb\.all_cpus min_cycles=[1-9][0-9]* median_cycles=[1-9][0-9]* min_ns=[0-9]+\.[0-9] median_ns=[0-9]+\.[0-9]
+~ rb\.all_vs_one +.* +[1-9][0-9]* per mille
+~ bench: name=rb\.all_vs_one value=[1-9][0-9]* unit=per mille
+
+$ bench -s patch
+...
+~ bench: name=patch\.all\.on min_cycles=[1-9][0-9]* median_cycles=[1-9][0-9]* min_ns=[0-9]+\.[0-9] median_ns=[0-9]+\.[0-9]
+...
+
+$ bench -s ipi
+...
+~ bench: name=ipi\.sync_round min_cycles=[1-9][0-9]* median_cycles=[1-9][0-9]* min_ns=[0-9]+\.[0-9] median_ns=[0-9]+\.[0-9]
+...
+
+# Sizes are exact: Linux's 16-byte function event (12 bytes and a 4-byte header), and
+# the graph events' payloads in kernel/trace/trace.h plus the header.
+$ bench -s memory
+...
+~ memory\.record +.* +16 bytes
+~ bench: name=memory\.record value=16 unit=bytes
+~ memory\.function +.* +16 bytes
+~ bench: name=memory\.function value=16 unit=bytes
+~ memory\.graph_entry +.* +16 bytes
+~ bench: name=memory\.graph_entry value=16 unit=bytes
+~ memory\.graph_return +.* +24 bytes
+~ bench: name=memory\.graph_return value=24 unit=bytes
+~ memory\.ftrace_boot +ftrace at boot: [1-9][0-9]* records in [1-9][0-9]* pages +[1-9][0-9]* bytes
+~ bench: name=memory\.ftrace_boot value=[1-9][0-9]* unit=bytes
+~ memory\.ftrace_hash +.* +[1-9][0-9]* bytes
+~ bench: name=memory\.ftrace_hash value=[1-9][0-9]* unit=bytes
+~ memory\.trace_buffer +.* +[1-9][0-9]* bytes
+~ bench: name=memory\.trace_buffer value=[1-9][0-9]* unit=bytes
+
+# The trace state the rows touched is as it was.
+$ cat /sys/kernel/tracing/current_tracer
+nop
+$ cat /sys/kernel/tracing/set_ftrace_filter
+#### all functions enabled ####
+$ cat /sys/kernel/tracing/tracing_on
+1
