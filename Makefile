@@ -3,6 +3,7 @@
 #   make run        boot it in QEMU with the serial console on this terminal
 #   make test       the QEMU test harness (N passed, N failed)
 #   make bench      the tracer's costs, one table
+#   make bench-linux the same costs measured on Debian's Linux in the same QEMU, side by side
 #   make deps       install the host tools this needs (Debian)
 
 BUILD      := build
@@ -63,7 +64,7 @@ KERNEL   := $(BUILD)/kernel.elf
 ISO      := $(BUILD)/fentros.iso
 GENSYMS  := $(BUILD)/tools/gensyms
 
-.PHONY: all iso run test bench deps clean check-deps
+.PHONY: all iso run test bench bench-linux deps clean check-deps
 all: $(KERNEL) $(ISO)
 iso: $(ISO)
 
@@ -120,15 +121,20 @@ run: check-deps all
 	-$(QEMU) $(QEMU_FLAGS) -monitor none; true
 
 test: check-deps all
-	$(PYTHON) tests/run.py --smp 1,2,4
+	$(PYTHON) tests/run.py --smp 1,2,4 --keep-going
 
 bench: check-deps all
-	$(PYTHON) tests/bench.py --smp $(SMP)
+	$(PYTHON) tests/bench.py --smp $(SMP) --mem $(MEM) --accel $(QEMU_ACCEL)
+
+# Fetches Debian's kernel with apt-get download (cached in ~/.cache/linux-ref, never in
+# the tree) and builds tools/linux-bench/syscall_loop.c statically for its initramfs.
+bench-linux: check-deps all
+	$(PYTHON) tests/bench_linux.py --smp $(SMP) --mem $(MEM) --accel $(QEMU_ACCEL)
 
 # Host tools: package name : a command it provides.
 DEP_PKGS := qemu-system-x86:qemu-system-x86_64 nasm:nasm grub-pc-bin:/usr/lib/grub/i386-pc/modinfo.sh \
 	grub-common:grub-mkrescue xorriso:xorriso mtools:mformat python3:python3 gcc:gcc \
-	binutils:ld make:make
+	binutils:ld make:make libc6-dev:/usr/lib/x86_64-linux-gnu/libc.a
 
 check-deps:
 	@missing=""; for pair in $(DEP_PKGS); do pkg=$${pair%%:*}; cmd=$${pair#*:}; \
