@@ -207,7 +207,8 @@ void sched_tick(void)
     spin_unlock(&rq->lock);
 }
 
-void trap_irq_exit(struct pt_regs *regs)
+/* Part of the interrupt exit path, which is never traced (it runs before iretq). */
+notrace void trap_irq_exit(struct pt_regs *regs)
 {
     struct percpu *cpu = this_cpu();
     if (cpu->need_resched && cpu->preempt_count == 0 && cpu->irq_depth == 0 &&

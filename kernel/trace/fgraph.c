@@ -72,28 +72,32 @@ static void fgraph_entry(unsigned long ip, unsigned long parent_ip, struct ftrac
     if (!want)
         return;
 
-    /* An interrupt on this CPU may push its own frames: take the slot with them off. */
-    unsigned long irq = arch_irq_save();
-    if (g->curr >= FGRAPH_DEPTH) {
+    /*
+     * No need to mask interrupts: an interrupt on this CPU pushes its frames above ours
+     * and pops them all before it returns (if it switches threads, the others use their
+     * own stacks). So claim the slot by raising curr first, then fill it.
+     */
+    unsigned idx = g->curr;
+    if (idx >= FGRAPH_DEPTH) {
         g->overrun++;
-        arch_irq_restore(irq);
         return;
     }
-    struct fgraph_frame *f = &g->stack[g->curr];
+    g->curr = idx + 1;
+    barrier();
+    struct fgraph_frame *f = &g->stack[idx];
     f->ret = *parent_slot;
     f->func = ip;
     f->calltime = trace_clock_read();
     f->retp = parent_slot;
     f->users = want;
     f->flags = flags;
-    f->depth = g->curr;
-    g->curr++;
+    f->depth = idx;
     if (flags & FGRAPH_FRAME_ROOT)
         g->in_filter++;
     if (flags & FGRAPH_FRAME_NOTRACE)
         g->in_notrace++;
+    barrier();
     *parent_slot = (unsigned long)return_to_handler;
-    arch_irq_restore(irq);
 
     if ((want & FGRAPH_TRACER) && !(flags & FGRAPH_FRAME_NOTRACE))
         graph_tracer_entry(f, 1);
@@ -121,8 +125,8 @@ unsigned long ftrace_return_to_handler(unsigned long sp)
               t ? t->pid : -1);
 
     cpu->preempt_count++;
-    unsigned long irq = arch_irq_save();
     if (unlikely(g->stack[g->curr - 1].retp != slot)) {
+        unsigned long irq = arch_irq_save();
         if (!fgraph_dead) {
             fgraph_dead = true;
             report_mismatch(g, slot);
@@ -132,14 +136,18 @@ unsigned long ftrace_return_to_handler(unsigned long sp)
             g->curr--;
         if (!g->curr || g->stack[g->curr - 1].retp != slot)
             panic("function graph: no shadow frame for return slot %016lx", (unsigned long)slot);
+        arch_irq_restore(irq);
     }
-    struct fgraph_frame f = g->stack[--g->curr];
+    /* Copy the frame out before releasing its slot: an interrupt may reuse the slot as
+     * soon as curr drops, but only then. */
+    struct fgraph_frame f = g->stack[g->curr - 1];
+    barrier();
+    g->curr--;
     if (f.flags & FGRAPH_FRAME_ROOT)
         g->in_filter--;
     if (f.flags & FGRAPH_FRAME_NOTRACE)
         g->in_notrace--;
     uint32_t overrun = g->overrun;
-    arch_irq_restore(irq);
 
     uint64_t rettime = trace_clock_read();
     if (!fgraph_dead) {

@@ -1,8 +1,10 @@
 # function_graph in Linux's format: header, nested entries, leaves, closing braces,
 # durations with overhead marks; set_graph_function, max_graph_depth, tracing_thresh,
 # set_graph_notrace; the proc/abstime/tail header variant; trace_marker as a comment.
+# Interrupts are not traced here (funcgraph-irqs off) so the expected tree is exact.
 
 $ cd /sys/kernel/tracing
+$ echo 0 > options/funcgraph-irqs
 $ cat set_graph_function
 #### all functions enabled ####
 $ cat set_graph_notrace
@@ -88,6 +90,7 @@ $ cat trace | grep 'hello graph'
 ~ [ 0-9]+\)               \|  /\* hello graph \*/
 $ echo 1 > tracing_on
 $ echo nop > current_tracer
+$ echo 1 > options/funcgraph-irqs
 $ echo > set_graph_function
 $ cat set_graph_function
 #### all functions enabled ####

@@ -1,14 +1,20 @@
 /*
  * The guest side of `make bench-linux`: a static program run inside Debian's Linux.
  *
- *   syscall_loop N                  N getppid() system calls in a tight loop, pinned to
- *                                   CPU 0; prints "loop calls=N ns=... cycles=..."
+ *   syscall_loop N [CHUNK]          N getppid() system calls in a tight loop, pinned to
+ *                                   CPU 0, timed in chunks of CHUNK calls (default 20);
+ *                                   prints "loop calls=N chunk=CHUNK ns=... cycles=...
+ *                                   chunk_min=... chunk_median=..." (chunk times in TSC
+ *                                   cycles)
  *   syscall_loop -w FILE TEXT       one open+write+close of TEXT to FILE (a tracefs file
  *                                   such as current_tracer); prints "write ns=... cycles=..."
  *                                   and exits 1 if the write failed
  *
  * Times are CLOCK_MONOTONIC and the TSC, read around the whole loop or write: the host
- * driver subtracts a run without tracing from a run with it.
+ * driver subtracts a run without tracing from a run with it. The chunks exist for the
+ * same reason fentros's `bench` rows time short samples: under an emulator on a busy
+ * host the vCPU thread is descheduled now and then, and the guest's clocks run on. The
+ * minimum and the median of short chunks leave those pauses out; a whole loop does not.
  *
  * Build: gcc -static -O2 -o syscall_loop syscall_loop.c
  */
@@ -49,17 +55,36 @@ static void pin_to_cpu0(void)
         fprintf(stderr, "syscall_loop: sched_setaffinity: %s\n", strerror(errno));
 }
 
-static int run_loop(unsigned long calls)
+static int cmp_u64(const void *a, const void *b)
 {
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static int run_loop(unsigned long calls, unsigned long chunk)
+{
+    unsigned long chunks = calls / chunk;
+    uint64_t *samples = calloc(chunks, sizeof(*samples));
+    if (!samples) {
+        fprintf(stderr, "syscall_loop: out of memory\n");
+        return 1;
+    }
     pin_to_cpu0();
     /* syscall() rather than getppid(): no C library may answer it from a cache. */
     syscall(SYS_getppid);
     uint64_t t0 = now_ns(), c0 = rdtsc();
-    for (unsigned long i = 0; i < calls; i++)
-        syscall(SYS_getppid);
+    for (unsigned long c = 0; c < chunks; c++) {
+        uint64_t start = rdtsc();
+        for (unsigned long i = 0; i < chunk; i++)
+            syscall(SYS_getppid);
+        samples[c] = rdtsc() - start;
+    }
     uint64_t c1 = rdtsc(), t1 = now_ns();
-    printf("loop calls=%lu ns=%llu cycles=%llu\n", calls, (unsigned long long)(t1 - t0),
-           (unsigned long long)(c1 - c0));
+    qsort(samples, chunks, sizeof(*samples), cmp_u64);
+    printf("loop calls=%lu chunk=%lu ns=%llu cycles=%llu chunk_min=%llu chunk_median=%llu\n",
+           chunks * chunk, chunk, (unsigned long long)(t1 - t0), (unsigned long long)(c1 - c0),
+           (unsigned long long)samples[0], (unsigned long long)samples[chunks / 2]);
+    free(samples);
     return 0;
 }
 
@@ -86,12 +111,15 @@ int main(int argc, char **argv)
 {
     if (argc == 4 && strcmp(argv[1], "-w") == 0)
         return timed_write(argv[2], argv[3]);
-    char *end;
-    unsigned long calls = argc == 2 ? strtoul(argv[1], &end, 10) : 0;
-    if (argc != 2 || *end || calls == 0) {
-        fprintf(stderr, "usage: syscall_loop N | syscall_loop -w FILE TEXT\n");
+    char *end = "";
+    unsigned long calls = argc >= 2 ? strtoul(argv[1], &end, 10) : 0;
+    unsigned long chunk = 20;
+    if (argc == 3 && !*end)
+        chunk = strtoul(argv[2], &end, 10);
+    if (argc < 2 || argc > 3 || *end || chunk == 0 || calls < chunk) {
+        fprintf(stderr, "usage: syscall_loop N [CHUNK] | syscall_loop -w FILE TEXT\n");
         return 2;
     }
     setvbuf(stdout, NULL, _IOLBF, 0);
-    return run_loop(calls);
+    return run_loop(calls, chunk);
 }
