@@ -19,6 +19,7 @@
 
 #include "../trace/fgraph.h"
 #include "../trace/trace.h"
+#include "bench_tracer.h"
 
 /*
  * Calls per sample. Short samples on purpose: under an emulator on a busy host the vCPU
@@ -27,102 +28,6 @@
  * the tracer's cost, not the host's scheduling.
  */
 #define BENCH_GRAPH_CALLS 20
-
-/* Called through a pointer the compiler cannot see through, so every call is real. */
-static unsigned long (*volatile bench_graph_fn)(unsigned long, unsigned long,
-                                                unsigned long) = ftrace_test_target;
-
-static uint64_t bench_graph_time_calls(void)
-{
-    unsigned long (*fn)(unsigned long, unsigned long, unsigned long) = bench_graph_fn;
-    volatile unsigned long sink = 0;
-    uint64_t t0 = rdtsc();
-    for (unsigned long i = 0; i < BENCH_GRAPH_CALLS; i++)
-        sink += fn(i, 1, 2);
-    (void)sink;
-    return rdtsc() - t0;
-}
-
-static void bench_graph_sample(uint64_t *samples, unsigned runs)
-{
-    bench_graph_time_calls(); /* warm up */
-    for (unsigned i = 0; i < runs; i++)
-        samples[i] = bench_graph_time_calls();
-}
-
-/* Events written on every CPU since the last clear, overwritten ones included (Linux's
- * entries-written): the proof that the traced side really traced. */
-static uint64_t bench_graph_events_written(void)
-{
-    uint64_t n = 0;
-    for (unsigned cpu = 0; cpu < rb_ncpus(trace_global.buffer); cpu++) {
-        struct rb_stats st;
-        rb_get_stats(trace_global.buffer, cpu, &st);
-        n += st.entries + st.overrun + st.read;
-    }
-    return n;
-}
-
-static bool bench_graph_site_is_nop(void)
-{
-    struct dyn_ftrace *rec = ftrace_rec_lookup((unsigned long)ftrace_test_target);
-    return rec && !(rec->flags & FTRACE_FL_ENABLED);
-}
-
-/* Everything the row changes so that every call records exactly its two events. */
-struct bench_graph_saved {
-    const char *tracer;
-    struct ftrace_hash *filter, *notrace_hash;
-    bool on;
-    uint32_t cpumask;
-    unsigned pid_count;
-};
-
-static int bench_graph_save(struct bench_graph_saved *s)
-{
-    s->tracer = trace_global.current ? trace_global.current->name : "nop";
-    s->filter = ftrace_hash_copy(ftrace_global_ops->filter_hash);
-    s->notrace_hash = ftrace_hash_copy(ftrace_global_ops->notrace_hash);
-    s->on = rb_record_is_on(trace_global.buffer);
-    s->cpumask = trace_global.cpumask;
-    s->pid_count = trace_global.pid_count;
-    if (!s->filter || !s->notrace_hash) {
-        ftrace_hash_free(s->filter);
-        ftrace_hash_free(s->notrace_hash);
-        return -ENOMEM;
-    }
-    return 0;
-}
-
-static void bench_graph_restore(struct bench_graph_saved *s)
-{
-    trace_set_tracer("nop");
-    /* The hashes go back before the tracer, so it starts on the filter it had. */
-    ftrace_ops_set_hashes(ftrace_global_ops, s->filter, s->notrace_hash);
-    fgraph_filter_changed();
-    trace_set_tracer(s->tracer);
-    trace_global.cpumask = s->cpumask;
-    /* The pids themselves were left alone; only the count switched them off. */
-    __atomic_store_n(&trace_global.pid_count, s->pid_count, __ATOMIC_RELEASE);
-    trace_set_on(s->on);
-}
-
-/* Only ftrace_test_target in set_ftrace_filter, nothing in set_ftrace_notrace. */
-static int bench_graph_filter_target(void)
-{
-    struct ftrace_hash *only = ftrace_hash_alloc();
-    if (!only)
-        return -ENOMEM;
-    int matched = ftrace_hash_apply_glob(only, "ftrace_test_target");
-    if (matched != 1) {
-        ftrace_hash_free(only);
-        return matched < 0 ? matched : -EINVAL;
-    }
-    int err = ftrace_ops_set_hashes(ftrace_global_ops, only, NULL);
-    /* The function profiler's graph op, if it is on, follows the global filter too. */
-    fgraph_filter_changed();
-    return err;
-}
 
 static void bench_graph_report(struct bench_ctx *ctx, uint64_t *off, uint64_t *on, unsigned runs,
                                uint64_t calls, uint64_t events)
@@ -158,8 +63,8 @@ BENCH_ROW(graph, "one traced call under function_graph, filtered to it, against 
     unsigned runs = ctx->runs;
     uint64_t *off = kmalloc(runs * sizeof(*off));
     uint64_t *on = kmalloc(runs * sizeof(*on));
-    struct bench_graph_saved saved;
-    if (!off || !on || bench_graph_save(&saved) != 0) {
+    struct bench_tracer_saved saved;
+    if (!off || !on || bench_tracer_save(&saved) != 0) {
         kfree(off);
         kfree(on);
         shell_printf(ctx->shell, "%-22s %s\n", "graph", "failed: out of memory");
@@ -170,14 +75,14 @@ BENCH_ROW(graph, "one traced call under function_graph, filtered to it, against 
     uint64_t events = 0;
     int err = trace_set_tracer("nop");
     if (!err)
-        err = bench_graph_filter_target();
+        err = bench_tracer_filter_target();
     if (err) {
         problem = strerror(-err);
-    } else if (!bench_graph_site_is_nop()) {
+    } else if (!bench_tracer_target_is_nop()) {
         /* Another op (the profiler, a test's op) traces it: no untraced baseline. */
         problem = "ftrace_test_target's site is not an idle NOP";
     } else {
-        bench_graph_sample(off, runs);
+        bench_tracer_sample(off, runs, BENCH_GRAPH_CALLS);
         /* No pid or CPU filter may drop an event of this thread. */
         WRITE_ONCE(trace_global.pid_count, 0);
         trace_global.cpumask |= 1u << this_cpu_id();
@@ -186,11 +91,11 @@ BENCH_ROW(graph, "one traced call under function_graph, filtered to it, against 
         if (err) {
             problem = strerror(-err);
         } else {
-            bench_graph_sample(on, runs);
-            events = bench_graph_events_written();
+            bench_tracer_sample(on, runs, BENCH_GRAPH_CALLS);
+            events = bench_tracer_events_written();
         }
     }
-    bench_graph_restore(&saved);
+    bench_tracer_restore(&saved);
 
     /* The warm-up's calls were traced too. */
     uint64_t calls = (uint64_t)(runs + 1) * BENCH_GRAPH_CALLS;

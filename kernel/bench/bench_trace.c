@@ -23,6 +23,7 @@
 #include <lib/string.h>
 
 #include "../trace/trace.h"
+#include "bench_tracer.h"
 
 #define BENCH_RB_BATCH 64       /* events per sample: one rdtsc pair per 64 events */
 #define BENCH_RB_PAGES 8        /* pages per CPU: small, so writers wrap and overwrite */
@@ -189,102 +190,6 @@ out:
 
 /* ---- function ---- */
 
-/* Called through a pointer the compiler cannot see through, so every call is real. */
-static unsigned long (*volatile bench_fn_target)(unsigned long, unsigned long,
-                                                 unsigned long) = ftrace_test_target;
-
-static uint64_t bench_fn_time_calls(void)
-{
-    unsigned long (*fn)(unsigned long, unsigned long, unsigned long) = bench_fn_target;
-    volatile unsigned long sink = 0;
-    uint64_t t0 = rdtsc();
-    for (unsigned long i = 0; i < BENCH_FN_CALLS; i++)
-        sink += fn(i, 1, 2);
-    (void)sink;
-    return rdtsc() - t0;
-}
-
-static void bench_fn_sample(uint64_t *samples, unsigned runs)
-{
-    bench_fn_time_calls(); /* warm up */
-    for (unsigned i = 0; i < runs; i++)
-        samples[i] = bench_fn_time_calls();
-}
-
-/* Events written since the last clear, overwritten and consumed ones included. */
-static uint64_t bench_fn_events_written(void)
-{
-    uint64_t n = 0;
-    for (unsigned cpu = 0; cpu < rb_ncpus(trace_global.buffer); cpu++) {
-        struct rb_stats st;
-        rb_get_stats(trace_global.buffer, cpu, &st);
-        n += st.entries + st.overrun + st.read;
-    }
-    return n;
-}
-
-/* Everything the row changes to make every call record exactly one event. */
-struct bench_fn_saved {
-    const char *tracer;
-    struct ftrace_hash *filter, *notrace_hash;
-    bool on, stack_trace;
-    uint32_t cpumask;
-    unsigned pid_count;
-};
-
-static int bench_fn_save(struct bench_fn_saved *s)
-{
-    s->tracer = trace_global.current ? trace_global.current->name : "nop";
-    s->filter = ftrace_hash_copy(ftrace_global_ops->filter_hash);
-    s->notrace_hash = ftrace_hash_copy(ftrace_global_ops->notrace_hash);
-    s->on = rb_record_is_on(trace_global.buffer);
-    s->stack_trace = trace_opt(TRACE_OPT_FUNC_STACK_TRACE);
-    s->cpumask = trace_global.cpumask;
-    s->pid_count = trace_global.pid_count;
-    if (!s->filter || !s->notrace_hash) {
-        ftrace_hash_free(s->filter);
-        ftrace_hash_free(s->notrace_hash);
-        return -ENOMEM;
-    }
-    return 0;
-}
-
-static void bench_fn_restore(struct bench_fn_saved *s)
-{
-    trace_set_tracer("nop");
-    /* The hashes go back before the tracer, so it starts on the filter it had. */
-    ftrace_ops_set_hashes(ftrace_global_ops, s->filter, s->notrace_hash);
-    fgraph_filter_changed();
-    trace_set_tracer(s->tracer);
-    if (s->stack_trace)
-        trace_set_option(TRACE_OPT_FUNC_STACK_TRACE, true);
-    trace_global.cpumask = s->cpumask;
-    /* The pids themselves were left alone; only the count switched them off. */
-    __atomic_store_n(&trace_global.pid_count, s->pid_count, __ATOMIC_RELEASE);
-    trace_set_on(s->on);
-}
-
-static int bench_fn_filter_target(void)
-{
-    struct ftrace_hash *only = ftrace_hash_alloc();
-    if (!only)
-        return -ENOMEM;
-    int matched = ftrace_hash_apply_glob(only, "ftrace_test_target");
-    if (matched != 1) {
-        ftrace_hash_free(only);
-        return matched < 0 ? matched : -EINVAL;
-    }
-    int err = ftrace_ops_set_hashes(ftrace_global_ops, only, NULL);
-    fgraph_filter_changed();
-    return err;
-}
-
-static bool bench_fn_site_is_nop(void)
-{
-    struct dyn_ftrace *rec = ftrace_rec_lookup((unsigned long)ftrace_test_target);
-    return rec && !(rec->flags & FTRACE_FL_ENABLED);
-}
-
 BENCH_ROW(function, "one traced call under the function tracer, filtered to it, against its NOP")
 {
     if (ftrace_is_dead()) {
@@ -294,8 +199,8 @@ BENCH_ROW(function, "one traced call under the function tracer, filtered to it, 
     unsigned runs = ctx->runs;
     uint64_t *off = kmalloc(runs * sizeof(*off));
     uint64_t *on = kmalloc(runs * sizeof(*on));
-    struct bench_fn_saved saved;
-    if (!off || !on || bench_fn_save(&saved) != 0) {
+    struct bench_tracer_saved saved;
+    if (!off || !on || bench_tracer_save(&saved) != 0) {
         kfree(off);
         kfree(on);
         shell_printf(ctx->shell, "%-22s %s\n", "function", "failed: out of memory");
@@ -306,14 +211,14 @@ BENCH_ROW(function, "one traced call under the function tracer, filtered to it, 
     uint64_t events = 0;
     int err = trace_set_tracer("nop");
     if (!err)
-        err = bench_fn_filter_target();
+        err = bench_tracer_filter_target();
     if (err) {
         problem = strerror(-err);
-    } else if (!bench_fn_site_is_nop()) {
+    } else if (!bench_tracer_target_is_nop()) {
         /* Another op (the profiler, a test's op) traces it: no untraced baseline. */
         problem = "ftrace_test_target's site is not an idle NOP";
     } else {
-        bench_fn_sample(off, runs);
+        bench_tracer_sample(off, runs, BENCH_FN_CALLS);
         /* Every call must write its event: no pid or CPU filter, no stack events. */
         WRITE_ONCE(trace_global.pid_count, 0);
         trace_global.cpumask |= 1u << this_cpu_id();
@@ -324,11 +229,11 @@ BENCH_ROW(function, "one traced call under the function tracer, filtered to it, 
         if (err) {
             problem = strerror(-err);
         } else {
-            bench_fn_sample(on, runs);
-            events = bench_fn_events_written();
+            bench_tracer_sample(on, runs, BENCH_FN_CALLS);
+            events = bench_tracer_events_written();
         }
     }
-    bench_fn_restore(&saved);
+    bench_tracer_restore(&saved);
 
     /* The warm-up's calls were traced too. */
     uint64_t calls = (uint64_t)(runs + 1) * BENCH_FN_CALLS;

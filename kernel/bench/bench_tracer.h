@@ -1,0 +1,32 @@
+#ifndef KERNEL_BENCH_BENCH_TRACER_H
+#define KERNEL_BENCH_BENCH_TRACER_H
+
+/*
+ * What the `function` and `graph` rows share: timed samples of calls to
+ * ftrace_test_target, and the trace settings they change (so every call records) saved
+ * before and put back after.
+ */
+#include <kernel/compiler.h>
+
+struct ftrace_hash;
+
+struct bench_tracer_saved {
+    const char *tracer;
+    struct ftrace_hash *filter, *notrace_hash;
+    bool on, stack_trace;
+    uint32_t cpumask;
+    unsigned pid_count;
+};
+
+int bench_tracer_save(struct bench_tracer_saved *s);
+void bench_tracer_restore(struct bench_tracer_saved *s);
+/* Only ftrace_test_target in set_ftrace_filter, nothing in set_ftrace_notrace. */
+int bench_tracer_filter_target(void);
+/* No op traces ftrace_test_target now: its site is the idle NOP. */
+bool bench_tracer_target_is_nop(void);
+/* Events written since the last clear, overwritten and consumed ones included. */
+uint64_t bench_tracer_events_written(void);
+/* samples[i] = TSC cycles of `calls` calls; one warm-up sample is taken first. */
+void bench_tracer_sample(uint64_t *samples, unsigned runs, unsigned calls);
+
+#endif
