@@ -56,3 +56,11 @@ SHELL_COMMAND(ftrace_test_call, "ftrace_test_call chain|target|hot|empty N",
     (void)sink;
     return 0;
 }
+
+bool fgraph_test_damage_top_frame(unsigned long fn);
+
+/* Damages its own function_graph frame (when traced) and returns whether it could. */
+TARGET unsigned long fgraph_mismatch_victim(void)
+{
+    return fgraph_test_damage_top_frame((unsigned long)fgraph_mismatch_victim);
+}

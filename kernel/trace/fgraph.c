@@ -35,6 +35,20 @@ static struct ftrace_ops fgraph_ops = {.tramp_slot = -1};
 
 bool fgraph_is_dead(void) { return fgraph_dead; }
 
+/*
+ * For the test of the mismatch path: damages the shadow frame of the calling traced
+ * function (the top frame of this thread, if it is fn's), as a stack overwrite would.
+ */
+bool fgraph_test_damage_top_frame(unsigned long fn)
+{
+    struct thread *t = current_thread();
+    struct fgraph_thread *g = t ? t->trace_state : NULL;
+    if (!g || !g->curr || g->stack[g->curr - 1].func != fn)
+        return false;
+    g->stack[g->curr - 1].retp -= 8;
+    return true;
+}
+
 int ftrace_graph_init_thread(struct thread *t)
 {
     t->trace_state = kzalloc(sizeof(struct fgraph_thread));
@@ -131,11 +145,14 @@ unsigned long ftrace_return_to_handler(unsigned long sp)
             fgraph_dead = true;
             report_mismatch(g, slot);
         }
-        /* Frames of functions left without returning lie below slot: drop them. */
-        while (g->curr && g->stack[g->curr - 1].retp < slot)
-            g->curr--;
-        if (!g->curr || g->stack[g->curr - 1].retp != slot)
-            panic("function graph: no shadow frame for return slot %016lx", (unsigned long)slot);
+        /* Frames of functions left without returning lie below slot: drop them, if a
+         * frame for this slot is further down. If none is, the top frame's record is
+         * the damaged one: its return address is still the best there is. */
+        unsigned match = g->curr;
+        while (match && g->stack[match - 1].retp != slot)
+            match--;
+        if (match)
+            g->curr = match;
         arch_irq_restore(irq);
     }
     /* Copy the frame out before releasing its slot: an interrupt may reuse the slot as

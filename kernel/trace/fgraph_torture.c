@@ -64,3 +64,26 @@ SHELL_COMMAND(graph_torture, "graph_torture SECONDS",
         return 130;
     return ok ? 0 : 1;
 }
+
+bool fgraph_test_damage_top_frame(unsigned long fn);
+
+/* A traced function (its file is traced) that damages its own shadow frame. */
+unsigned long fgraph_mismatch_victim(void);
+
+SHELL_COMMAND(graph_mismatch_test, "graph_mismatch_test",
+              "damage a function_graph shadow frame on purpose: graph tracing must stop, "
+              "the kernel must go on")
+{
+    if (argc != 1)
+        return shell_usage(ctx);
+    int err = trace_set_tracer("function_graph");
+    if (err) {
+        shell_eprintf(ctx, "graph_mismatch_test: %s\n", strerror(-err));
+        return 1;
+    }
+    unsigned long damaged = fgraph_mismatch_victim();
+    trace_set_tracer("nop");
+    shell_printf(ctx, "graph_mismatch_test: frame damaged: %s, graph tracing %s\n",
+                 damaged ? "yes" : "no", fgraph_is_dead() ? "stopped" : "running");
+    return damaged && fgraph_is_dead() ? 0 : 1;
+}
