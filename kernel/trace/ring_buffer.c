@@ -30,9 +30,11 @@
  * itself; only the writer that set UPDATE counts the lost events and clears it.
  *
  * A reader takes the head page out of the ring by putting its empty reader page in its
- * place, with one locked cmpxchg on the head link that fails while the flag is UPDATE. It
- * then owns that page: writers never write below a page's commit, and a page out of the
- * ring is written again only if it is the tail page. Readers serialise on a per-CPU lock.
+ * place, with one locked cmpxchg on the head link that fails while the flag is UPDATE, and
+ * only while no push is under way on that CPU (so a loss is counted before the reader can
+ * pass it). It then owns that page: writers never write below a page's commit, and a page
+ * out of the ring is written again only if it is the tail page. Readers serialise on a
+ * per-CPU lock and never make a writer wait.
  *
  * Time: each event stores a 27-bit delta from the previous event on its page; the first
  * event of a page has delta 0 and the page header has its full time. Larger deltas get a
@@ -55,9 +57,9 @@
 /* Event header: type_len in bits 0..4, time delta in bits 5..31. */
 #define RB_TYPE_BITS 5
 #define RB_TYPE_MASK 31u
-#define RB_TYPE_LEN0 0       /* payload length in array[0], payload from array[1] */
-#define RB_TYPE_DATA_MAX 28  /* 1..28: payload of 4 * type_len bytes from array[0] */
-#define RB_TYPE_PADDING 29   /* length - 4 in array[0], or 4 bytes at the end of a page */
+#define RB_TYPE_LEN0 0      /* payload length in array[0], payload from array[1] */
+#define RB_TYPE_DATA_MAX 28 /* 1..28: payload of 4 * type_len bytes from array[0] */
+#define RB_TYPE_PADDING 29  /* length - 4 in array[0], or 4 bytes at the end of a page */
 #define RB_TYPE_TIME_EXTEND 30
 #define RB_TYPE_TIME_STAMP 31
 #define RB_DELTA_BITS 27
@@ -115,13 +117,14 @@ _Static_assert(RB_MAX_PAYLOAD + 16 <= RB_DATA_SIZE, "an event must fit on an emp
 #define RB_PAGE_TOGGLE 4UL
 #define RB_PAGE_FLAGS 7UL
 
+/* A line each: writers change `state` on every event, so no two CPUs may share a line. */
 struct rb_page {
-    uintptr_t next;        /* struct rb_page * | RB_PAGE_* */
-    struct rb_page *prev;  /* changed only by the reader */
-    uint64_t state;        /* RB_ST_*: changed only by this CPU's writers */
-    unsigned read;         /* on the reader page: offset of the first unconsumed byte */
+    uintptr_t next;       /* struct rb_page * | RB_PAGE_* */
+    struct rb_page *prev; /* changed only by the reader */
+    uint64_t state;       /* RB_ST_*: changed only by this CPU's writers */
+    unsigned read;        /* on the reader page: offset of the first unconsumed byte */
     struct rb_data_page *data;
-};
+} __cacheline_aligned;
 
 struct rb_cpu_buffer {
     /* This CPU's writers, on every event. */
@@ -159,7 +162,6 @@ struct rb_cpu_buffer {
     unsigned nr_pages;
     struct rb_page *pages; /* nr_pages + 1 descriptors; the ring starts with all but the last */
     struct ring_buffer *rb;
-    void *allocation;
 };
 
 struct ring_buffer {
@@ -167,7 +169,6 @@ struct ring_buffer {
     bool overwrite;
     uint64_t (*clock)(void);
     unsigned ncpus;
-    void *allocation;
     struct rb_cpu_buffer *cpus[MAX_CPUS];
 } __cacheline_aligned;
 
@@ -194,24 +195,43 @@ struct rb_unit {
  */
 #ifdef RB_TEST_HOOKS
 enum {
-    RB_HOOK_ENTRY, RB_HOOK_RESERVE_READ, RB_HOOK_RESERVE_STAMPED, RB_HOOK_RESERVE_TAKEN,
-    RB_HOOK_RESERVE_TIMED, RB_HOOK_CLOSED, RB_HOOK_PUSH_READ, RB_HOOK_PUSH_UPDATE,
-    RB_HOOK_PUSH_HEAD, RB_HOOK_ENTER_RESET, RB_HOOK_ENTER_PUBLISH, RB_HOOK_COMMIT_ADVANCE,
-    RB_HOOK_COMMIT_DONE, RB_HOOK_DISCARD, RB_HOOK_READER_FIND, RB_HOOK_READER_SWAP,
-    RB_HOOK_READER_CORRUPT, RB_HOOK_COUNT
+    RB_HOOK_ENTRY,
+    RB_HOOK_RESERVE_READ,
+    RB_HOOK_RESERVE_STAMPED,
+    RB_HOOK_RESERVE_TAKEN,
+    RB_HOOK_RESERVE_TIMED,
+    RB_HOOK_CLOSED,
+    RB_HOOK_PUSH_READ,
+    RB_HOOK_PUSH_UPDATE,
+    RB_HOOK_PUSH_HEAD,
+    RB_HOOK_ENTER_RESET,
+    RB_HOOK_ENTER_PUBLISH,
+    RB_HOOK_COMMIT_ADVANCE,
+    RB_HOOK_COMMIT_DONE,
+    RB_HOOK_DISCARD,
+    RB_HOOK_READER_FIND,
+    RB_HOOK_READER_SWAP,
+    RB_HOOK_READER_CORRUPT,
+    RB_HOOK_COUNT
 };
 static const char *const rb_hook_names[RB_HOOK_COUNT] = {
-    "entry", "reserve_read", "reserve_stamped", "reserve_taken", "reserve_timed", "closed",
-    "push_read", "push_update", "push_head", "enter_reset", "enter_publish",
-    "commit_advance", "commit_done", "discard", "reader_find", "reader_swap",
-    "reader_corrupt",
+    "entry",         "reserve_read",   "reserve_stamped", "reserve_taken", "reserve_timed",
+    "closed",        "push_read",      "push_update",     "push_head",     "enter_reset",
+    "enter_publish", "commit_advance", "commit_done",     "discard",       "reader_find",
+    "reader_swap",   "reader_corrupt",
 };
 void rb_test_hook(int point);
-unsigned rb_test_hook_count(void) { return RB_HOOK_COUNT; }
-const char *rb_test_hook_name(int point) { return rb_hook_names[point]; }
+unsigned rb_test_hook_count(void)
+{
+    return RB_HOOK_COUNT;
+}
+const char *rb_test_hook_name(int point)
+{
+    return rb_hook_names[point];
+}
 #define RB_HOOK(point) rb_test_hook(RB_HOOK_##point)
 #else
-#define RB_HOOK(point) do { } while (0)
+#define RB_HOOK(point) ((void)0)
 #endif
 
 /*
@@ -222,8 +242,14 @@ const char *rb_test_hook_name(int point) { return rb_hook_names[point]; }
  */
 #ifdef __SANITIZE_THREAD__
 /* ThreadSanitizer cannot see inline assembly: its build uses the (stronger) locked forms. */
-static __always_inline void rb_local_inc(unsigned long *p) { __atomic_fetch_add(p, 1, __ATOMIC_SEQ_CST); }
-static __always_inline void rb_local_dec(unsigned long *p) { __atomic_fetch_sub(p, 1, __ATOMIC_SEQ_CST); }
+static __always_inline void rb_local_inc(unsigned long *p)
+{
+    __atomic_fetch_add(p, 1, __ATOMIC_SEQ_CST);
+}
+static __always_inline void rb_local_dec(unsigned long *p)
+{
+    __atomic_fetch_sub(p, 1, __ATOMIC_SEQ_CST);
+}
 static __always_inline void rb_local_add(unsigned long *p, unsigned long v)
 {
     __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST);
@@ -300,13 +326,22 @@ static inline uintptr_t rb_link(const struct rb_page *page)
 {
     return __atomic_load_n(&page->next, __ATOMIC_ACQUIRE);
 }
-static inline struct rb_page *rb_next(const struct rb_page *page) { return rb_ptr(rb_link(page)); }
-static inline unsigned rb_st_off(uint64_t st) { return st & RB_ST_OFF_MASK; }
+static inline struct rb_page *rb_next(const struct rb_page *page)
+{
+    return rb_ptr(rb_link(page));
+}
+static inline unsigned rb_st_off(uint64_t st)
+{
+    return st & RB_ST_OFF_MASK;
+}
 static inline unsigned rb_st_entries(uint64_t st)
 {
     return (st >> RB_ST_ENTRY_SHIFT) & RB_ST_ENTRY_MASK;
 }
-static inline unsigned rb_st_bytes(uint64_t st) { return (st >> RB_ST_BYTES_SHIFT) & RB_ST_BYTES_MASK; }
+static inline unsigned rb_st_bytes(uint64_t st)
+{
+    return (st >> RB_ST_BYTES_SHIFT) & RB_ST_BYTES_MASK;
+}
 /* What reserving an event of `size` bytes adds to a page's state word. */
 static inline uint64_t rb_st_event(unsigned size)
 {
@@ -343,7 +378,7 @@ static void rb_pad_page(struct rb_data_page *dp, unsigned off)
  */
 static void rb_enter_page(struct rb_cpu_buffer *cb, struct rb_page *tail, struct rb_page *next)
 {
-    uint64_t st = READ_ONCE(next->state);
+    uint64_t st = RB_LOAD(next->state);
     barrier();
     if (READ_ONCE(cb->tail_page) != tail)
         return;
@@ -374,12 +409,13 @@ static bool rb_push_head_counted(struct rb_cpu_buffer *cb, struct rb_page *tail,
      * Read before taking UPDATE: once we hold it, nested writers may recycle the page, but
      * until then its events are the ones about to be lost.
      */
-    uint64_t st = READ_ONCE(head->state);
+    uint64_t st = RB_LOAD(head->state);
     uintptr_t after = rb_link(head);
     barrier();
     /*
      * With the tail still here, `after` is what head->next was before any push of the
      * next page: such a push needs the tail on `head` first, and the tail cannot come back.
+     * The reader cannot take the next page away either while a push is under way.
      */
     if (READ_ONCE(cb->tail_page) != tail)
         return false;
@@ -499,7 +535,7 @@ static void *rb_reserve_event(struct ring_buffer *rb, struct rb_cpu_buffer *cb, 
 
     for (;;) {
         struct rb_page *tail = READ_ONCE(cb->tail_page);
-        uint64_t st = READ_ONCE(tail->state);
+        uint64_t st = RB_LOAD(tail->state);
         unsigned off = rb_st_off(st);
         barrier();
         uint64_t before = READ_ONCE(cb->before_ts);
@@ -538,7 +574,7 @@ static void *rb_reserve_event(struct ring_buffer *rb, struct rb_cpu_buffer *cb, 
         struct rb_data_page *dp = tail->data;
         uint32_t *p = (uint32_t *)(dp->data + off);
         if (off == 0)
-            dp->time_stamp = ts;
+            __atomic_store_n(&dp->time_stamp, ts, __ATOMIC_RELAXED); /* see rb_get_stats */
         if (stamp == RB_STAMP_EXTEND) {
             p[0] = rb_header(RB_TYPE_TIME_EXTEND, delta & RB_DELTA_MAX);
             p[1] = delta >> RB_DELTA_BITS;
@@ -575,14 +611,13 @@ static void rb_advance_commit(struct rb_cpu_buffer *cb)
         struct rb_page *tail = READ_ONCE(cb->tail_page);
         while (page != tail) {
             /* A page the tail has left is closed: its offset is final. */
-            __atomic_store_n(&page->data->commit, rb_st_off(READ_ONCE(page->state)),
+            __atomic_store_n(&page->data->commit, rb_st_off(RB_LOAD(page->state)),
                              __ATOMIC_RELEASE);
             page = rb_next(page);
             __atomic_store_n(&cb->commit_page, page, __ATOMIC_RELEASE);
             RB_HOOK(COMMIT_ADVANCE);
         }
-        __atomic_store_n(&page->data->commit, rb_st_off(READ_ONCE(page->state)),
-                         __ATOMIC_RELEASE);
+        __atomic_store_n(&page->data->commit, rb_st_off(RB_LOAD(page->state)), __ATOMIC_RELEASE);
         barrier();
         if (likely(READ_ONCE(cb->tail_page) == page))
             return;
@@ -747,8 +782,18 @@ static inline uint64_t rb_time_at(const struct rb_page *page, unsigned off, uint
 }
 
 /*
- * The link before the head page. Spins while a writer is between taking UPDATE and flagging
- * the next page, the only time no link carries HEAD.
+ * Whether the reader may spin until this CPU's writers get on. Not when it runs on that CPU
+ * in an interrupt that landed inside a writer (a dump from a panic, say): that writer can
+ * only go on once the reader returns.
+ */
+static bool rb_reader_may_wait(const struct rb_cpu_buffer *cb)
+{
+    return cb->cpu != this_cpu_id() || !RB_LOAD(cb->committing);
+}
+
+/*
+ * The page whose link flags the head. Spins while a writer is between taking UPDATE and
+ * flagging the next page, the only time no link carries HEAD; NULL if it may not spin.
  */
 static struct rb_page *rb_find_head_prev(struct rb_cpu_buffer *cb)
 {
@@ -757,28 +802,36 @@ static struct rb_page *rb_find_head_prev(struct rb_cpu_buffer *cb)
         page = RB_LOAD(page->prev);
         for (unsigned i = 0; i < cb->nr_pages + 2; i++) {
             uintptr_t link = rb_link(page);
-            if (page != cb->reader_page &&
-                (link & (RB_PAGE_HEAD | RB_PAGE_UPDATE)) == RB_PAGE_HEAD)
+            if (page != cb->reader_page && (link & (RB_PAGE_HEAD | RB_PAGE_UPDATE)) == RB_PAGE_HEAD)
                 return page;
             page = rb_ptr(link);
         }
+        if (!rb_reader_may_wait(cb))
+            return NULL;
         RB_HOOK(READER_FIND);
         arch_cpu_relax();
     }
 }
 
-/* Puts the (consumed) reader page into the ring in place of the head page and takes that. */
-static void rb_swap_reader_page(struct rb_cpu_buffer *cb)
+/*
+ * Puts the (consumed) reader page into the ring in place of the head page and takes that.
+ * False if it could not, because it may not wait for the writers.
+ */
+static bool rb_swap_reader_page(struct rb_cpu_buffer *cb)
 {
     struct rb_page *reader = cb->reader_page;
 
     for (;;) {
         struct rb_page *prev = rb_find_head_prev(cb);
+        if (!prev)
+            return false;
         uintptr_t link = rb_link(prev);
         if ((link & (RB_PAGE_HEAD | RB_PAGE_UPDATE)) != RB_PAGE_HEAD)
             continue;
         /* Loaded after the HEAD flag: a push that made this page head is still counted. */
         if (__atomic_load_n(&cb->pushing, __ATOMIC_ACQUIRE)) {
+            if (!rb_reader_may_wait(cb))
+                return false;
             RB_HOOK(READER_FIND);
             arch_cpu_relax();
             continue;
@@ -790,7 +843,8 @@ static void rb_swap_reader_page(struct rb_cpu_buffer *cb)
          * The consumed page goes back empty, as a page never written: should anything
          * ever take it for the head before the writer recycles it, it holds nothing.
          */
-        RB_STORE(reader->state, ((RB_LOAD(reader->state) >> RB_ST_GEN_SHIFT) + 1) << RB_ST_GEN_SHIFT);
+        RB_STORE(reader->state, ((RB_LOAD(reader->state) >> RB_ST_GEN_SHIFT) + 1)
+                                    << RB_ST_GEN_SHIFT);
         __atomic_store_n(&reader->data->commit, 0, __ATOMIC_RELAXED);
         RB_STORE(reader->prev, prev);
         RB_STORE(reader->next, (uintptr_t)after | RB_PAGE_HEAD);
@@ -808,7 +862,7 @@ static void rb_swap_reader_page(struct rb_cpu_buffer *cb)
         if (rb_link_cmpxchg(&prev->next, link, (uintptr_t)reader) != link)
             continue;
         if (unlikely(RB_LOAD(head->state) >> RB_ST_GEN_SHIFT != gen)) {
-            while (__atomic_load_n(&cb->pushing, __ATOMIC_ACQUIRE))
+            while (__atomic_load_n(&cb->pushing, __ATOMIC_ACQUIRE) && rb_reader_may_wait(cb))
                 arch_cpu_relax();
             overrun = __atomic_load_n(&cb->overrun, __ATOMIC_ACQUIRE);
         }
@@ -820,7 +874,7 @@ static void rb_swap_reader_page(struct rb_cpu_buffer *cb)
         cb->lost_events += overrun - cb->last_overrun;
         cb->last_overrun = overrun;
         cb->read_gen++;
-        return;
+        return true;
     }
 }
 
@@ -834,9 +888,8 @@ static struct rb_page *rb_reader_page(struct rb_cpu_buffer *cb)
         unsigned end = __atomic_load_n(&reader->data->commit, __ATOMIC_ACQUIRE);
         if (reader->read < end)
             return reader;
-        if (commit == reader)
+        if (commit == reader || !rb_swap_reader_page(cb))
             return NULL;
-        rb_swap_reader_page(cb);
     }
     return NULL;
 }
@@ -937,21 +990,43 @@ static bool rb_iter_find(struct rb_iter *it, struct rb_unit *u)
     for (unsigned i = 0; i < cb->nr_pages + 2; i++) {
         struct rb_page *page = it->page;
         unsigned end = __atomic_load_n(&page->data->commit, __ATOMIC_ACQUIRE);
-        it->ts = rb_time_at(page, it->off, it->ts);
-        if (it->off < end && rb_decode(page->data, &it->off, end, &it->ts, u))
-            return true;
+        if (it->off < end) {
+            it->ts = rb_time_at(page, it->off, it->ts);
+            if (rb_decode(page->data, &it->off, end, &it->ts, u))
+                return true;
+        }
         if (page == commit)
             return false;
         /* The reader page's own link may be stale: the ring goes on at the head. */
-        it->page = page == cb->reader_page ? rb_ptr(rb_link(rb_find_head_prev(cb)))
-                                           : rb_next(page);
+        struct rb_page *prev = page == cb->reader_page ? rb_find_head_prev(cb) : page;
+        if (!prev)
+            return false;
+        it->page = rb_next(prev);
         it->off = 0;
     }
     return false;
 }
 
-/* Stops recording on the CPU and waits for writers already inside; see rb_wait_writers. */
-static void rb_wait_writers(struct ring_buffer *rb, int cpu);
+/*
+ * Waits until no writer is inside the buffer of cpu (-1: every CPU), where recording must
+ * be off already. A writer counts itself in `committing` and only then loads the disable
+ * counters, with no fence between: the store may still sit in its CPU's store buffer while
+ * the load is done. The sync round makes every other CPU take an interrupt and acknowledge
+ * it; by then each writer that saw recording on has its count visible here, and each that
+ * starts later sees recording off and leaves without touching the pages. (The callers turn
+ * recording off with a locked add, a full barrier, before the round.) On this CPU no writer
+ * can be inside: writers never sleep and this runs in thread context.
+ */
+static void rb_wait_writers(struct ring_buffer *rb, int cpu)
+{
+    smp_sync_all();
+    for (unsigned c = 0; c < rb->ncpus; c++) {
+        if ((cpu >= 0 && (unsigned)cpu != c) || !rb->cpus[c])
+            continue;
+        while (__atomic_load_n(&rb->cpus[c]->committing, __ATOMIC_ACQUIRE))
+            arch_cpu_relax();
+    }
+}
 
 struct rb_iter *rb_iter_start(struct ring_buffer *rb, unsigned cpu)
 {
@@ -1016,27 +1091,6 @@ void rb_iter_finish(struct rb_iter *it)
 /* ---------------------------------------------------------------------------------- */
 /* Control */
 
-/*
- * Waits until no writer is inside the buffer of cpu (-1: every CPU), where recording must
- * be off already. A writer counts itself in `committing` and only then loads the disable
- * counters, with no fence between: the store may still sit in its CPU's store buffer while
- * the load is done. The sync round makes every other CPU take an interrupt and acknowledge
- * it; by then each writer that saw recording on has its count visible here, and each that
- * starts later sees recording off and leaves without touching the pages. On this CPU no
- * writer can be inside: writers never sleep and this runs in thread context.
- */
-static void rb_wait_writers(struct ring_buffer *rb, int cpu)
-{
-    __atomic_thread_fence(__ATOMIC_SEQ_CST);
-    smp_sync_all();
-    for (unsigned c = 0; c < rb->ncpus; c++) {
-        if ((cpu >= 0 && (unsigned)cpu != c) || !rb->cpus[c])
-            continue;
-        while (__atomic_load_n(&rb->cpus[c]->committing, __ATOMIC_ACQUIRE))
-            arch_cpu_relax();
-    }
-}
-
 static bool rb_targets(const struct ring_buffer *rb, int cpu, unsigned c)
 {
     return cpu < 0 || (unsigned)cpu == c;
@@ -1079,6 +1133,26 @@ static void rb_clear(struct rb_cpu_buffer *cb)
     cb->read_gen++;
 }
 
+/*
+ * Zeroed and cache-line aligned, so that no other data shares a line with what a CPU's
+ * writers change. The heap's own pointer sits just below the block.
+ */
+static void *rb_zalloc_aligned(size_t size)
+{
+    void *raw = kzalloc(size + 64 + sizeof(void *));
+    if (!raw)
+        return NULL;
+    void **block = (void **)ALIGN_UP((uintptr_t)raw + sizeof(void *), 64);
+    block[-1] = raw;
+    return block;
+}
+
+static void rb_free_aligned(void *block)
+{
+    if (block)
+        kfree(((void **)block)[-1]);
+}
+
 static void rb_free_pages(struct rb_page *pages, unsigned n)
 {
     if (!pages)
@@ -1086,13 +1160,13 @@ static void rb_free_pages(struct rb_page *pages, unsigned n)
     for (unsigned i = 0; i <= n; i++)
         if (pages[i].data)
             page_free(virt_to_phys(pages[i].data));
-    kfree(pages);
+    rb_free_aligned(pages);
 }
 
 /* n ring pages and the reader page, or NULL with nothing left allocated. */
 static struct rb_page *rb_alloc_pages(unsigned n)
 {
-    struct rb_page *pages = kzalloc((size_t)(n + 1) * sizeof(*pages));
+    struct rb_page *pages = rb_zalloc_aligned((size_t)(n + 1) * sizeof(*pages));
     if (!pages)
         return NULL;
     for (unsigned i = 0; i <= n; i++) {
@@ -1115,14 +1189,6 @@ static unsigned rb_pages_for(size_t bytes)
     return n < RB_MIN_PAGES ? RB_MIN_PAGES : (unsigned)n;
 }
 
-/* Cache-line aligned, so no other data shares a line with a CPU's writer state. */
-static void *rb_alloc_aligned(size_t size, void **allocation)
-{
-    void *raw = kzalloc(size + 63);
-    *allocation = raw;
-    return raw ? (void *)ALIGN_UP((uintptr_t)raw, 64) : NULL;
-}
-
 void rb_destroy(struct ring_buffer *rb)
 {
     if (!rb)
@@ -1134,9 +1200,9 @@ void rb_destroy(struct ring_buffer *rb)
         if (!cb)
             continue;
         rb_free_pages(cb->pages, cb->nr_pages);
-        kfree(cb->allocation);
+        rb_free_aligned(cb);
     }
-    kfree(rb->allocation);
+    rb_free_aligned(rb);
 }
 
 struct ring_buffer *rb_create(size_t bytes_per_cpu, unsigned ncpus)
@@ -1144,11 +1210,9 @@ struct ring_buffer *rb_create(size_t bytes_per_cpu, unsigned ncpus)
     unsigned n = rb_pages_for(bytes_per_cpu);
     if (!n || !ncpus || ncpus > MAX_CPUS)
         return NULL;
-    void *allocation;
-    struct ring_buffer *rb = rb_alloc_aligned(sizeof(*rb), &allocation);
+    struct ring_buffer *rb = rb_zalloc_aligned(sizeof(*rb));
     if (!rb)
         return NULL;
-    rb->allocation = allocation;
     rb->overwrite = true;
     rb->clock = clock_ns;
     rb->ncpus = ncpus;
@@ -1156,12 +1220,11 @@ struct ring_buffer *rb_create(size_t bytes_per_cpu, unsigned ncpus)
     rb->record_disabled = 1;
 
     for (unsigned c = 0; c < ncpus; c++) {
-        struct rb_cpu_buffer *cb = rb_alloc_aligned(sizeof(*cb), &allocation);
+        struct rb_cpu_buffer *cb = rb_zalloc_aligned(sizeof(*cb));
         if (!cb) {
             rb_destroy(rb);
             return NULL;
         }
-        cb->allocation = allocation;
         rb->cpus[c] = cb;
         cb->cpu = c;
         cb->rb = rb;
@@ -1290,7 +1353,10 @@ size_t rb_size(struct ring_buffer *rb, unsigned cpu)
     return (size_t)rb->cpus[cpu]->nr_pages * RB_DATA_SIZE;
 }
 
-unsigned rb_ncpus(struct ring_buffer *rb) { return rb->ncpus; }
+unsigned rb_ncpus(struct ring_buffer *rb)
+{
+    return rb->ncpus;
+}
 
 void rb_set_overwrite(struct ring_buffer *rb, bool overwrite)
 {
@@ -1343,26 +1409,33 @@ void rb_get_stats(struct ring_buffer *rb, unsigned cpu, struct rb_stats *st)
     struct rb_page *commit = __atomic_load_n(&cb->commit_page, __ATOMIC_ACQUIRE);
     unsigned end = __atomic_load_n(&reader->data->commit, __ATOMIC_ACQUIRE);
     unsigned off = reader->read;
-    uint64_t ts = rb_time_at(reader, off, cb->read_ts);
-    if (off < end && rb_decode(reader->data, &off, end, &ts, &u))
+    bool found = false;
+    if (off < end) {
+        uint64_t ts = rb_time_at(reader, off, cb->read_ts);
+        found = rb_decode(reader->data, &off, end, &ts, &u);
+    }
+    struct rb_page *prev;
+    if (found)
         st->oldest_ts = u.ts;
-    else if (commit != reader)
-        st->oldest_ts = RB_LOAD(rb_ptr(rb_link(rb_find_head_prev(cb)))->data->time_stamp);
-    unsigned long read = cb->read, bytes_read = cb->bytes_read;
-    spin_unlock_irqrestore(&cb->reader_lock, flags);
+    else if (commit != reader && (prev = rb_find_head_prev(cb)))
+        st->oldest_ts = RB_LOAD(rb_next(prev)->data->time_stamp);
 
     /*
-     * Every overwritten or consumed event was committed first, so loading `written` last
-     * keeps entries from going negative while writers run.
+     * Still under the lock, which a reset holds while it zeroes the counts. Every event
+     * overwritten or consumed was committed first, so loading `written` last keeps entries
+     * from going negative while writers go on.
      */
     st->overrun = __atomic_load_n(&cb->overrun, __ATOMIC_ACQUIRE);
     unsigned long bytes_overrun = __atomic_load_n(&cb->bytes_overrun, __ATOMIC_ACQUIRE);
     st->commit_overrun = RB_LOAD(cb->commit_overrun);
     st->dropped = RB_LOAD(cb->dropped);
-    st->read = read;
+    st->read = cb->read;
+    unsigned long bytes_read = cb->bytes_read;
     unsigned long written = __atomic_load_n(&cb->written, __ATOMIC_ACQUIRE);
     unsigned long bytes_written = __atomic_load_n(&cb->bytes_written, __ATOMIC_ACQUIRE);
-    st->entries = written - st->overrun - read;
+    spin_unlock_irqrestore(&cb->reader_lock, flags);
+
+    st->entries = written - st->overrun - st->read;
     st->bytes = bytes_written - bytes_overrun - bytes_read;
     st->now_ts = rb_clock(rb);
 }

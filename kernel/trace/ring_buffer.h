@@ -8,10 +8,12 @@
  * so a function event (12-byte payload) costs exactly 16 bytes.
  *
  * Context rules: rb_reserve/rb_commit/rb_discard from any context on a CPU the caller
- * keeps (preemption or interrupts off) until the commit. Readers from any context that
- * may spin (they take a per-CPU reader lock with interrupts off). rb_create, rb_destroy,
- * rb_resize, rb_reset, rb_set_clock and rb_iter_start wait for writers on other CPUs
- * with a sync round, so they are for thread context with interrupts on.
+ * keeps (preemption or interrupts off) until the commit. Readers from any context (they
+ * take a per-CPU reader lock with interrupts off; one that interrupted a writer of the
+ * CPU it reads sees no page that writer has yet to finish, instead of waiting for it).
+ * rb_create, rb_destroy, rb_resize, rb_reset, rb_set_clock and rb_iter_start wait for
+ * writers on other CPUs with a sync round, so they are for thread context with
+ * interrupts on.
  */
 #ifndef KERNEL_TRACE_RING_BUFFER_H
 #define KERNEL_TRACE_RING_BUFFER_H
@@ -53,7 +55,7 @@ struct rb_stats {
     unsigned long bytes;          /* bytes taken by the events counted in entries */
     unsigned long dropped;        /* refused in producer/consumer mode (never written) */
     unsigned long read;           /* consumed */
-    uint64_t oldest_ts;           /* time of the oldest event in the buffer, 0 if empty */
+    uint64_t oldest_ts;           /* oldest event's time, 0 if empty (see rb_get_stats) */
     uint64_t now_ts;              /* the buffer's clock now */
 };
 

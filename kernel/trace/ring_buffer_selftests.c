@@ -16,7 +16,10 @@
 #define RBT_EVENTS_PER_PAGE (RB_PAGE_DATA_SIZE / 16)
 
 static uint64_t rbt_now;
-static uint64_t rbt_clock(void) { return rbt_now; }
+static uint64_t rbt_clock(void)
+{
+    return rbt_now;
+}
 
 static struct ring_buffer *rbt_create(unsigned pages)
 {
@@ -29,8 +32,14 @@ static struct ring_buffer *rbt_create(unsigned pages)
 }
 
 /* Writers must keep their CPU from reserve to commit. */
-static void rbt_hold_cpu(void) { this_cpu()->preempt_count++; }
-static void rbt_release_cpu(void) { this_cpu()->preempt_count--; }
+static void rbt_hold_cpu(void)
+{
+    this_cpu()->preempt_count++;
+}
+static void rbt_release_cpu(void)
+{
+    this_cpu()->preempt_count--;
+}
 
 /* Writes one event of len bytes whose payload starts with seq; false if refused. */
 static bool rbt_write(struct ring_buffer *rb, unsigned len, uint32_t seq)
@@ -55,7 +64,10 @@ static uint32_t rbt_seq(const struct rb_record *r)
     return seq;
 }
 
-static unsigned rbt_cpu(void) { return this_cpu_id(); }
+static unsigned rbt_cpu(void)
+{
+    return this_cpu_id();
+}
 
 SELFTEST(rb_write_read)
 {
@@ -109,7 +121,8 @@ SELFTEST(rb_event_sizes)
     static const struct {
         unsigned len, bytes;
     } sizes[] = {
-        {12, 16}, {1, 8}, {0, 8}, {4, 8}, {13, 20}, {112, 116}, {113, 124}, {RB_MAX_PAYLOAD, 8 + RB_MAX_PAYLOAD},
+        {12, 16}, {1, 8},     {0, 8},     {4, 8},
+        {13, 20}, {112, 116}, {113, 124}, {RB_MAX_PAYLOAD, 8 + RB_MAX_PAYLOAD},
     };
     struct rb_stats st;
     unsigned long total = 0;
@@ -153,7 +166,8 @@ SELFTEST(rb_time_extend)
         uint64_t delta;
         unsigned bytes;
     } steps[] = {
-        {0, 16}, {100, 16}, {(1u << 27) - 1, 16}, {1u << 27, 24}, {1ULL << 40, 24}, {1, 16}, {0, 16},
+        {0, 16}, {100, 16}, {(1u << 27) - 1, 16}, {1u << 27, 24}, {1ULL << 40, 24},
+        {1, 16}, {0, 16},
     };
     uint64_t times[ARRAY_SIZE(steps)];
     unsigned long total = 0;
