@@ -63,43 +63,19 @@ BENCH_ROW(graph, "one traced call under function_graph, filtered to it, against 
     unsigned runs = ctx->runs;
     uint64_t *off = kmalloc(runs * sizeof(*off));
     uint64_t *on = kmalloc(runs * sizeof(*on));
-    struct bench_tracer_saved saved;
-    if (!off || !on || bench_tracer_save(&saved) != 0) {
+    if (!off || !on) {
         kfree(off);
         kfree(on);
         shell_printf(ctx->shell, "%-22s %s\n", "graph", "failed: out of memory");
         return;
     }
-
-    const char *problem = NULL;
-    uint64_t events = 0;
-    int err = trace_set_tracer("nop");
-    if (!err)
-        err = bench_tracer_filter_target();
-    if (err) {
-        problem = strerror(-err);
-    } else if (!bench_tracer_target_is_nop()) {
-        /* Another op (the profiler, a test's op) traces it: no untraced baseline. */
-        problem = "ftrace_test_target's site is not an idle NOP";
-    } else {
-        bench_tracer_sample(off, runs, BENCH_GRAPH_CALLS);
-        /* No pid or CPU filter may drop an event of this thread. */
-        WRITE_ONCE(trace_global.pid_count, 0);
-        trace_global.cpumask |= 1u << this_cpu_id();
-        trace_set_on(true);
-        err = trace_set_tracer("function_graph"); /* clears the buffer */
-        if (err) {
-            problem = strerror(-err);
-        } else {
-            bench_tracer_sample(on, runs, BENCH_GRAPH_CALLS);
-            events = bench_tracer_events_written();
-        }
-    }
-    bench_tracer_restore(&saved);
+    uint64_t events;
+    char why[160];
+    const char *problem = bench_tracer_measure("function_graph", off, on, runs,
+                                               BENCH_GRAPH_CALLS, &events);
 
     /* The warm-up's calls were traced too. */
     uint64_t calls = (uint64_t)(runs + 1) * BENCH_GRAPH_CALLS;
-    char why[160];
     if (!problem && events != 2 * calls) {
         /* What is left that could drop events: the graph's own filters and limits. */
         snprintf(why, sizeof(why),

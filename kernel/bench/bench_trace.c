@@ -199,45 +199,19 @@ BENCH_ROW(function, "one traced call under the function tracer, filtered to it, 
     unsigned runs = ctx->runs;
     uint64_t *off = kmalloc(runs * sizeof(*off));
     uint64_t *on = kmalloc(runs * sizeof(*on));
-    struct bench_tracer_saved saved;
-    if (!off || !on || bench_tracer_save(&saved) != 0) {
+    if (!off || !on) {
         kfree(off);
         kfree(on);
         shell_printf(ctx->shell, "%-22s %s\n", "function", "failed: out of memory");
         return;
     }
-
-    const char *problem = NULL;
-    uint64_t events = 0;
-    int err = trace_set_tracer("nop");
-    if (!err)
-        err = bench_tracer_filter_target();
-    if (err) {
-        problem = strerror(-err);
-    } else if (!bench_tracer_target_is_nop()) {
-        /* Another op (the profiler, a test's op) traces it: no untraced baseline. */
-        problem = "ftrace_test_target's site is not an idle NOP";
-    } else {
-        bench_tracer_sample(off, runs, BENCH_FN_CALLS);
-        /* Every call must write its event: no pid or CPU filter, no stack events. */
-        WRITE_ONCE(trace_global.pid_count, 0);
-        trace_global.cpumask |= 1u << this_cpu_id();
-        if (trace_opt(TRACE_OPT_FUNC_STACK_TRACE))
-            trace_set_option(TRACE_OPT_FUNC_STACK_TRACE, false);
-        trace_set_on(true);
-        err = trace_set_tracer("function"); /* clears the buffer */
-        if (err) {
-            problem = strerror(-err);
-        } else {
-            bench_tracer_sample(on, runs, BENCH_FN_CALLS);
-            events = bench_tracer_events_written();
-        }
-    }
-    bench_tracer_restore(&saved);
+    uint64_t events;
+    char why[96];
+    const char *problem = bench_tracer_measure("function", off, on, runs, BENCH_FN_CALLS,
+                                               &events);
 
     /* The warm-up's calls were traced too. */
     uint64_t calls = (uint64_t)(runs + 1) * BENCH_FN_CALLS;
-    char why[96];
     if (!problem && events != calls) {
         snprintf(why, sizeof(why), "%llu events written for %llu calls",
                  (unsigned long long)events, (unsigned long long)calls);

@@ -4,6 +4,8 @@
 #include <kernel/ftrace.h>
 #include <kernel/ftrace_filter.h>
 #include <kernel/ftrace_test.h>
+#include <kernel/percpu.h>
+#include <lib/string.h>
 
 #include "../trace/trace.h"
 #include "bench_tracer.h"
@@ -93,4 +95,40 @@ int bench_tracer_filter_target(void)
     /* The function profiler's graph op, if it is on, follows the global filter too. */
     fgraph_filter_changed();
     return err;
+}
+
+const char *bench_tracer_measure(const char *tracer, uint64_t *off, uint64_t *on, unsigned runs,
+                                 unsigned calls, uint64_t *events)
+{
+    struct bench_tracer_saved saved;
+    *events = 0;
+    if (bench_tracer_save(&saved) != 0)
+        return strerror(ENOMEM);
+    const char *problem = NULL;
+    int err = trace_set_tracer("nop");
+    if (!err)
+        err = bench_tracer_filter_target();
+    if (err) {
+        problem = strerror(-err);
+    } else if (!bench_tracer_target_is_nop()) {
+        /* Another op (the profiler, a test's op) traces it: no untraced baseline. */
+        problem = "ftrace_test_target's site is not an idle NOP";
+    } else {
+        bench_tracer_sample(off, runs, calls);
+        /* Every call must write its events: no pid or CPU filter, no stack events. */
+        WRITE_ONCE(trace_global.pid_count, 0);
+        trace_global.cpumask |= 1u << this_cpu_id();
+        if (trace_opt(TRACE_OPT_FUNC_STACK_TRACE))
+            trace_set_option(TRACE_OPT_FUNC_STACK_TRACE, false);
+        trace_set_on(true);
+        err = trace_set_tracer(tracer); /* clears the buffer */
+        if (err) {
+            problem = strerror(-err);
+        } else {
+            bench_tracer_sample(on, runs, calls);
+            *events = bench_tracer_events_written();
+        }
+    }
+    bench_tracer_restore(&saved);
+    return problem;
 }

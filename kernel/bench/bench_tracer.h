@@ -29,4 +29,13 @@ uint64_t bench_tracer_events_written(void);
 /* samples[i] = TSC cycles of `calls` calls; one warm-up sample is taken first. */
 void bench_tracer_sample(uint64_t *samples, unsigned runs, unsigned calls);
 
+/*
+ * The whole measurement: `runs` samples of `calls` calls with the site an idle NOP into
+ * off[], then the same under `tracer` filtered to the target into on[], every setting
+ * put back after. *events = events written while traced (warm-up included). Returns
+ * NULL, or why there is no measurement.
+ */
+const char *bench_tracer_measure(const char *tracer, uint64_t *off, uint64_t *on, unsigned runs,
+                                 unsigned calls, uint64_t *events);
+
 #endif
