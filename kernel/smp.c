@@ -143,7 +143,9 @@ void smp_call_function_single(unsigned cpu, void (*fn)(void *arg), void *arg, bo
 void smp_sync_all(void)
 {
     /* Interrupts stay on: a CPU waiting here for the lock must still answer the round
-     * in flight, or two initiators would wait on each other forever. */
+     * in flight, or two initiators would wait on each other forever. A caller with
+     * interrupts off could not answer either, so none is allowed. */
+    ASSERT(arch_irqs_enabled());
     spin_lock(&sync_lock);
     unsigned me = this_cpu_id();
     uint64_t gen = ++sync_generation;
