@@ -64,7 +64,7 @@ KERNEL   := $(BUILD)/kernel.elf
 ISO      := $(BUILD)/fentros.iso
 GENSYMS  := $(BUILD)/tools/gensyms
 
-.PHONY: all iso run test bench bench-linux deps clean check-deps
+.PHONY: all iso run test bench bench-linux icount deps clean check-deps
 all: $(KERNEL) $(ISO)
 iso: $(ISO)
 
@@ -131,10 +131,16 @@ bench: check-deps all
 bench-linux: check-deps all
 	$(PYTHON) tests/bench_linux.py --smp $(SMP) --mem $(MEM) --accel $(QEMU_ACCEL)
 
+# The instructions of one traced call under each tracer, single-stepped in QEMU's gdbstub.
+icount: check-deps all
+	$(PYTHON) tests/icount.py nop
+	$(PYTHON) tests/icount.py function
+	$(PYTHON) tests/icount.py function_graph
+
 # Host tools: package name : a command it provides.
 DEP_PKGS := qemu-system-x86:qemu-system-x86_64 nasm:nasm grub-pc-bin:/usr/lib/grub/i386-pc/modinfo.sh \
 	grub-common:grub-mkrescue xorriso:xorriso mtools:mformat python3:python3 gcc:gcc \
-	binutils:ld make:make libc6-dev:/usr/lib/x86_64-linux-gnu/libc.a
+	binutils:ld make:make libc6-dev:/usr/lib/x86_64-linux-gnu/libc.a gdb:gdb
 
 check-deps:
 	@missing=""; for pair in $(DEP_PKGS); do pkg=$${pair%%:*}; cmd=$${pair#*:}; \

@@ -30,6 +30,7 @@ struct call_queue {
 
 struct sync_ack {
     volatile uint64_t generation;
+    unsigned long pc; /* where the round's interrupt found this CPU */
 } __cacheline_aligned;
 
 static struct call_queue call_queues[MAX_CPUS];
@@ -70,8 +71,10 @@ static void call_function_ipi(struct pt_regs *regs, void *arg)
 static void sync_ipi(struct pt_regs *regs, void *arg)
 {
     this_cpu()->ipis_received++;
+    struct sync_ack *ack = &sync_acks[this_cpu_id()];
+    ack->pc = regs->rip;
     /* The iretq that ends this interrupt is what serialises this CPU. */
-    sync_acks[this_cpu_id()].generation = READ_ONCE(sync_generation);
+    __atomic_store_n(&ack->generation, READ_ONCE(sync_generation), __ATOMIC_RELEASE);
 }
 
 static bool stop_nmi(struct pt_regs *regs)
@@ -140,7 +143,9 @@ void smp_call_function_single(unsigned cpu, void (*fn)(void *arg), void *arg, bo
     smp_call_function(1u << cpu, fn, arg, wait);
 }
 
-void smp_sync_all(void)
+void smp_sync_all(void) { smp_sync_all_pcs(NULL); }
+
+void smp_sync_all_pcs(unsigned long pcs[MAX_CPUS])
 {
     /* Interrupts stay on: a CPU waiting here for the lock must still answer the round
      * in flight, or two initiators would wait on each other forever. A caller with
@@ -156,8 +161,10 @@ void smp_sync_all(void)
     for (unsigned cpu = 0; cpu < MAX_CPUS; cpu++) {
         if (!(others & (1u << cpu)))
             continue;
-        while (READ_ONCE(sync_acks[cpu].generation) != gen)
+        while (__atomic_load_n(&sync_acks[cpu].generation, __ATOMIC_ACQUIRE) != gen)
             arch_cpu_relax();
+        if (pcs)
+            pcs[cpu] = sync_acks[cpu].pc;
     }
     sync_rounds++;
     spin_unlock(&sync_lock);

@@ -42,7 +42,9 @@ global arch_ftrace_list_regs_caller:function
 %define PT_SS 168
 %define PT_SIZE 176
 
-section .text
+; Kept apart, so that the kernel can tell when a CPU is between a site and its callback
+; (arch_ftrace_in_entry).
+section .text.ftrace_entry progbits alloc exec nowrite align=16
 
 ; %1 = symbol, %2 = slot number (or -1), %3 = dispatcher
 %macro TRAMP 3

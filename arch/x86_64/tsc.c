@@ -13,12 +13,11 @@
 #define PIT_CMD 0x43
 #define PIT_GATE_PORT 0x61
 
-static uint64_t tsc_boot;
 static uint64_t tsc_freq_hz = 1000000000ULL; /* assumed 1 GHz until calibrated */
 /* ns = cycles * ns_mult >> 32, with a 128-bit product so no range is lost. */
-static uint64_t ns_mult = 1ULL << 32;
+struct tsc_clock tsc_clock = {.ns_mult = 1ULL << 32};
 
-void tsc_mark_boot(void) { tsc_boot = rdtsc(); }
+void tsc_mark_boot(void) { tsc_clock.boot = rdtsc(); }
 
 /* Counts TSC cycles while PIT channel 2 counts down a fixed interval (one-shot mode 0). */
 static uint64_t measure_pit_interval(uint32_t pit_ticks)
@@ -56,19 +55,19 @@ void tsc_set_frequency(uint64_t hz)
     if (!hz)
         return;
     tsc_freq_hz = hz;
-    ns_mult = (uint64_t)(((unsigned __int128)NSEC_PER_SEC << 32) / hz);
+    tsc_clock.ns_mult = (uint64_t)(((unsigned __int128)NSEC_PER_SEC << 32) / hz);
 }
 
 uint64_t tsc_hz(void) { return tsc_freq_hz; }
 
 uint64_t tsc_to_ns(uint64_t cycles)
 {
-    return (uint64_t)(((unsigned __int128)cycles * ns_mult) >> 32);
+    return (uint64_t)(((unsigned __int128)cycles * tsc_clock.ns_mult) >> 32);
 }
 
-uint64_t clock_ns(void) { return tsc_to_ns(rdtsc() - tsc_boot); }
+uint64_t clock_ns(void) { return tsc_clock_ns(); }
 
-uint64_t tsc_boot_value(void) { return tsc_boot; }
+uint64_t tsc_boot_value(void) { return tsc_clock.boot; }
 
 void udelay(uint64_t usecs)
 {

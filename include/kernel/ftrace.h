@@ -116,6 +116,7 @@ struct ftrace_stats {
     uint64_t batches;
     uint64_t sites_patched;
     uint64_t int3_hits;     /* int3 traps emulated during batches */
+    uint64_t entry_waits;   /* sync rounds repeated for a CPU on its way into a callback */
 };
 void ftrace_get_stats(struct ftrace_stats *st);
 

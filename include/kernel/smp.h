@@ -26,6 +26,9 @@ void smp_call_function_single(unsigned cpu, void (*fn)(void *arg), void *arg, bo
  * exactly this between its steps.
  */
 void smp_sync_all(void);
+/* The same, and pcs[cpu] = where the interrupt found each other online CPU (the others'
+ * entries are left as they were). */
+void smp_sync_all_pcs(unsigned long pcs[MAX_CPUS]);
 uint64_t smp_sync_rounds(void);
 
 /* Halts every other CPU at once with an NMI (panic uses it). */

@@ -27,6 +27,7 @@
 
 #define BENCH_RB_BATCH 64       /* events per sample: one rdtsc pair per 64 events */
 #define BENCH_RB_PAGES 8        /* pages per CPU: small, so writers wrap and overwrite */
+#define BENCH_RB_ROUNDS 10      /* the rb phases take turns this many times */
 #define BENCH_FN_CALLS 100      /* calls per sample of `function` */
 #define BENCH_MEMORY_EVENTS 1000
 
@@ -80,11 +81,14 @@ static int bench_rb_writer_main(void *arg)
     return 0;
 }
 
-/* Runs one phase with writers on the CPUs in mask; per-CPU stats land in out[]. */
-static bool bench_rb_phase(struct ring_buffer *rb, unsigned runs, cpumask_t mask,
-                           struct bench_stats *out, uint64_t *samples)
+/*
+ * Runs one phase with writers on the CPUs in mask: each takes `count` samples, CPU c's
+ * into samples[c * stride + first ...].
+ */
+static bool bench_rb_phase(struct ring_buffer *rb, unsigned count, cpumask_t mask,
+                           uint64_t *samples, unsigned stride, unsigned first)
 {
-    struct bench_rb_run run = {.rb = rb, .runs = runs};
+    struct bench_rb_run run = {.rb = rb, .runs = count};
     struct bench_rb_writer w[MAX_CPUS];
     bool ok = true;
     memset(w, 0, sizeof(w));
@@ -95,7 +99,7 @@ static bool bench_rb_phase(struct ring_buffer *rb, unsigned runs, cpumask_t mask
         if (!((mask >> c) & 1))
             continue;
         w[c].run = &run;
-        w[c].samples = samples + (size_t)c * runs;
+        w[c].samples = samples + (size_t)c * stride + first;
         w[c].thread = kthread_create(bench_rb_writer_main, &w[c], "bench_rb", c);
         if (!w[c].thread) {
             /* The barrier must still open: count the missing writer in. */
@@ -107,12 +111,9 @@ static bool bench_rb_phase(struct ring_buffer *rb, unsigned runs, cpumask_t mask
     while (__atomic_load_n(&run.ready, __ATOMIC_ACQUIRE) < run.writers)
         sleep_ns(50 * NSEC_PER_USEC);
     __atomic_store_n(&run.go, true, __ATOMIC_RELEASE);
-    for (unsigned c = 0; c < MAX_CPUS; c++) {
-        if (!w[c].thread)
-            continue;
-        kthread_join(w[c].thread);
-        out[c] = bench_stats_of(w[c].samples, runs);
-    }
+    for (unsigned c = 0; c < MAX_CPUS; c++)
+        if (w[c].thread)
+            kthread_join(w[c].thread);
     return ok;
 }
 
@@ -129,22 +130,38 @@ BENCH_ROW(rb, "reserve+commit of a 12-byte event: one CPU alone, then every CPU 
         if ((online >> c) & 1)
             ncpus = c + 1;
     struct ring_buffer *rb = rb_create(BENCH_RB_PAGES * RB_PAGE_DATA_SIZE, ncpus);
-    uint64_t *samples = kmalloc((size_t)MAX_CPUS * runs * sizeof(*samples));
+    uint64_t *one_samples = kmalloc((size_t)MAX_CPUS * runs * sizeof(uint64_t));
+    uint64_t *all_samples = kmalloc((size_t)MAX_CPUS * runs * sizeof(uint64_t));
     struct bench_stats *one = kzalloc(sizeof(*one) * MAX_CPUS);
     struct bench_stats *all = kzalloc(sizeof(*all) * MAX_CPUS);
-    if (!rb || !samples || !one || !all) {
+    if (!rb || !one_samples || !all_samples || !one || !all) {
         shell_printf(ctx->shell, "%-22s %s\n", "rb", "failed: out of memory");
         goto out;
     }
+    /*
+     * The phases take turns, a slice of the samples each, over BENCH_RB_ROUNDS rounds:
+     * an emulator's host slows down and speeds up, and phases run one after the other
+     * would each see a different host.
+     */
     bool ok = true;
-    for (unsigned c = 0; c < ncpus && ok; c++)
-        if ((online >> c) & 1)
-            ok = bench_rb_phase(rb, runs, 1u << c, one, samples);
-    if (ok)
-        ok = bench_rb_phase(rb, runs, online, all, samples);
+    for (unsigned round = 0; round < BENCH_RB_ROUNDS && ok; round++) {
+        unsigned first = runs * round / BENCH_RB_ROUNDS;
+        unsigned count = runs * (round + 1) / BENCH_RB_ROUNDS - first;
+        for (unsigned c = 0; c < ncpus && ok; c++)
+            if ((online >> c) & 1)
+                ok = bench_rb_phase(rb, count, 1u << c, one_samples, runs, first);
+        if (ok)
+            ok = bench_rb_phase(rb, count, online, all_samples, runs, first);
+    }
     if (!ok) {
         shell_printf(ctx->shell, "%-22s %s\n", "rb", "failed: cannot start writer threads");
         goto out;
+    }
+    for (unsigned c = 0; c < ncpus; c++) {
+        if (!((online >> c) & 1))
+            continue;
+        one[c] = bench_stats_of(one_samples + (size_t)c * runs, runs);
+        all[c] = bench_stats_of(all_samples + (size_t)c * runs, runs);
     }
 
     char name[32], what[64];
@@ -183,7 +200,8 @@ BENCH_ROW(rb, "reserve+commit of a 12-byte event: one CPU alone, then every CPU 
 out:
     if (rb)
         rb_destroy(rb);
-    kfree(samples);
+    kfree(one_samples);
+    kfree(all_samples);
     kfree(one);
     kfree(all);
 }

@@ -6,6 +6,7 @@
  */
 #include <arch/irq.h>
 #include <arch/cpu.h>
+#include <arch/ftrace.h>
 #include <arch/thread.h>
 #include <kernel/errno.h>
 #include <kernel/ftrace.h>
@@ -207,12 +208,17 @@ void sched_tick(void)
     spin_unlock(&rq->lock);
 }
 
-/* Part of the interrupt exit path, which is never traced (it runs before iretq). */
+/*
+ * Part of the interrupt exit path, which is never traced (it runs before iretq). A thread
+ * interrupted on its way from a call site into an ftrace callback is not preempted: it
+ * has not counted itself in yet, and ftrace relies on finding every such thread running
+ * (arch_ftrace_in_entry). The next tick, a few instructions later, preempts it.
+ */
 notrace void trap_irq_exit(struct pt_regs *regs)
 {
     struct percpu *cpu = this_cpu();
     if (cpu->need_resched && cpu->preempt_count == 0 && cpu->irq_depth == 0 &&
-        (regs->rflags & X86_RFLAGS_IF))
+        (regs->rflags & X86_RFLAGS_IF) && !arch_ftrace_in_entry(regs->rip))
         schedule();
 }
 

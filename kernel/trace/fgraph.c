@@ -101,7 +101,7 @@ static void fgraph_entry(unsigned long ip, unsigned long parent_ip, struct ftrac
     struct fgraph_frame *f = &g->stack[idx];
     f->ret = *parent_slot;
     f->func = ip;
-    f->calltime = trace_clock_read();
+    f->calltime = 0;
     f->retp = parent_slot;
     f->users = want;
     f->flags = flags;
@@ -113,8 +113,10 @@ static void fgraph_entry(unsigned long ip, unsigned long parent_ip, struct ftrac
     barrier();
     *parent_slot = (unsigned long)return_to_handler;
 
+    uint64_t calltime = 0;
     if ((want & FGRAPH_TRACER) && !(flags & FGRAPH_FRAME_NOTRACE))
-        graph_tracer_entry(f, 1);
+        calltime = graph_tracer_entry(f, 1);
+    f->calltime = calltime ? calltime : trace_clock_read();
 }
 
 static void report_mismatch(struct fgraph_thread *g, unsigned long *slot)
@@ -166,12 +168,12 @@ unsigned long ftrace_return_to_handler(unsigned long sp)
         g->in_notrace--;
     uint32_t overrun = g->overrun;
 
-    uint64_t rettime = trace_clock_read();
     if (!fgraph_dead) {
+        uint64_t rettime = 0;
         if ((f.users & FGRAPH_TRACER) && !(f.flags & FGRAPH_FRAME_NOTRACE))
-            graph_tracer_return(&f, rettime, overrun, 1);
+            rettime = graph_tracer_return(&f, overrun, 1);
         if (f.users & FGRAPH_PROFILER)
-            profile_function_return(&f, rettime);
+            profile_function_return(&f, rettime ? rettime : trace_clock_read());
     }
     cpu->preempt_count--;
     return f.ret;

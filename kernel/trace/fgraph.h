@@ -45,9 +45,11 @@ bool fgraph_is_dead(void);
 
 /* Tracer side (trace_functions_graph.c): called by the core with preemption off. */
 bool graph_tracer_wants(unsigned long ip, const struct fgraph_thread *g, uint8_t *flags);
-void graph_tracer_entry(const struct fgraph_frame *f, unsigned extra_preempt);
-void graph_tracer_return(const struct fgraph_frame *f, uint64_t rettime, uint32_t overrun,
-                         unsigned extra_preempt);
+/* Both return the time of the event they wrote (the trace clock), or 0 when they read no
+ * clock. The core takes it as the call's entry or return time: one clock read per side. */
+uint64_t graph_tracer_entry(const struct fgraph_frame *f, unsigned extra_preempt);
+uint64_t graph_tracer_return(const struct fgraph_frame *f, uint32_t overrun,
+                             unsigned extra_preempt);
 /* Profiler side (trace_profile.c). */
 void profile_function_return(const struct fgraph_frame *f, uint64_t rettime);
 void profile_function_hit(unsigned long ip);

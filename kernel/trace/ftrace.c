@@ -12,6 +12,15 @@
  * Callbacks run with preemption off and a per-CPU "active" count; unregistering waits
  * until every CPU has been seen outside callbacks after the op became unreachable, so
  * when it returns nobody is, or will be, inside that op.
+ *
+ * An op's own trampoline calls the op without looking at its hashes: only sites the op
+ * wants call it. That holds only if a trampoline slot never serves a new op while some
+ * CPU is still on its way in from a site of the slot's previous op (between the call
+ * and callback_enter). Such a CPU is never preempted there and is seen there by the
+ * sync round's interrupt, so unregistering repeats the round until every CPU was once
+ * found elsewhere (wait_for_callbacks); a CPU found elsewhere after the sites changed
+ * can only reach the trampolines the sites call now. A call in flight while an op's
+ * filter changes reaches that same op: it entered while the op still wanted it.
  */
 #include <arch/cpu.h>
 #include <arch/ftrace.h>
@@ -57,6 +66,8 @@ static struct ftrace_ops *volatile active_ops[FTRACE_MAX_OPS];
 /* The op each trampoline slot serves, read locklessly by its trampoline. */
 static struct ftrace_ops *volatile tramp_ops[ARCH_FTRACE_TRAMP_SLOTS];
 static uint64_t recursion_stopped_unowned;
+/* Sync rounds repeated because a CPU was on its way into a callback (wait_for_callbacks). */
+static uint64_t entry_waits;
 
 /* The filter state the tracefs files edit; tracers register with these hashes. */
 static struct ftrace_ops global_ops = {.tramp_slot = -1};
@@ -186,8 +197,8 @@ static inline void callback_exit(struct percpu *cpu, struct ftrace_cpu_state *st
     st->recursion &= ~bit;
 }
 
-void ftrace_tramp_dispatch(unsigned long ip, unsigned long *parent_slot, int slot,
-                           struct pt_regs *regs)
+FTRACE_ENTRY_TEXT void ftrace_tramp_dispatch(unsigned long ip, unsigned long *parent_slot,
+                                             int slot, struct pt_regs *regs)
 {
     struct percpu *cpu = this_cpu();
     struct ftrace_cpu_state *st = &cpu_state[cpu->cpu];
@@ -198,23 +209,16 @@ void ftrace_tramp_dispatch(unsigned long ip, unsigned long *parent_slot, int slo
             op->recursion_stopped++;
         return;
     }
-    /* A slot's trampoline can still be running for the slot's previous op: a thread
-     * preempted between a site's call and callback_enter() resumes after the slot was
-     * given to another op. Hand the op only functions it traces, never without the
-     * pt_regs it asked for. */
-    if (likely(op) && (regs || !(op->flags & FTRACE_OPS_FL_SAVE_REGS))) {
-        /* An op on every function (the common case of tracing everything) wants any
-         * site that reaches it: skip the record lookup then. */
-        struct dyn_ftrace *rec;
-        if ((ftrace_hash_empty(op->filter_hash) && ftrace_hash_empty(op->notrace_hash)) ||
-            ((rec = ftrace_rec_lookup(ip)) && ftrace_ops_wants(op, rec - records)))
-            op->func(ip, *parent_slot, op, regs, parent_slot);
-    }
+    /* The slot is empty once its op is unregistered, while a CPU may still come in from
+     * a site that called it; and a SAVE_REGS op never runs without its pt_regs, even
+     * from a plain trampoline a batch is moving away from. */
+    if (likely(op) && (regs || !(op->flags & FTRACE_OPS_FL_SAVE_REGS)))
+        op->func(ip, *parent_slot, op, regs, parent_slot);
     callback_exit(cpu, st, bit);
 }
 
-void ftrace_list_dispatch(unsigned long ip, unsigned long *parent_slot, int slot,
-                          struct pt_regs *regs)
+FTRACE_ENTRY_TEXT void ftrace_list_dispatch(unsigned long ip, unsigned long *parent_slot,
+                                            int slot, struct pt_regs *regs)
 {
     struct percpu *cpu = this_cpu();
     struct ftrace_cpu_state *st = &cpu_state[cpu->cpu];
@@ -239,13 +243,26 @@ void ftrace_list_dispatch(unsigned long ip, unsigned long *parent_slot, int slot
     callback_exit(cpu, st, bit);
 }
 
-/* After an op became unreachable: wait until no CPU can still be inside its callback. */
+/*
+ * After an op became unreachable (no site calls it, its slot is empty): wait until no CPU
+ * can still be inside its callback or on its way in.
+ */
 static void wait_for_callbacks(void)
 {
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
-    /* The sync round makes every CPU take an interrupt, which drains its stores: a CPU
-     * that had already picked the op up now shows a non-zero active count. */
-    smp_sync_all();
+    /* Each round makes every CPU take an interrupt, which drains its stores: a CPU that
+     * had already picked the op up now shows a non-zero active count. A CPU the round
+     * found in the entry code may not have counted itself in yet: ask it again. It runs
+     * there (it cannot be preempted) and is out within a few instructions. */
+    cpumask_t unseen = cpu_online_mask() & ~(1u << this_cpu_id());
+    while (unseen) {
+        unsigned long pcs[MAX_CPUS];
+        smp_sync_all_pcs(pcs);
+        for (unsigned c = 0; c < MAX_CPUS; c++)
+            if ((unseen & (1u << c)) && !arch_ftrace_in_entry(pcs[c]))
+                unseen &= ~(1u << c);
+        entry_waits += unseen != 0;
+    }
     for (unsigned c = 0; c < MAX_CPUS; c++) {
         if (!cpu_data(c)->online || c == this_cpu_id())
             continue;
@@ -507,6 +524,7 @@ void ftrace_get_stats(struct ftrace_stats *st)
     st->batches = nr_batches;
     st->sites_patched = nr_sites_patched;
     st->int3_hits = arch_text_poke_int3_hits();
+    st->entry_waits = entry_waits;
 }
 
 /* ---- boot ---- */

@@ -286,3 +286,31 @@ SELFTEST(ftrace_recursion_guard)
     EXPECT_EQ(unregister_ftrace_function(&c.ops), 0);
     drop_op(&c);
 }
+
+/*
+ * A trampoline slot goes to a new op only once no CPU is between a site and its callback:
+ * the scheduler and unregistering both tell that code apart by address. Every trampoline
+ * and both dispatchers must be inside it, and nothing a callback or a traced function
+ * runs may be.
+ */
+void ftrace_tramp_dispatch(unsigned long ip, unsigned long *parent_slot, int slot,
+                           struct pt_regs *regs);
+void ftrace_list_dispatch(unsigned long ip, unsigned long *parent_slot, int slot,
+                          struct pt_regs *regs);
+extern void return_to_handler(void);
+
+SELFTEST(ftrace_entry_code_is_known)
+{
+    for (unsigned s = 0; s < ARCH_FTRACE_TRAMP_SLOTS; s++) {
+        EXPECT(arch_ftrace_in_entry(arch_ftrace_tramp_addr(s, false)));
+        EXPECT(arch_ftrace_in_entry(arch_ftrace_tramp_addr(s, true)));
+    }
+    EXPECT(arch_ftrace_in_entry(arch_ftrace_list_addr(false)));
+    EXPECT(arch_ftrace_in_entry(arch_ftrace_list_addr(true)));
+    EXPECT(arch_ftrace_in_entry((unsigned long)ftrace_tramp_dispatch));
+    EXPECT(arch_ftrace_in_entry((unsigned long)ftrace_list_dispatch));
+    EXPECT(!arch_ftrace_in_entry((unsigned long)ftrace_test_target));
+    EXPECT(!arch_ftrace_in_entry((unsigned long)count_hits));
+    EXPECT(!arch_ftrace_in_entry((unsigned long)return_to_handler));
+    EXPECT(!arch_ftrace_in_entry((unsigned long)register_ftrace_function));
+}

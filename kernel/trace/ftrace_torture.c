@@ -895,8 +895,8 @@ SHELL_COMMAND(ftrace_torture, "ftrace_torture SECONDS [SEED]",
 
     torture_say(&run,
                 "ftrace_torture: %llu.%03llu s on %u CPU%s, seed %#lx%s: %llu iterations, "
-                "%llu steps, %llu batches, %llu sites patched, %llu sync rounds, "
-                "%llu int3 hits (%llu stale), %llu callbacks, %llu hammer calls, "
+                "%llu steps, %llu batches, %llu sites patched, %llu sync rounds "
+                "(%llu repeated for a CPU entering a callback), %llu int3 hits (%llu stale), %llu callbacks, %llu hammer calls, "
                 "%zu sites back to NOP\n",
                 (unsigned long long)(elapsed_ms / 1000), (unsigned long long)(elapsed_ms % 1000),
                 cpus_online, cpus_online == 1 ? "" : "s", seed,
@@ -905,6 +905,7 @@ SHELL_COMMAND(ftrace_torture, "ftrace_torture SECONDS [SEED]",
                 (unsigned long long)(st_after.batches - st_before.batches),
                 (unsigned long long)(st_after.sites_patched - st_before.sites_patched),
                 (unsigned long long)(smp_sync_rounds() - rounds_before),
+                (unsigned long long)(st_after.entry_waits - st_before.entry_waits),
                 (unsigned long long)(arch_text_poke_int3_hits() - int3_before),
                 (unsigned long long)(arch_text_poke_stale_int3_hits() - stale_before),
                 (unsigned long long)callbacks, (unsigned long long)run.hammer_calls, nops);

@@ -37,6 +37,7 @@ struct rb_reservation {
     struct rb_page *page;
     struct rb_event *event;
     uint32_t length; /* bytes the event takes in the buffer, time stamp included */
+    uint64_t ts;     /* the event's time, in the buffer's clock */
 };
 
 /* One event copied out of the buffer. */

@@ -45,8 +45,6 @@ struct trace_array trace_global;
 static uint64_t global_clock_last;
 static uint64_t counter_clock;
 
-static uint64_t clock_local(void) { return clock_ns(); }
-
 /* Monotonic across CPUs, not only on each: never returns less than any CPU saw. */
 static uint64_t clock_global(void)
 {
@@ -74,7 +72,7 @@ static const struct {
     uint64_t (*read)(void);
     bool ns;
 } trace_clocks[TRACE_CLOCK_COUNT] = {
-    [TRACE_CLOCK_LOCAL] = {"local", clock_local, true},
+    [TRACE_CLOCK_LOCAL] = {"local", clock_ns, true},
     [TRACE_CLOCK_GLOBAL] = {"global", clock_global, true},
     [TRACE_CLOCK_COUNTER] = {"counter", clock_counter, false},
     [TRACE_CLOCK_UPTIME] = {"uptime", clock_uptime, true},
@@ -100,31 +98,9 @@ int trace_set_clock(const char *name)
 
 /* ---- writers ---- */
 
-uint32_t trace_ctx_now(unsigned type, unsigned extra_preempt)
+bool trace_pid_listed(struct percpu *cpu)
 {
-    struct percpu *cpu = this_cpu();
-    unsigned flags = 0;
-    if (!arch_irqs_enabled())
-        flags |= TRACE_FLAG_IRQS_OFF;
-    if (cpu->need_resched)
-        flags |= TRACE_FLAG_NEED_RESCHED;
-    if (cpu->nmi_depth)
-        flags |= TRACE_FLAG_NMI;
-    else if (cpu->irq_depth)
-        flags |= TRACE_FLAG_HARDIRQ;
-    int preempt = cpu->preempt_count - (int)extra_preempt;
-    struct thread *t = cpu->current;
-    return trace_ctx_make(type, flags, preempt > 0 ? (unsigned)preempt : 0, t ? t->pid : 0);
-}
-
-bool trace_should_record(void)
-{
-    struct percpu *cpu = this_cpu();
-    if (!((trace_global.cpumask >> cpu->cpu) & 1))
-        return false;
     unsigned n = READ_ONCE(trace_global.pid_count);
-    if (likely(n == 0))
-        return true;
     int pid = cpu->current ? cpu->current->pid : 0;
     for (unsigned i = 0; i < n; i++)
         if (trace_global.pids[i] == pid)
@@ -134,14 +110,7 @@ bool trace_should_record(void)
 
 void trace_function(unsigned long ip, unsigned long parent_ip, unsigned extra_preempt)
 {
-    struct rb_reservation res;
-    struct trace_fn_event *ev = rb_reserve(trace_global.buffer, sizeof(*ev), &res);
-    if (!ev)
-        return;
-    ev->ctx = trace_ctx_now(TRACE_FN, extra_preempt);
-    ev->ip = trace_addr_pack(ip);
-    ev->parent_ip = trace_addr_pack(parent_ip);
-    rb_commit(trace_global.buffer, &res);
+    trace_function_on(this_cpu(), ip, parent_ip, extra_preempt);
 }
 
 void trace_stack_from(unsigned long ip, unsigned long parent_ip, uintptr_t rbp,
@@ -382,7 +351,7 @@ static void trace_init(void)
     trace_global.buffer = rb_create(TRACE_DEFAULT_KB * 1024, cpus_online);
     if (!trace_global.buffer)
         panic("trace: no memory for the ring buffer");
-    rb_set_clock(trace_global.buffer, clock_local);
+    rb_set_clock(trace_global.buffer, clock_ns);
     trace_global.current = trace_find_tracer("nop");
 }
 INITCALL(trace_init);

@@ -6,10 +6,12 @@
 #ifndef KERNEL_TRACE_TRACE_H
 #define KERNEL_TRACE_TRACE_H
 
+#include <arch/cpu.h>
 #include <kernel/compiler.h>
 #include <kernel/mm.h>
 #include <kernel/percpu.h>
 #include <kernel/pseudofs.h>
+#include <kernel/thread.h>
 
 #include "ring_buffer.h"
 
@@ -172,11 +174,55 @@ static inline bool trace_opt(unsigned opt) { return (trace_global.options >> opt
 
 /* ---- the writer side (any context; hot paths are inline-able and untraced) ---- */
 
-/* Context word for an event of `type` written now; `extra_preempt` is what the caller's
- * own preemption-disabling added (not shown, as Linux does not show its own). */
-uint32_t trace_ctx_now(unsigned type, unsigned extra_preempt);
-/* True if the current CPU and thread should record. */
-bool trace_should_record(void);
+/*
+ * Context word for an event of `type` written now on `cpu` (this CPU, which the caller
+ * keeps); `extra_preempt` is what the caller's own preemption-disabling added (not
+ * shown, as Linux does not show its own). Inline: it runs in every event.
+ */
+static __always_inline uint32_t trace_ctx_on(struct percpu *cpu, unsigned type,
+                                             unsigned extra_preempt)
+{
+    unsigned flags = arch_irqs_enabled() ? 0 : TRACE_FLAG_IRQS_OFF;
+    if (cpu->need_resched)
+        flags |= TRACE_FLAG_NEED_RESCHED;
+    if (cpu->nmi_depth)
+        flags |= TRACE_FLAG_NMI;
+    else if (cpu->irq_depth)
+        flags |= TRACE_FLAG_HARDIRQ;
+    int preempt = cpu->preempt_count - (int)extra_preempt;
+    struct thread *t = cpu->current;
+    return trace_ctx_make(type, flags, preempt > 0 ? (unsigned)preempt : 0,
+                          t ? t->pid : 0);
+}
+static inline uint32_t trace_ctx_now(unsigned type, unsigned extra_preempt)
+{
+    return trace_ctx_on(this_cpu(), type, extra_preempt);
+}
+
+/* set_ftrace_pid holds cpu's current thread (the rare path of trace_should_record_on). */
+bool trace_pid_listed(struct percpu *cpu);
+/* True if `cpu` (this CPU) and its current thread should record. */
+static __always_inline bool trace_should_record_on(struct percpu *cpu)
+{
+    if (!((trace_global.cpumask >> cpu->cpu) & 1))
+        return false;
+    return likely(READ_ONCE(trace_global.pid_count) == 0) || trace_pid_listed(cpu);
+}
+static inline bool trace_should_record(void) { return trace_should_record_on(this_cpu()); }
+
+/* A function event: ip called from parent_ip. */
+static __always_inline void trace_function_on(struct percpu *cpu, unsigned long ip,
+                                              unsigned long parent_ip, unsigned extra_preempt)
+{
+    struct rb_reservation res;
+    struct trace_fn_event *ev = rb_reserve(trace_global.buffer, sizeof(*ev), &res);
+    if (!ev)
+        return;
+    ev->ctx = trace_ctx_on(cpu, TRACE_FN, extra_preempt);
+    ev->ip = trace_addr_pack(ip);
+    ev->parent_ip = trace_addr_pack(parent_ip);
+    rb_commit(trace_global.buffer, &res);
+}
 void trace_function(unsigned long ip, unsigned long parent_ip, unsigned extra_preempt);
 /*
  * Records a <stack trace> event: ip and parent_ip first (when non-zero), then the frames

@@ -12,10 +12,11 @@ TRACER(nop, .name = "nop");
 static void function_trace_call(unsigned long ip, unsigned long parent_ip, struct ftrace_ops *op,
                                 struct pt_regs *regs, unsigned long *parent_slot)
 {
-    if (!trace_should_record())
+    struct percpu *cpu = this_cpu();
+    if (!trace_should_record_on(cpu))
         return;
     /* The dispatcher disabled preemption for us: one level not to show. */
-    trace_function(ip, parent_ip, 1);
+    trace_function_on(cpu, ip, parent_ip, 1);
     if (unlikely(trace_opt(TRACE_OPT_FUNC_STACK_TRACE))) {
         /* parent_slot is just above the trampoline's saved rbp, which is the caller's. */
         trace_stack_from(ip, parent_ip, parent_slot[-2], 1);

@@ -58,31 +58,26 @@ bool graph_tracer_wants(unsigned long ip, const struct fgraph_thread *g, uint8_t
     return true;
 }
 
-void graph_tracer_entry(const struct fgraph_frame *f, unsigned extra_preempt)
+uint64_t graph_tracer_entry(const struct fgraph_frame *f, unsigned extra_preempt)
 {
     /* With tracing_thresh only returns are recorded, as Linux does. */
     if (tracing_thresh_ns)
-        return;
+        return 0;
     struct rb_reservation res;
     struct trace_graph_ent_event *ev = rb_reserve(trace_global.buffer, sizeof(*ev), &res);
     if (!ev)
-        return;
+        return 0;
     ev->ctx = trace_ctx_now(TRACE_GRAPH_ENT, extra_preempt);
     ev->func = trace_addr_pack(f->func);
     ev->depth = f->depth | ((f->flags & FGRAPH_FRAME_IRQ_ENTRY) ? GRAPH_ENT_IRQ_FLAG : 0);
     rb_commit(trace_global.buffer, &res);
+    return res.ts;
 }
 
-void graph_tracer_return(const struct fgraph_frame *f, uint64_t rettime, uint32_t overrun,
-                         unsigned extra_preempt)
+static void fill_return(struct trace_graph_ret_event *ev, const struct fgraph_frame *f,
+                        uint64_t rettime, uint32_t overrun, unsigned extra_preempt)
 {
     uint64_t duration = rettime > f->calltime ? rettime - f->calltime : 0;
-    if (tracing_thresh_ns && duration < tracing_thresh_ns)
-        return;
-    struct rb_reservation res;
-    struct trace_graph_ret_event *ev = rb_reserve(trace_global.buffer, sizeof(*ev), &res);
-    if (!ev)
-        return;
     ev->ctx = trace_ctx_now(TRACE_GRAPH_RET, extra_preempt);
     ev->func = trace_addr_pack(f->func);
     ev->depth = f->depth & 0x7ff;
@@ -91,7 +86,30 @@ void graph_tracer_return(const struct fgraph_frame *f, uint64_t rettime, uint32_
     ev->overrun = overrun;
     ev->duration_lo = (uint32_t)duration;
     ev->duration_hi = (uint32_t)(duration >> 32);
+}
+
+uint64_t graph_tracer_return(const struct fgraph_frame *f, uint32_t overrun,
+                             unsigned extra_preempt)
+{
+    struct rb_reservation res;
+    struct trace_graph_ret_event *ev;
+    uint64_t rettime = 0;
+    /* tracing_thresh needs the duration before it may write; otherwise the event's own
+     * time stamp is the return time. */
+    if (tracing_thresh_ns) {
+        rettime = trace_clock_read();
+        uint64_t duration = rettime > f->calltime ? rettime - f->calltime : 0;
+        if (duration < tracing_thresh_ns)
+            return rettime;
+    }
+    ev = rb_reserve(trace_global.buffer, sizeof(*ev), &res);
+    if (!ev)
+        return rettime;
+    if (!rettime)
+        rettime = res.ts;
+    fill_return(ev, f, rettime, overrun, extra_preempt);
     rb_commit(trace_global.buffer, &res);
+    return rettime;
 }
 
 static int graph_init(void)

@@ -26,4 +26,17 @@ unsigned long arch_ftrace_fentry_addr(void);
 unsigned long arch_ftrace_tramp_addr(unsigned slot, bool regs);
 unsigned long arch_ftrace_list_addr(bool regs);
 
+/*
+ * The code between a site's call and the moment a callback counts itself in: the
+ * trampolines and the C dispatchers they call, all in one section. A thread is never
+ * preempted there, and ftrace waits until no CPU is there before it gives a trampoline
+ * slot to another op (see kernel/trace/ftrace.c).
+ */
+#define FTRACE_ENTRY_TEXT __attribute__((section(".text.ftrace_entry")))
+static inline bool arch_ftrace_in_entry(unsigned long pc)
+{
+    extern const char __ftrace_entry_start[], __ftrace_entry_end[];
+    return pc >= (unsigned long)__ftrace_entry_start && pc < (unsigned long)__ftrace_entry_end;
+}
+
 #endif

@@ -1,0 +1,184 @@
+#!/usr/bin/env python3
+"""Counts the instructions of one traced call, by single-stepping it in QEMU's gdbstub.
+
+    python3 tests/icount.py function        # the function tracer, filtered to the target
+    python3 tests/icount.py function_graph  # function_graph, filtered to the target
+    python3 tests/icount.py nop             # the site a NOP: the untraced baseline
+
+Boots build/kernel.elf's ISO at -smp 1 under single-threaded TCG with a gdbstub, selects
+the tracer, calls ftrace_test_target three times (`ftrace_test_call target 3`) and
+single-steps the third call from its first instruction until it is back in its caller.
+Prints the instructions per function, and what costs most under TCG besides their
+number: returns and indirect branches (each a translation-block lookup instead of a
+chained jump), rdtsc (a helper call), and instructions that touch the interrupt flag.
+Interrupts are masked while gdb steps (QEMU's default), so nothing else is counted.
+
+Needs gdb (`make deps` installs it). A development tool; `make test` does not run it.
+"""
+
+import argparse
+import os
+import re
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections import OrderedDict
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench import CMDLINE, GRUB_TEMPLATE, ISO_DIR, KERNEL, MKISO, ROOT  # noqa: E402
+from harness.console import Console  # noqa: E402
+from harness.isos import IsoCache  # noqa: E402
+
+TARGET = "ftrace_test_target"
+SETUP = {
+    "nop": [],
+    "function": [f"echo {TARGET} > /sys/kernel/tracing/set_ftrace_filter",
+                 "echo function > /sys/kernel/tracing/current_tracer"],
+    "function_graph": [f"echo {TARGET} > /sys/kernel/tracing/set_ftrace_filter",
+                       "echo function_graph > /sys/kernel/tracing/current_tracer"],
+}
+
+# Runs inside gdb: stops at the target's third call, steps it, writes one pc per line.
+GDB_SCRIPT = r"""
+import gdb
+gdb.execute("set pagination off")
+gdb.execute("set confirm off")
+gdb.execute("target remote :%(port)d")
+gdb.execute("hbreak *%(target)#x")
+gdb.execute("maintenance packet Qqemu.sstep=0x7", to_string=True)
+for _ in range(3):
+    gdb.execute("continue", to_string=True)
+gdb.execute("delete")
+rsp = int(gdb.parse_and_eval("$rsp")) & (2**64 - 1)
+ret = int(gdb.parse_and_eval("*(unsigned long *)$rsp")) & (2**64 - 1)
+out = open(%(out)r, "w")
+for _ in range(%(limit)d):
+    pc = int(gdb.parse_and_eval("$pc")) & (2**64 - 1)
+    sp = int(gdb.parse_and_eval("$rsp")) & (2**64 - 1)
+    if pc == ret and sp == rsp + 8:
+        break
+    out.write("%%x\n" %% pc)
+    gdb.execute("stepi", to_string=True)
+out.close()
+gdb.execute("kill")
+"""
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def symbols(elf):
+    """Sorted (address, name) of the kernel's functions."""
+    out = subprocess.run(["nm", "-n", str(elf)], capture_output=True, text=True, check=True)
+    syms = []
+    for line in out.stdout.splitlines():
+        parts = line.split()
+        if len(parts) == 3 and parts[1] in "tTwW":
+            syms.append((int(parts[0], 16), parts[2]))
+    return syms
+
+
+def disassembly(elf):
+    """Address -> instruction text, from objdump."""
+    out = subprocess.run(["objdump", "-d", "--no-show-raw-insn", "-M", "intel", str(elf)],
+                         capture_output=True, text=True, check=True)
+    insns = {}
+    for line in out.stdout.splitlines():
+        m = re.match(r"^\s*([0-9a-f]+):\s+(.*)$", line)
+        if m:
+            insns[int(m.group(1), 16)] = m.group(2).strip()
+    return insns
+
+
+def owner(syms, pc):
+    lo, hi = 0, len(syms)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if syms[mid][0] <= pc:
+            lo = mid + 1
+        else:
+            hi = mid
+    return syms[lo - 1][1] if lo else "?"
+
+
+def kind(insn):
+    op = insn.split()[0] if insn else ""
+    if op.startswith("ret"):
+        return "ret"
+    if op in ("call", "jmp") and not re.match(r"^(call|jmp)\s+[0-9a-f]+ <", insn):
+        return "indirect"
+    if op == "rdtsc":
+        return "rdtsc"
+    if op in ("cli", "sti", "popf", "popfq", "pushf", "pushfq"):
+        return "iflag"
+    return None
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("tracer", choices=sorted(SETUP))
+    ap.add_argument("--limit", type=int, default=20000, help="most instructions to step")
+    ap.add_argument("-v", "--verbose", action="store_true", help="print every instruction")
+    args = ap.parse_args()
+
+    iso = IsoCache(ROOT, KERNEL, MKISO, ISO_DIR, extra_inputs=[GRUB_TEMPLATE]).get(CMDLINE)
+    syms = symbols(KERNEL)
+    target = next(a for a, n in syms if n == TARGET)
+    port = free_port()
+    qemu = [os.environ.get("QEMU", "qemu-system-x86_64"), "-accel", "tcg,thread=single",
+            "-smp", "1", "-m", "256M", "-cdrom", str(iso), "-display", "none",
+            "-serial", "stdio", "-no-reboot", "-monitor", "none",
+            "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04", "-gdb", f"tcp::{port}"]
+    with tempfile.TemporaryDirectory() as tmp:
+        log = Path(tmp) / "serial.log"
+        pcs_file = Path(tmp) / "pcs"
+        console = Console(qemu, log)
+        try:
+            if console.wait_boot(180).timed_out:
+                sys.exit("icount: fentros did not boot")
+            for cmd in SETUP[args.tracer]:
+                reply = console.command(cmd.encode() + b"\r", 60)
+                if any(line.strip() for line in reply.lines[1:]):
+                    sys.exit(f"icount: `{cmd}` said: {reply.lines[1:]}")
+            script = Path(tmp) / "step.py"
+            script.write_text(GDB_SCRIPT % {"port": port, "target": target,
+                                             "out": str(pcs_file), "limit": args.limit})
+            gdb = subprocess.Popen(["gdb", "-nx", "-batch", "-x", str(script), str(KERNEL)],
+                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            time.sleep(3)  # gdb connects, sets the breakpoint and lets the guest run on
+            console.send(b"ftrace_test_call target 3\r")
+            out, _ = gdb.communicate(timeout=600)
+            if not pcs_file.exists():
+                sys.exit("icount: gdb stepped nothing:\n" + out)
+            pcs = [int(x, 16) for x in pcs_file.read_text().split()]
+        finally:
+            console.kill()
+
+    insns = disassembly(KERNEL)
+    per_fn = OrderedDict()
+    kinds = {"ret": 0, "indirect": 0, "rdtsc": 0, "iflag": 0}
+    for pc in pcs:
+        fn = owner(syms, pc)
+        per_fn[fn] = per_fn.get(fn, 0) + 1
+        insn = insns.get(pc, "?")
+        k = kind(insn)
+        if k:
+            kinds[k] += 1
+        if args.verbose:
+            print(f"{pc:x}  {fn:32} {insn}")
+    print(f"{args.tracer}: one call of {TARGET}, {len(pcs)} instructions")
+    for fn, n in per_fn.items():
+        print(f"  {n:5}  {fn}")
+    print("  returns %(ret)d, indirect calls/jumps %(indirect)d, rdtsc %(rdtsc)d, "
+          "interrupt-flag instructions %(iflag)d" % kinds)
+
+
+if __name__ == "__main__":
+    main()
