@@ -5,7 +5,8 @@
     python3 tests/icount.py function_graph  # function_graph, filtered to the target
     python3 tests/icount.py nop             # the site a NOP: the untraced baseline
 
-Boots build/kernel.elf's ISO at -smp 1 under single-threaded TCG with a gdbstub, selects
+Boots build/kernel.elf's ISO at -smp 1 under single-threaded TCG with -icount (the guest
+clock counts instructions, so slow stepping adds no time between events) and a gdbstub, selects
 the tracer, calls ftrace_test_target three times (`ftrace_test_call target 3`) and
 single-steps the third call from its first instruction until it is back in its caller.
 Prints the instructions per function, and what costs most under TCG besides their
@@ -132,7 +133,10 @@ def main():
     syms = symbols(KERNEL)
     target = next(a for a, n in syms if n == TARGET)
     port = free_port()
+    # -icount: the guest clock follows instructions, not the host, so the seconds that
+    # stepping takes do not show up as time between events (time extends, page changes).
     qemu = [os.environ.get("QEMU", "qemu-system-x86_64"), "-accel", "tcg,thread=single",
+            "-icount", "shift=0",
             "-smp", "1", "-m", "256M", "-cdrom", str(iso), "-display", "none",
             "-serial", "stdio", "-no-reboot", "-monitor", "none",
             "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04", "-gdb", f"tcp::{port}"]
