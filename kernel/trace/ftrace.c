@@ -256,7 +256,7 @@ static void wait_for_callbacks(void)
      * there (it cannot be preempted) and is out within a few instructions. */
     cpumask_t unseen = cpu_online_mask() & ~(1u << this_cpu_id());
     while (unseen) {
-        unsigned long pcs[MAX_CPUS];
+        unsigned long pcs[MAX_CPUS] = {0}; /* a CPU the round did not ask: not there */
         smp_sync_all_pcs(pcs);
         for (unsigned c = 0; c < MAX_CPUS; c++)
             if ((unseen & (1u << c)) && !arch_ftrace_in_entry(pcs[c]))
