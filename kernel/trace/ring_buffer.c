@@ -1114,22 +1114,44 @@ static bool rb_targets(const struct ring_buffer *rb, int cpu, unsigned c)
     return cpu < 0 || (unsigned)cpu == c;
 }
 
+/* Links n ring pages into a ring with its head at pg[0]; pg[n], the reader page, leads in. */
+static void rb_link_pages(struct rb_page *pg, unsigned n)
+{
+    for (unsigned i = 0; i <= n; i++) {
+        pg[i].next = (uintptr_t)&pg[i + 1 < n ? i + 1 : 0];
+        pg[i].prev = &pg[i ? i - 1 : n - 1];
+    }
+    pg[n - 1].next |= RB_PAGE_HEAD;
+}
+
+/* Gives the descriptor `to` the data page of `from` (and `from` the one `to` had). */
+static void rb_move_page(struct rb_page *to, struct rb_page *from)
+{
+    struct rb_data_page *spare = to->data;
+    to->data = from->data;
+    to->state = from->state;
+    to->read = from->read;
+    from->data = spare;
+}
+
+static void rb_blank_page(struct rb_page *pg)
+{
+    pg->state = 0;
+    pg->read = 0;
+    pg->data->time_stamp = 0;
+    __atomic_store_n(&pg->data->commit, 0, __ATOMIC_RELAXED);
+}
+
 /* Links all pages into a fresh ring and zeroes every count. No writer inside, reader locked. */
 static void rb_clear(struct rb_cpu_buffer *cb)
 {
     unsigned n = cb->nr_pages;
     struct rb_page *pg = cb->pages;
 
-    for (unsigned i = 0; i <= n; i++) {
-        pg[i].next = (uintptr_t)&pg[i + 1 < n ? i + 1 : 0];
-        pg[i].prev = &pg[i ? i - 1 : n - 1];
-        pg[i].state = 0;
-        pg[i].read = 0;
-        pg[i].data->time_stamp = 0;
-        __atomic_store_n(&pg[i].data->commit, 0, __ATOMIC_RELAXED);
-    }
+    for (unsigned i = 0; i <= n; i++)
+        rb_blank_page(&pg[i]);
     /* pg[n] is the reader page: its links lead into the ring, nothing in the ring links it. */
-    pg[n - 1].next |= RB_PAGE_HEAD;
+    rb_link_pages(pg, n);
     cb->tail_page = &pg[0];
     __atomic_store_n(&cb->commit_page, &pg[0], __ATOMIC_RELEASE);
     RB_STORE(cb->head_page, &pg[0]);
@@ -1155,6 +1177,66 @@ static void rb_clear(struct rb_cpu_buffer *cb)
  * Zeroed and cache-line aligned, so that no other data shares a line with what a CPU's
  * writers change. The heap's own pointer sits just below the block.
  */
+/*
+ * Moves cb onto the descriptors pg (n ring pages and a reader page, each with a data page
+ * of its own), keeping its unread events, as Linux does when a buffer is resized: the
+ * unread part of the reader page, then the ring's pages from the head to the tail, the
+ * newest n of them when there are more (the older ones count as overrun). Pages move
+ * whole, with their time stamps, so nothing is rewritten. The data pages left on the old
+ * descriptors are free to go. For a quiet buffer: no writer inside, readers locked out.
+ */
+static void rb_rebuild(struct rb_cpu_buffer *cb, struct rb_page *pg, unsigned n)
+{
+    /* Writers nested into one that then found recording off leave their events
+     * uncommitted, for the next outermost commit: commit them now, there is no writer. */
+    rb_advance_commit(cb);
+    struct rb_page *reader = cb->reader_page;
+    struct rb_page *tail = cb->tail_page;
+    bool tail_on_reader = tail == reader;
+    bool reader_unread = reader->read < __atomic_load_n(&reader->data->commit, __ATOMIC_RELAXED);
+
+    /* With the tail on the reader page, the ring holds nothing unread (see rb_move_tail). */
+    unsigned found = 0;
+    struct rb_page *head = NULL;
+    if (!tail_on_reader) {
+        head = rb_next(rb_find_head_prev(cb));
+        struct rb_page *p = head;
+        for (unsigned i = 0; i < cb->nr_pages; i++, p = rb_next(p)) {
+            found += RB_LOAD(p->data->commit) != 0;
+            if (p == tail)
+                break;
+        }
+    }
+    unsigned keep = found < n ? found : n;
+
+    for (unsigned i = 0; i <= n; i++)
+        rb_blank_page(&pg[i]);
+    unsigned placed = 0, skipped = 0;
+    for (struct rb_page *p = head; found && placed < keep; p = rb_next(p)) {
+        if (!RB_LOAD(p->data->commit))
+            continue;
+        if (skipped < found - keep) {
+            skipped++;
+            rb_local_add(&cb->overrun, rb_st_entries(p->state));
+            rb_local_add(&cb->bytes_overrun, rb_st_bytes(p->state));
+            continue;
+        }
+        rb_move_page(&pg[placed++], p);
+    }
+    if (tail_on_reader || reader_unread)
+        rb_move_page(&pg[n], reader);
+    rb_link_pages(pg, n);
+
+    cb->pages = pg;
+    cb->nr_pages = n;
+    cb->reader_page = &pg[n];
+    struct rb_page *new_tail = tail_on_reader ? &pg[n] : &pg[placed ? placed - 1 : 0];
+    cb->tail_page = new_tail;
+    __atomic_store_n(&cb->commit_page, new_tail, __ATOMIC_RELEASE);
+    RB_STORE(cb->head_page, &pg[0]);
+    cb->read_gen++;
+}
+
 static void *rb_zalloc_aligned(size_t size)
 {
     void *raw = kzalloc(size + 64 + sizeof(void *));
@@ -1345,10 +1427,8 @@ int rb_resize(struct ring_buffer *rb, int cpu, size_t bytes_per_cpu)
         struct rb_cpu_buffer *cb = rb->cpus[c];
         struct rb_page *old = cb->pages;
         unsigned old_n = cb->nr_pages;
-        cb->pages = pages[c];
-        cb->nr_pages = n;
-        rb_clear(cb);
-        /* From here pages[c] holds the old set, freed below. */
+        rb_rebuild(cb, pages[c], n);
+        /* From here pages[c] holds the old descriptors and the data pages not kept. */
         pages[c] = old;
         counts[c] = old_n;
     }

@@ -66,7 +66,8 @@ void rb_destroy(struct ring_buffer *rb);
 /*
  * Resizes one CPU's buffer (cpu = -1: every CPU). Returns 0, -EINVAL for 0 bytes or a bad
  * CPU, -ENOMEM with the old buffer and its events intact, -EBUSY while an iterator is open.
- * A buffer whose size changes is cleared; one that keeps its size keeps its events.
+ * Events are kept, as in Linux: the unread part of the reader page and the newest ring
+ * pages that fit; pages that do not fit count as overrun (lost to the reader).
  */
 int rb_resize(struct ring_buffer *rb, int cpu, size_t bytes_per_cpu);
 size_t rb_size(struct ring_buffer *rb, unsigned cpu); /* bytes of events per CPU */

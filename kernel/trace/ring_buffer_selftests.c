@@ -346,22 +346,109 @@ SELFTEST(rb_resize)
     EXPECT_EQ(rb_resize(rb, cpu, 2 * RB_PAGE_DATA_SIZE - 100), 0);
     rbt_expect_events(t, rb, cpu, 0, 100);
 
-    for (unsigned i = 0; i < 10; i++)
-        rbt_write(rb, RBT_FUNCTION_PAYLOAD, i);
-    EXPECT_EQ(rb_resize(rb, cpu, 5 * RB_PAGE_DATA_SIZE), 0);
-    EXPECT_EQ(rb_size(rb, cpu), 5 * RB_PAGE_DATA_SIZE);
-    struct rb_stats st;
-    rb_get_stats(rb, cpu, &st);
-    EXPECT_EQ(st.entries, 0);
-    for (unsigned i = 0; i < 5 * RBT_EVENTS_PER_PAGE; i++)
-        EXPECT(rbt_write(rb, RBT_FUNCTION_PAYLOAD, i));
-    rb_get_stats(rb, cpu, &st);
-    EXPECT_EQ(st.entries, 5 * RBT_EVENTS_PER_PAGE);
-    EXPECT_EQ(st.overrun, 0);
-    rbt_expect_events(t, rb, cpu, 0, 5 * RBT_EVENTS_PER_PAGE);
     /* Below two pages rounds up to two. */
     EXPECT_EQ(rb_resize(rb, -1, 1), 0);
     EXPECT_EQ(rb_size(rb, cpu), 2 * RB_PAGE_DATA_SIZE);
+    rb_destroy(rb);
+}
+
+/* Consumes every event of cpu, which must be first..first+count-1 in order, none lost. */
+static void rbt_expect_seqs(struct selftest_ctx *t, struct ring_buffer *rb, unsigned cpu,
+                            uint32_t first, uint32_t count)
+{
+    struct rb_record r;
+    unsigned long lost = 0;
+    uint32_t bad = 0;
+    for (uint32_t i = 0; i < count; i++) {
+        bool got = rb_consume(rb, cpu, &r, &lost);
+        bad += !got || rbt_seq(&r) != first + i || lost != 0;
+    }
+    EXPECT_EQ(bad, 0);
+    EXPECT(!rb_consume(rb, cpu, &r, NULL));
+}
+
+/* As Linux: a resize keeps the unread events, the newest that fit when it shrinks. */
+SELFTEST(rb_resize_keeps_events)
+{
+    struct ring_buffer *rb = rbt_create(2);
+    EXPECT(rb != NULL);
+    if (!rb)
+        return;
+    unsigned cpu = rbt_cpu();
+    struct rb_stats st;
+    struct rb_record r;
+
+    /* Growing, with the events in the ring: kept, with their times. */
+    for (uint32_t i = 0; i < 10; i++) {
+        rbt_now = 5000 + i;
+        rbt_write(rb, RBT_FUNCTION_PAYLOAD, i);
+    }
+    EXPECT_EQ(rb_resize(rb, cpu, 5 * RB_PAGE_DATA_SIZE), 0);
+    EXPECT_EQ(rb_size(rb, cpu), 5 * RB_PAGE_DATA_SIZE);
+    rb_get_stats(rb, cpu, &st);
+    EXPECT_EQ(st.entries, 10);
+    EXPECT_EQ(st.overrun, 0);
+    for (uint32_t i = 0; i < 10; i++) {
+        EXPECT(rb_consume(rb, cpu, &r, NULL));
+        EXPECT_EQ(rbt_seq(&r), i);
+        EXPECT_EQ(r.ts, 5000 + i);
+    }
+
+    /* Growing again with the writer on the reader page (it was the only page with
+     * events when the reader took it): kept, and the writer goes on from there. */
+    for (uint32_t i = 0; i < 5; i++)
+        rbt_write(rb, RBT_FUNCTION_PAYLOAD, 100 + i);
+    EXPECT_EQ(rb_resize(rb, cpu, 6 * RB_PAGE_DATA_SIZE), 0);
+    rb_get_stats(rb, cpu, &st);
+    EXPECT_EQ(st.entries, 5);
+    rbt_expect_seqs(t, rb, cpu, 100, 5);
+    for (uint32_t i = 0; i < 3 * RBT_EVENTS_PER_PAGE; i++)
+        rbt_write(rb, RBT_FUNCTION_PAYLOAD, 1000 + i);
+    rb_get_stats(rb, cpu, &st);
+    EXPECT_EQ(st.entries, 3 * RBT_EVENTS_PER_PAGE);
+    EXPECT_EQ(st.overrun, 0);
+    rbt_expect_seqs(t, rb, cpu, 1000, 3 * RBT_EVENTS_PER_PAGE);
+    rb_destroy(rb);
+
+    /*
+     * Shrinking: five full ring pages, ten events consumed (the reader took the first
+     * page). Down to two pages, the reader page keeps its 245 unread events, the two
+     * newest ring pages stay, and the two pages between are dropped: counted as overrun
+     * and reported to the reader as lost, just before the first event after them.
+     */
+    rb = rbt_create(5);
+    EXPECT(rb != NULL);
+    if (!rb)
+        return;
+    uint32_t total = 5 * RBT_EVENTS_PER_PAGE;
+    for (uint32_t i = 0; i < total; i++)
+        EXPECT(rbt_write(rb, RBT_FUNCTION_PAYLOAD, i));
+    rb_get_stats(rb, cpu, &st);
+    EXPECT_EQ(st.entries, total);
+    EXPECT_EQ(st.overrun, 0);
+    for (uint32_t i = 0; i < 10; i++)
+        EXPECT(rb_consume(rb, cpu, &r, NULL));
+    EXPECT_EQ(rb_resize(rb, cpu, 2 * RB_PAGE_DATA_SIZE), 0);
+    uint32_t dropped = 2 * RBT_EVENTS_PER_PAGE, resume = RBT_EVENTS_PER_PAGE + dropped;
+    rb_get_stats(rb, cpu, &st);
+    EXPECT_EQ(st.overrun, dropped);
+    EXPECT_EQ(st.entries, total - 10 - dropped);
+    unsigned long lost = 0;
+    uint32_t bad = 0;
+    for (uint32_t i = 10; i < RBT_EVENTS_PER_PAGE; i++) {
+        bool got = rb_consume(rb, cpu, &r, &lost);
+        bad += !got || rbt_seq(&r) != i || lost != 0;
+    }
+    EXPECT_EQ(bad, 0);
+    EXPECT(rb_consume(rb, cpu, &r, &lost));
+    EXPECT_EQ(rbt_seq(&r), resume);
+    EXPECT_EQ(lost, dropped);
+    rbt_expect_seqs(t, rb, cpu, resume + 1, total - resume - 1);
+
+    /* The smaller buffer takes new events: the reader page and two ring pages. */
+    for (uint32_t i = 0; i < 2 * RBT_EVENTS_PER_PAGE; i++)
+        EXPECT(rbt_write(rb, RBT_FUNCTION_PAYLOAD, 9000 + i));
+    rbt_expect_seqs(t, rb, cpu, 9000, 2 * RBT_EVENTS_PER_PAGE);
     rb_destroy(rb);
 }
 

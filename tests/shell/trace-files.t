@@ -248,5 +248,18 @@ $ cat set_ftrace_pid
 5
 9
 
+# Resizing keeps the events, as Linux does: growing, and shrinking to a size that still
+# holds them.
+$ echo 0 > tracing_on; echo > trace; echo 1 > tracing_on
+$ echo hello-one > trace_marker; echo hello-two > trace_marker; echo 0 > tracing_on
+$ echo 2816 > buffer_size_kb
+$ cat trace | grep -c hello
+2
+$ echo 8 > buffer_size_kb
+$ cat trace | grep hello
+~  {14}sh-(?=[0-9 ]{7} \[)[0-9]+ * \[[0-9]{3}\] [.N]\.\.\.\. (?= *[0-9])[ 0-9]{4}[0-9]\.[0-9]{6}: tracing_mark_write: hello-one
+~  {14}sh-(?=[0-9 ]{7} \[)[0-9]+ * \[[0-9]{3}\] [.N]\.\.\.\. (?= *[0-9])[ 0-9]{4}[0-9]\.[0-9]{6}: tracing_mark_write: hello-two
+$ echo 1408 > buffer_size_kb; echo 1 > tracing_on
+
 # Back as the boot left it.
 $ echo > set_ftrace_pid; echo > trace
