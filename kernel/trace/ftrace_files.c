@@ -87,6 +87,9 @@ static bool ftrace_available_fill(struct ftrace_lines *l, struct seqbuf *out)
 
 static int ftrace_available_open(struct pfs_file *f)
 {
+    /* As Linux: once an ftrace bug killed dynamic ftrace, its function lists are gone. */
+    if (ftrace_is_dead())
+        return -ENODEV;
     struct ftrace_lines *l = kmalloc(sizeof(*l));
 
     if (!l)
@@ -273,7 +276,9 @@ static int ftrace_filter_open(struct pfs_file *f)
     bool writing = f->flags & PFS_WRITE;
     struct ftrace_filter_file *ff;
 
-    if (!ops || (writing && ftrace_is_dead()))
+    /* As Linux: after an ftrace bug the filter files do not open at all, for reading
+     * either (enabled_functions still does). */
+    if (!ops || ftrace_is_dead())
         return -ENODEV;
     ff = kzalloc(sizeof(*ff));
     if (!ff)

@@ -35,14 +35,23 @@ $ ftrace_check
 $ cat /sys/kernel/tracing/enabled_functions | wc -l
 0
 
-# Dynamic ftrace stays off until reboot: the filter files refuse to open for writing (as in
-# Linux, the shell reports the failed open), no op can register, no tracer can start.
+# Dynamic ftrace stays off until reboot: the filter files and available_filter_functions
+# refuse to open, for reading too (as in Linux; the shell reports the failed open), no op
+# can register, no tracer can start.
 $ echo kmalloc > /sys/kernel/tracing/set_ftrace_filter
 fentros: /sys/kernel/tracing/set_ftrace_filter: No such device
 $ echo $?
 1
 $ echo kmalloc >> /sys/kernel/tracing/set_ftrace_notrace
 fentros: /sys/kernel/tracing/set_ftrace_notrace: No such device
+$ cat /sys/kernel/tracing/set_ftrace_filter
+cat: /sys/kernel/tracing/set_ftrace_filter: No such device
+$ cat /sys/kernel/tracing/set_graph_function
+cat: /sys/kernel/tracing/set_graph_function: No such device
+$ cat /sys/kernel/tracing/available_filter_functions
+cat: /sys/kernel/tracing/available_filter_functions: No such device
+$ echo $?
+1
 $ ftrace_test_op on kmalloc
 ftrace_test_op: register: No such device
 $ echo function > /sys/kernel/tracing/current_tracer
