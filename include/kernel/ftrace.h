@@ -78,7 +78,8 @@ int register_ftrace_function(struct ftrace_ops *ops);
 int unregister_ftrace_function(struct ftrace_ops *ops);
 /*
  * Installs new hashes for ops (taking ownership of both; NULL = empty) and, if ops is
- * registered, re-patches exactly the sites whose state changes, in one batch.
+ * registered, re-patches exactly the sites whose state changes, in one batch. When that
+ * fails, ops keeps its old hashes and the new ones are freed.
  */
 int ftrace_ops_set_hashes(struct ftrace_ops *ops, struct ftrace_hash *filter,
                           struct ftrace_hash *notrace_hash);

@@ -372,8 +372,15 @@ static void ftrace_bug(const struct dyn_ftrace *rec, const uint8_t *expected, un
  * Brings every site to the state the registered ops want, in one batch. Called with
  * ftrace_lock held. On a verification failure nothing is written and ftrace dies.
  */
+/* Self-tests set this to make the next update_sites() fail as if out of memory. */
+bool ftrace_test_fail_next_update;
+
 static int update_sites(void)
 {
+    if (unlikely(ftrace_test_fail_next_update)) {
+        ftrace_test_fail_next_update = false;
+        return -ENOMEM;
+    }
     struct text_poke_site *batch = kmalloc(sizeof(*batch) * (nr_records ? nr_records : 1));
     uint8_t *targets = kmalloc(nr_records ? nr_records : 1);
     uint32_t *new_flags = kmalloc(sizeof(uint32_t) * (nr_records ? nr_records : 1));
@@ -429,6 +436,23 @@ static int update_sites(void)
     return err;
 }
 
+/*
+ * A slot can serve a new op once no op has it and no site calls its trampolines: a site
+ * whose unregistering batch failed (out of memory) still does until a later batch
+ * moves it, and the new op must not get its calls.
+ */
+static bool slot_is_free(unsigned slot)
+{
+    if (tramp_ops[slot])
+        return false;
+    for (size_t i = 0; i < nr_records; i++) {
+        unsigned target = records[i].target;
+        if (target >= TARGET_TRAMP_BASE && (target - TARGET_TRAMP_BASE) / 2 == slot)
+            return false;
+    }
+    return true;
+}
+
 int register_ftrace_function(struct ftrace_ops *ops)
 {
     spin_lock(&ftrace_lock);
@@ -443,7 +467,7 @@ int register_ftrace_function(struct ftrace_ops *ops)
     }
     int slot = -1, pos = -1;
     for (int s = 0; s < ARCH_FTRACE_TRAMP_SLOTS && slot < 0; s++)
-        if (!tramp_ops[s])
+        if (slot_is_free(s))
             slot = s;
     for (int k = 0; k < FTRACE_MAX_OPS && pos < 0; k++)
         if (!active_ops[k])
@@ -506,7 +530,15 @@ int ftrace_ops_set_hashes(struct ftrace_ops *ops, struct ftrace_hash *filter,
             err = -ENODEV;
         else
             err = update_sites();
-        /* The list dispatcher may still be reading the old hashes. */
+        if (err) {
+            /* The sites did not change: neither does the op (its own trampoline trusts
+             * that its sites are the ones its hashes want). */
+            WRITE_ONCE(ops->filter_hash, old_filter);
+            WRITE_ONCE(ops->notrace_hash, old_notrace);
+            old_filter = filter;
+            old_notrace = notrace_hash;
+        }
+        /* The list dispatcher may still be reading the hashes about to be freed. */
         wait_for_callbacks();
     }
     ftrace_hash_free(old_filter);

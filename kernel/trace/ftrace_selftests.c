@@ -314,3 +314,55 @@ SELFTEST(ftrace_entry_code_is_known)
     EXPECT(!arch_ftrace_in_entry((unsigned long)return_to_handler));
     EXPECT(!arch_ftrace_in_entry((unsigned long)register_ftrace_function));
 }
+
+/*
+ * A batch that fails for want of memory changes nothing: after a failed unregister the
+ * op's sites still call its trampoline slot, so the slot must not go to the next op; and
+ * after a failed filter change the op keeps the filter its sites were patched for.
+ */
+extern bool ftrace_test_fail_next_update;
+
+SELFTEST(ftrace_failed_update_changes_nothing)
+{
+    struct counting_op a, b;
+    init_op(&a, (unsigned long)ftrace_test_target, 0);
+    init_op(&b, (unsigned long)ftrace_test_target_hot, 0);
+    EXPECT_EQ(register_ftrace_function(&a.ops), 0);
+    int a_slot = a.ops.tramp_slot;
+    ftrace_test_fail_next_update = true;
+    EXPECT_EQ(unregister_ftrace_function(&a.ops), -ENOMEM);
+    EXPECT(!site_is_nop((unsigned long)ftrace_test_target));
+    EXPECT_EQ(register_ftrace_function(&b.ops), 0);
+    EXPECT(b.ops.tramp_slot != a_slot);
+    uint64_t a_hits = a.hits;
+    for (int i = 0; i < 100; i++) {
+        sink = ftrace_test_target(i, 1, 2);
+        sink = ftrace_test_target_hot(i);
+    }
+    EXPECT_EQ(a.hits, a_hits);
+    EXPECT_EQ(b.hits, 100);
+    EXPECT_EQ(b.last_ip, (unsigned long)ftrace_test_target_hot);
+    /* The next good batch moves the stale site back to a NOP. */
+    EXPECT_EQ(unregister_ftrace_function(&b.ops), 0);
+    EXPECT(site_is_nop((unsigned long)ftrace_test_target));
+    EXPECT(site_is_nop((unsigned long)ftrace_test_target_hot));
+
+    /* A failed filter change: the op still traces exactly its old function. */
+    init_op(&a, (unsigned long)ftrace_test_target, 0);
+    EXPECT_EQ(register_ftrace_function(&a.ops), 0);
+    ftrace_test_fail_next_update = true;
+    EXPECT_EQ(ftrace_ops_set_hashes(&a.ops, hash_of((unsigned long)ftrace_test_target_hot), NULL),
+              -ENOMEM);
+    struct dyn_ftrace *rec = ftrace_rec_lookup((unsigned long)ftrace_test_target);
+    EXPECT(rec && ftrace_hash_test(a.ops.filter_hash, ftrace_rec_index(rec)));
+    for (int i = 0; i < 50; i++) {
+        sink = ftrace_test_target(i, 1, 2);
+        sink = ftrace_test_target_hot(i);
+    }
+    EXPECT_EQ(a.hits, 50);
+    EXPECT_EQ(a.last_ip, (unsigned long)ftrace_test_target);
+    EXPECT_EQ(unregister_ftrace_function(&a.ops), 0);
+    drop_op(&a);
+    drop_op(&b);
+    EXPECT(site_is_nop((unsigned long)ftrace_test_target));
+}

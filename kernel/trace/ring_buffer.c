@@ -1174,10 +1174,6 @@ static void rb_clear(struct rb_cpu_buffer *cb)
 }
 
 /*
- * Zeroed and cache-line aligned, so that no other data shares a line with what a CPU's
- * writers change. The heap's own pointer sits just below the block.
- */
-/*
  * Moves cb onto the descriptors pg (n ring pages and a reader page, each with a data page
  * of its own), keeping its unread events, as Linux does when a buffer is resized: the
  * unread part of the reader page, then the ring's pages from the head to the tail, the
@@ -1237,6 +1233,10 @@ static void rb_rebuild(struct rb_cpu_buffer *cb, struct rb_page *pg, unsigned n)
     cb->read_gen++;
 }
 
+/*
+ * Zeroed and cache-line aligned, so that no other data shares a line with what a CPU's
+ * writers change. The heap's own pointer sits just below the block.
+ */
 static void *rb_zalloc_aligned(size_t size)
 {
     void *raw = kzalloc(size + 64 + sizeof(void *));
