@@ -101,7 +101,6 @@ static void fgraph_entry(unsigned long ip, unsigned long parent_ip, struct ftrac
     struct fgraph_frame *f = &g->stack[idx];
     f->ret = *parent_slot;
     f->func = ip;
-    f->calltime = 0;
     f->retp = parent_slot;
     f->users = want;
     f->flags = flags;
