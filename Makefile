@@ -28,6 +28,10 @@ CFLAGS_BASE := -std=gnu11 -ffreestanding -nostdinc -isystem $(GCC_INCLUDE) \
 	-fno-asynchronous-unwind-tables -fno-common -ffunction-sections \
 	-O2 -g -Wall -Wextra -Werror -Wno-unused-parameter -MMD -MP
 
+# The tracer's private header (kernel/trace/trace_internal.h) is found only from
+# kernel/trace/ and the directories under it: the rest of the kernel sees <kernel/ftrace.h>.
+TRACE_PRIVATE_INC := -iquote kernel/trace
+
 # Every function gets a 5-byte `call __fentry__` as its first instruction, and its address
 # in __mcount_loc; dynamic ftrace turns these into NOPs at boot.
 TRACE_FLAGS := -pg -mfentry -mrecord-mcount
@@ -51,10 +55,13 @@ NOTRACE_FILES += arch/x86_64/apic.c     # sends the IPIs of a patch batch's sync
 NOTRACE_FILES += kernel/bench/nop_twin.c # the untraced twin that `bench nop` compares against
 NOTRACE_FILES += kernel/smp.c           # the sync rounds and cross-CPU calls of patching
 
+# Traced although under a NOTRACE_DIRS directory, one reason each.
+TRACED_FILES  := kernel/trace/bench_%.c  # the bench rows drive the tracer; they are not in it
+
 NOTRACE := $(strip $(NOTRACE_FILES))
 NOTRACE_DIR_LIST := $(strip $(NOTRACE_DIRS))
 
-is_notrace = $(or $(filter $(NOTRACE),$(1)),$(strip $(foreach d,$(NOTRACE_DIR_LIST),$(filter $(d)%,$(1)))))
+is_notrace = $(if $(filter $(TRACED_FILES),$(1)),,$(or $(filter $(NOTRACE),$(1)),$(strip $(foreach d,$(NOTRACE_DIR_LIST),$(filter $(d)%,$(1))))))
 
 C_SRCS   := $(sort $(shell find kernel lib arch -name '*.c'))
 ASM_SRCS := $(sort $(shell find boot arch -name '*.asm'))
@@ -71,7 +78,8 @@ iso: $(ISO)
 $(BUILD)/obj/%.o: %.c Makefile
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
-	@$(CC) $(CFLAGS_BASE) $(if $(call is_notrace,$<),,$(TRACE_FLAGS)) -c $< -o $@
+	@$(CC) $(CFLAGS_BASE) $(if $(filter kernel/trace/%,$<),$(TRACE_PRIVATE_INC)) \
+		$(if $(call is_notrace,$<),,$(TRACE_FLAGS)) -c $< -o $@
 
 $(BUILD)/obj/%.asm.o: %.asm Makefile
 	@mkdir -p $(dir $@)

@@ -57,8 +57,6 @@ SHELL_COMMAND(ftrace_test_call, "ftrace_test_call chain|target|hot|empty N",
     return 0;
 }
 
-bool fgraph_test_damage_top_frame(unsigned long fn);
-
 /* Damages its own function_graph frame (when traced) and returns whether it could. */
 TARGET unsigned long fgraph_mismatch_victim(void)
 {

@@ -5,6 +5,7 @@
  * the compiler can neither drop it nor turn the recursion into a loop.
  */
 #include <kernel/compiler.h>
+#include <kernel/ftrace_test.h>
 
 #define STACK_DEPTH_TEST_BUF 64
 

@@ -13,6 +13,7 @@
 #include <arch/text_patch.h>
 #include <arch/x86.h>
 #include <kernel/errno.h>
+#include <kernel/ftrace_test.h>
 #include <kernel/mm.h>
 #include <kernel/panic.h>
 #include <kernel/percpu.h>

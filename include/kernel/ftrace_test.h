@@ -17,5 +17,27 @@ unsigned long ftrace_test_chain_c(unsigned long a);
 /* An empty traced function and its twin built without -pg (bench nop). */
 void ftrace_test_empty(void);
 void ftrace_test_empty_untraced(void);
+/* Damages its own function_graph frame (when traced) and returns whether it could. */
+unsigned long fgraph_mismatch_victim(void);
+/* kernel/stack_depth_test.c: recurses `levels` deep, for the stack tracer's tests. */
+unsigned long stack_depth_test_recurse(unsigned levels);
+
+/*
+ * Test seams: hooks and queries the self-tests, the torture commands and the benchmarks
+ * use to reach inside the tracer and the patching code. Nothing else calls them.
+ */
+
+/* Called between the steps of every text patch batch while set (arch/x86_64/text_poke.c). */
+extern void (*arch_text_poke_test_hook)(void);
+/* The next batch of ftrace_ops updates fails as if out of memory (kernel/trace/ftrace.c). */
+extern bool ftrace_test_fail_next_update;
+/* Overwrites the current thread's top function_graph frame if it belongs to fn. */
+bool fgraph_test_damage_top_frame(unsigned long fn);
+/* function_graph's max_graph_depth and tracing_thresh, set directly. */
+void graph_test_set_limits(unsigned long max_depth, uint64_t thresh_ns);
+/* The profiler's hit count (and total time in *time) for the function at ip. */
+uint64_t profile_test_hits(unsigned long ip, uint64_t *time);
+/* The count left on func's probe of a counted filter command (traceon, ...), or -ENOENT. */
+long ftrace_probe_count(const char *cmd, const char *func);
 
 #endif

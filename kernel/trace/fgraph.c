@@ -13,8 +13,10 @@
  * keeps running.
  */
 #include <arch/cpu.h>
+#include <arch/ftrace.h>
 #include <kernel/errno.h>
 #include <kernel/ftrace.h>
+#include <kernel/ftrace_test.h>
 #include <kernel/mm.h>
 #include <kernel/panic.h>
 #include <kernel/percpu.h>
@@ -23,10 +25,7 @@
 #include <kernel/symbols.h>
 #include <kernel/thread.h>
 
-#include "fgraph.h"
-#include "trace.h"
-
-extern void return_to_handler(void);
+#include "trace_internal.h"
 
 static volatile unsigned fgraph_users;
 static volatile bool fgraph_dead;

@@ -8,13 +8,7 @@
 #include <kernel/thread.h>
 #include <lib/string.h>
 
-#include "fgraph.h"
-#include "trace.h"
-
-int fgraph_set_filter_text(bool is_notrace, const char *globs);
-void graph_test_set_limits(unsigned long max_depth, uint64_t thresh_ns);
-uint64_t profile_test_hits(unsigned long ip, uint64_t *time);
-int trace_profile_set(bool on);
+#include "trace_internal.h"
 
 struct graph_event {
     unsigned type;

@@ -6,16 +6,13 @@
  * healthy, graph tracing alive, and the work load's books balanced.
  */
 #include <kernel/errno.h>
+#include <kernel/ftrace_test.h>
 #include <kernel/shell.h>
 #include <kernel/time.h>
 #include <kernel/work.h>
 #include <lib/string.h>
 
-#include "fgraph.h"
-#include "trace.h"
-
-int fgraph_set_filter_text(bool is_notrace, const char *globs);
-int trace_profile_set(bool on);
+#include "trace_internal.h"
 
 static const char *const graph_filters[] = {"", "work_*", "k*alloc", "*lock*", "schedule",
                                             "wait_event*"};
@@ -64,11 +61,6 @@ SHELL_COMMAND(graph_torture, "graph_torture SECONDS",
         return 130;
     return ok ? 0 : 1;
 }
-
-bool fgraph_test_damage_top_frame(unsigned long fn);
-
-/* A traced function (its file is traced) that damages its own shadow frame. */
-unsigned long fgraph_mismatch_victim(void);
 
 SHELL_COMMAND(graph_mismatch_test, "graph_mismatch_test",
               "damage a function_graph shadow frame on purpose: graph tracing must stop, "

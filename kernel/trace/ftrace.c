@@ -26,7 +26,7 @@
 #include <arch/ftrace.h>
 #include <kernel/errno.h>
 #include <kernel/ftrace.h>
-#include <kernel/ftrace_filter.h>
+#include <kernel/ftrace_test.h>
 #include <kernel/mm.h>
 #include <kernel/panic.h>
 #include <kernel/percpu.h>
@@ -37,6 +37,8 @@
 #include <kernel/time.h>
 #include <lib/sort.h>
 #include <lib/string.h>
+
+#include "trace_internal.h"
 
 #define FTRACE_MAX_OPS 32
 

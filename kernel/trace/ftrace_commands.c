@@ -14,7 +14,7 @@
 #include <arch/cpu.h>
 #include <kernel/errno.h>
 #include <kernel/ftrace.h>
-#include <kernel/ftrace_filter.h>
+#include <kernel/ftrace_test.h>
 #include <kernel/mm.h>
 #include <kernel/panic.h>
 #include <kernel/percpu.h>
@@ -23,7 +23,8 @@
 #include <kernel/thread.h>
 #include <lib/string.h>
 
-#include "trace.h"
+#include "trace_internal.h"
+
 
 enum probe_kind {
     PROBE_TRACEON,

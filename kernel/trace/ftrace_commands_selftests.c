@@ -5,18 +5,14 @@
  */
 #include <kernel/errno.h>
 #include <kernel/ftrace.h>
-#include <kernel/ftrace_filter.h>
 #include <kernel/ftrace_test.h>
 #include <kernel/pseudofs.h>
 #include <kernel/selftest.h>
 #include <kernel/symbols.h>
 #include <kernel/thread.h>
-#include <kernel/tracefs.h>
 #include <lib/string.h>
 
-#include "trace.h"
-
-long ftrace_probe_count(const char *cmd, const char *func);
+#include "trace_internal.h"
 
 static volatile unsigned long cmd_test_sink;
 

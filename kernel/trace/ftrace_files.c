@@ -9,11 +9,11 @@
  */
 #include <kernel/errno.h>
 #include <kernel/ftrace.h>
-#include <kernel/ftrace_filter.h>
 #include <kernel/mm.h>
-#include <kernel/tracefs.h>
 #include <lib/ctype.h>
 #include <lib/string.h>
+
+#include "trace_internal.h"
 
 /* Lines are generated in batches of about this many bytes. */
 #define FTRACE_LINES_BATCH 2048

@@ -5,11 +5,12 @@
  */
 #include <kernel/errno.h>
 #include <kernel/ftrace.h>
-#include <kernel/ftrace_filter.h>
 #include <kernel/mm.h>
 #include <lib/ctype.h>
 #include <lib/glob.h>
 #include <lib/string.h>
+
+#include "trace_internal.h"
 
 /*
  * Most filters are a plain name, prefix, suffix or substring; those are compared

@@ -6,14 +6,14 @@
  */
 #include <kernel/errno.h>
 #include <kernel/ftrace.h>
-#include <kernel/ftrace_filter.h>
 #include <kernel/ftrace_test.h>
 #include <kernel/mm.h>
 #include <kernel/selftest.h>
-#include <kernel/tracefs.h>
 #include <lib/glob.h>
 #include <lib/printf.h>
 #include <lib/string.h>
+
+#include "trace_internal.h"
 
 static volatile unsigned long ftrace_filter_test_sink;
 

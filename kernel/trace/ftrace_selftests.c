@@ -297,7 +297,6 @@ void ftrace_tramp_dispatch(unsigned long ip, unsigned long *parent_slot, int slo
                            struct pt_regs *regs);
 void ftrace_list_dispatch(unsigned long ip, unsigned long *parent_slot, int slot,
                           struct pt_regs *regs);
-extern void return_to_handler(void);
 
 SELFTEST(ftrace_entry_code_is_known)
 {
@@ -320,8 +319,6 @@ SELFTEST(ftrace_entry_code_is_known)
  * op's sites still call its trampoline slot, so the slot must not go to the next op; and
  * after a failed filter change the op keeps the filter its sites were patched for.
  */
-extern bool ftrace_test_fail_next_update;
-
 SELFTEST(ftrace_failed_update_changes_nothing)
 {
     struct counting_op a, b;

@@ -19,7 +19,6 @@
 #include <arch/text_patch.h>
 #include <kernel/errno.h>
 #include <kernel/ftrace.h>
-#include <kernel/ftrace_filter.h>
 #include <kernel/ftrace_test.h>
 #include <kernel/mm.h>
 #include <kernel/percpu.h>
@@ -32,6 +31,8 @@
 #include <lib/glob.h>
 #include <lib/printf.h>
 #include <lib/string.h>
+
+#include "trace_internal.h"
 
 #define TORTURE_MAX_SECONDS 3600
 #define TORTURE_MAX_REPORTS 8 /* offending sites listed per failed check */

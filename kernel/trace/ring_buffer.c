@@ -43,7 +43,7 @@
  * would be relative to, so it writes an absolute TIME_STAMP record instead (see
  * rb_reserve_event).
  */
-#include "ring_buffer.h"
+#include "trace_internal.h"
 
 #include <arch/cpu.h>
 #include <kernel/errno.h>

@@ -4,7 +4,7 @@
  * reservation made before the first one commits, which is what an interrupt handler
  * writing on the same CPU amounts to.
  */
-#include "ring_buffer.h"
+#include "trace_internal.h"
 
 #include <kernel/errno.h>
 #include <kernel/mm.h>

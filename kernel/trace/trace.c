@@ -13,7 +13,7 @@
 #include <kernel/time.h>
 #include <lib/string.h>
 
-#include "trace.h"
+#include "trace_internal.h"
 
 #define TRACE_DEFAULT_KB 1408
 

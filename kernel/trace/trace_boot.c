@@ -22,7 +22,6 @@
 #include <kernel/bootinfo.h>
 #include <kernel/errno.h>
 #include <kernel/ftrace.h>
-#include <kernel/ftrace_filter.h>
 #include <kernel/init.h>
 #include <kernel/panic.h>
 #include <kernel/percpu.h>
@@ -31,7 +30,8 @@
 #include <lib/ctype.h>
 #include <lib/string.h>
 
-#include "trace.h"
+#include "trace_internal.h"
+
 
 enum trace_dump_mode {
     TRACE_DUMP_NONE = 0,

@@ -10,12 +10,11 @@
 #include <kernel/shell.h>
 #include <kernel/smp.h>
 #include <kernel/time.h>
-#include <kernel/tracefs.h>
 #include <lib/ctype.h>
 #include <lib/printf.h>
 #include <lib/string.h>
 
-#include "trace.h"
+#include "trace_internal.h"
 
 extern const struct tracer __start_tracers[], __stop_tracers[];
 

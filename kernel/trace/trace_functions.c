@@ -5,7 +5,7 @@
  */
 #include <kernel/ftrace.h>
 
-#include "trace.h"
+#include "trace_internal.h"
 
 TRACER(nop, .name = "nop");
 

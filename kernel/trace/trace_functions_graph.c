@@ -8,16 +8,15 @@
  */
 #include <kernel/errno.h>
 #include <kernel/ftrace.h>
-#include <kernel/ftrace_filter.h>
+#include <kernel/ftrace_test.h>
 #include <kernel/init.h>
 #include <kernel/symbols.h>
 #include <kernel/thread.h>
-#include <kernel/tracefs.h>
 #include <lib/printf.h>
 #include <lib/string.h>
 
-#include "fgraph.h"
-#include "trace.h"
+#include "trace_internal.h"
+
 
 #define GRAPH_INDENT 2
 #define GRAPH_PROCINFO_LENGTH 14

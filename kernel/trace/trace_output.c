@@ -9,7 +9,7 @@
 #include <lib/printf.h>
 #include <lib/string.h>
 
-#include "trace.h"
+#include "trace_internal.h"
 
 const char *trace_comm_of(int pid, char *buf, size_t len)
 {

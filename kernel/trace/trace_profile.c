@@ -6,14 +6,13 @@
  */
 #include <kernel/errno.h>
 #include <kernel/ftrace.h>
+#include <kernel/ftrace_test.h>
 #include <kernel/init.h>
-#include <kernel/tracefs.h>
 #include <lib/printf.h>
 #include <lib/sort.h>
 #include <lib/string.h>
 
-#include "fgraph.h"
-#include "trace.h"
+#include "trace_internal.h"
 
 struct profile_entry {
     uint64_t hits;
@@ -114,8 +113,6 @@ static ssize_t store_enabled(void *data, const char *buf, size_t len)
 
 TRACEFS_FILE(function_profile_enabled, .path = "function_profile_enabled", .mode = 0644,
              .show = show_enabled, .store = store_enabled);
-
-void trace_graph_print_duration(struct seqbuf *s, uint64_t ns);
 
 struct profile_row {
     size_t rec;

@@ -11,7 +11,6 @@
  */
 #include <kernel/errno.h>
 #include <kernel/ftrace.h>
-#include <kernel/ftrace_filter.h>
 #include <kernel/ftrace_test.h>
 #include <kernel/percpu.h>
 #include <kernel/pseudofs.h>
@@ -21,7 +20,8 @@
 #include <kernel/time.h>
 #include <lib/string.h>
 
-#include "trace.h"
+#include "trace_internal.h"
+
 
 struct tst_saved {
     const struct tracer *tracer;

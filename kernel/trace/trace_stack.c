@@ -9,7 +9,6 @@
 #include <arch/cpu.h>
 #include <kernel/errno.h>
 #include <kernel/ftrace.h>
-#include <kernel/ftrace_filter.h>
 #include <kernel/init.h>
 #include <kernel/mm.h>
 #include <kernel/percpu.h>
@@ -17,11 +16,11 @@
 #include <kernel/pseudofs.h>
 #include <kernel/spinlock.h>
 #include <kernel/thread.h>
-#include <kernel/tracefs.h>
 #include <lib/ctype.h>
 #include <lib/string.h>
 
-#include "trace.h"
+#include "trace_internal.h"
+
 
 /* A thread stack is 16 KiB and a frame at least 16 bytes: this covers any real chain. */
 #define STACK_TRACE_MAX_ENTRIES 512

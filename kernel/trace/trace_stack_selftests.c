@@ -5,6 +5,7 @@
  */
 #include <kernel/errno.h>
 #include <kernel/ftrace.h>
+#include <kernel/ftrace_test.h>
 #include <kernel/mm.h>
 #include <kernel/percpu.h>
 #include <kernel/pseudofs.h>
@@ -12,14 +13,10 @@
 #include <kernel/smp.h>
 #include <kernel/symbols.h>
 #include <kernel/thread.h>
-#include <kernel/tracefs.h>
 #include <lib/printf.h>
 #include <lib/string.h>
 
-#include "trace.h"
-
-/* kernel/stack_depth_test.c, built with -pg like any kernel code. */
-unsigned long stack_depth_test_recurse(unsigned levels);
+#include "trace_internal.h"
 
 #define STACK_TEST_LEVELS 20
 #define STACK_TEST_MAX 128

@@ -5,8 +5,9 @@
 #include <kernel/errno.h>
 #include <kernel/init.h>
 #include <kernel/printk.h>
-#include <kernel/tracefs.h>
 #include <lib/string.h>
+
+#include "trace_internal.h"
 
 extern const struct tracefs_file __start_tracefs_files[], __stop_tracefs_files[];
 

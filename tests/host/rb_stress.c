@@ -89,7 +89,7 @@ void host_selftest_register(const char *name, void (*fn)(struct selftest_ctx *t)
 #include <kernel/spinlock.h>
 #include <kernel/time.h>
 
-#include "ring_buffer.h"
+#include "trace_internal.h"
 
 #define MAX_WRITERS 8
 #define MAX_READERS 8

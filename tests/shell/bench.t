@@ -63,7 +63,7 @@ $ bench -s ipi
 ...
 
 # Sizes are exact: Linux's 16-byte function event (12 bytes and a 4-byte header), and
-# the graph events' payloads in kernel/trace/trace.h plus the header.
+# the graph events' payloads in kernel/trace/trace_internal.h plus the header.
 $ bench -s memory
 ...
 ~ memory\.record +.* +16 bytes

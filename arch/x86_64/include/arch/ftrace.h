@@ -25,6 +25,8 @@ static inline void arch_ftrace_call_insn(uint8_t out[ARCH_PATCH_INSN_SIZE], unsi
 unsigned long arch_ftrace_fentry_addr(void);
 unsigned long arch_ftrace_tramp_addr(unsigned slot, bool regs);
 unsigned long arch_ftrace_list_addr(bool regs);
+/* function_graph swaps a traced function's return address for this (ftrace_graph.asm). */
+void return_to_handler(void);
 
 /*
  * The code between a site's call and the moment a callback counts itself in: the

@@ -32,7 +32,5 @@ uint64_t arch_text_poke_int3_hits(void);
 /* int3s run from a stale copy of an already rewritten site (emulator translation lag). */
 uint64_t arch_text_poke_stale_int3_hits(void);
 void arch_text_poke_init(void);
-/* Test hook: called between the steps of every batch while set (self-tests only). */
-extern void (*arch_text_poke_test_hook)(void);
 
 #endif

@@ -2,12 +2,11 @@
 #include <arch/cpu.h>
 #include <kernel/errno.h>
 #include <kernel/ftrace.h>
-#include <kernel/ftrace_filter.h>
 #include <kernel/ftrace_test.h>
 #include <kernel/percpu.h>
 #include <lib/string.h>
 
-#include "../trace/trace.h"
+#include "trace_internal.h"
 #include "bench_tracer.h"
 
 /* Called through a pointer the compiler cannot see through, so every call is real. */

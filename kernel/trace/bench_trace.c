@@ -11,7 +11,6 @@
 #include <kernel/bench.h>
 #include <kernel/errno.h>
 #include <kernel/ftrace.h>
-#include <kernel/ftrace_filter.h>
 #include <kernel/ftrace_test.h>
 #include <kernel/mm.h>
 #include <kernel/percpu.h>
@@ -22,7 +21,7 @@
 #include <lib/printf.h>
 #include <lib/string.h>
 
-#include "../trace/trace.h"
+#include "trace_internal.h"
 #include "bench_tracer.h"
 
 #define BENCH_RB_BATCH 64       /* events per sample: one rdtsc pair per 64 events */

@@ -9,7 +9,6 @@
 #include <kernel/bench.h>
 #include <kernel/errno.h>
 #include <kernel/ftrace.h>
-#include <kernel/ftrace_filter.h>
 #include <kernel/ftrace_test.h>
 #include <kernel/mm.h>
 #include <kernel/percpu.h>
@@ -17,8 +16,7 @@
 #include <lib/printf.h>
 #include <lib/string.h>
 
-#include "../trace/fgraph.h"
-#include "../trace/trace.h"
+#include "trace_internal.h"
 #include "bench_tracer.h"
 
 /*

@@ -1,0 +1,605 @@
+/*
+ * Everything kernel/trace/ shares inside itself and nothing outside it includes: the ring
+ * buffer, the tracing core (the trace array, tracers, event layouts, the reader side), the
+ * function graph core and its clients, the filter commands and files. The rest of the
+ * kernel sees only <kernel/ftrace.h>; test seams are in <kernel/ftrace_test.h>.
+ */
+#ifndef KERNEL_TRACE_TRACE_INTERNAL_H
+#define KERNEL_TRACE_TRACE_INTERNAL_H
+
+#include <arch/cpu.h>
+#include <kernel/compiler.h>
+#include <kernel/ftrace.h>
+#include <kernel/mm.h>
+#include <kernel/percpu.h>
+#include <kernel/pseudofs.h>
+#include <kernel/thread.h>
+
+/* ==== the ring buffer (ring_buffer.c) ==== */
+
+/*
+ * The per-CPU ring buffer.
+ *
+ * Writers reserve space on their own CPU's buffer, fill it and commit, from any context
+ * (thread, irq, NMI, int3), without locks; an interrupted writer and the writers that
+ * interrupt it all keep their events. Readers on any CPU consume or iterate any CPU's
+ * buffer while its writers go on. Events use Linux's header (type_len:5, time_delta:27),
+ * so a function event (12-byte payload) costs exactly 16 bytes.
+ *
+ * Context rules: rb_reserve/rb_commit/rb_discard from any context on a CPU the caller
+ * keeps (preemption or interrupts off) until the commit. Readers from any context (they
+ * take a per-CPU reader lock with interrupts off; one that interrupted a writer of the
+ * CPU it reads sees no page that writer has yet to finish, instead of waiting for it).
+ * rb_create, rb_destroy, rb_resize, rb_reset, rb_set_clock and rb_iter_start wait for
+ * writers on other CPUs with a sync round, so they are for thread context with
+ * interrupts on.
+ */
+/* Largest payload rb_reserve accepts; payloads above 112 bytes cost 4 more bytes. */
+#define RB_MAX_PAYLOAD 512
+/* Bytes of events a page holds (a page less its 16-byte header); sizes count in these. */
+#define RB_PAGE_DATA_SIZE 4080
+
+struct ring_buffer;
+struct rb_cpu_buffer;
+struct rb_page;
+struct rb_event;
+struct rb_iter;
+
+/* Filled by rb_reserve, handed back to rb_commit or rb_discard; the caller's storage. */
+struct rb_reservation {
+    struct rb_cpu_buffer *cpu_buffer;
+    struct rb_page *page;
+    struct rb_event *event;
+    uint32_t length; /* bytes the event takes in the buffer, time stamp included */
+    uint64_t ts;     /* the event's time, in the buffer's clock */
+};
+
+/* One event copied out of the buffer. */
+struct rb_record {
+    uint64_t ts; /* absolute, in the buffer's clock */
+    unsigned cpu;
+    unsigned len; /* payload bytes: the reserved length rounded up to 4 */
+    uint8_t data[RB_MAX_PAYLOAD] __aligned(8);
+};
+
+/* What Linux's per_cpu/cpuN/stats prints. */
+struct rb_stats {
+    unsigned long entries;        /* in the buffer: not consumed, not overwritten */
+    unsigned long overrun;        /* lost to overwrite */
+    unsigned long commit_overrun; /* lost because nested writers wrapped the whole buffer */
+    unsigned long bytes;          /* bytes taken by the events counted in entries */
+    unsigned long dropped;        /* refused in producer/consumer mode (never written) */
+    unsigned long read;           /* consumed */
+    uint64_t oldest_ts;           /* oldest event's time, 0 if empty (see rb_get_stats) */
+    uint64_t now_ts;              /* the buffer's clock now */
+};
+
+/* bytes_per_cpu is rounded up to whole pages (4080 bytes of events each), at least two. */
+struct ring_buffer *rb_create(size_t bytes_per_cpu, unsigned ncpus);
+void rb_destroy(struct ring_buffer *rb);
+/*
+ * Resizes one CPU's buffer (cpu = -1: every CPU). Returns 0, -EINVAL for 0 bytes or a bad
+ * CPU, -ENOMEM with the old buffer and its events intact, -EBUSY while an iterator is open.
+ * Events are kept, as in Linux: the unread part of the reader page and the newest ring
+ * pages that fit; pages that do not fit count as overrun (lost to the reader).
+ */
+int rb_resize(struct ring_buffer *rb, int cpu, size_t bytes_per_cpu);
+size_t rb_size(struct ring_buffer *rb, unsigned cpu); /* bytes of events per CPU */
+unsigned rb_ncpus(struct ring_buffer *rb);
+
+/* true (default): a full buffer drops its oldest page (overrun); false: new events drop. */
+void rb_set_overwrite(struct ring_buffer *rb, bool overwrite);
+/*
+ * The clock every event time comes from (default clock_ns). It must be monotonic on each
+ * CPU and must not be traced. Clears the buffer: times of two clocks do not mix.
+ */
+void rb_set_clock(struct ring_buffer *rb, uint64_t (*clock)(void));
+uint64_t rb_clock(struct ring_buffer *rb);
+/* Clears events and counters of one CPU (cpu = -1: every CPU). */
+void rb_reset(struct ring_buffer *rb, int cpu);
+
+/* Recording on/off; both nest (a counter). They do not wait for writers already inside. */
+void rb_record_disable(struct ring_buffer *rb);
+void rb_record_enable(struct ring_buffer *rb);
+void rb_record_disable_cpu(struct ring_buffer *rb, unsigned cpu);
+void rb_record_enable_cpu(struct ring_buffer *rb, unsigned cpu);
+bool rb_record_is_on(struct ring_buffer *rb);
+
+/*
+ * Writer, on the current CPU. Returns where the payload goes, or NULL when recording is
+ * off, len > RB_MAX_PAYLOAD, or the event is dropped (buffer full in producer/consumer
+ * mode, or nested writers filled the whole buffer). Every non-NULL reservation must end in
+ * exactly one rb_commit or rb_discard, on the same CPU, in stack order with nested ones.
+ */
+void *rb_reserve(struct ring_buffer *rb, unsigned len, struct rb_reservation *res);
+void rb_commit(struct ring_buffer *rb, struct rb_reservation *res);
+/* Abandons a reservation: its space becomes padding that readers skip. */
+void rb_discard(struct ring_buffer *rb, struct rb_reservation *res);
+
+/*
+ * Consuming reader. Copies the oldest event of cpu into out and removes it; lost_events
+ * (may be NULL) gets how many events were overwritten since the previous consume on that
+ * CPU. False when there is nothing to read.
+ */
+bool rb_consume(struct ring_buffer *rb, unsigned cpu, struct rb_record *out,
+                unsigned long *lost_events);
+/* Time of the event rb_consume would return next, for merging CPUs by time. */
+bool rb_peek_ts(struct ring_buffer *rb, unsigned cpu, uint64_t *ts);
+
+/*
+ * Non-consuming iterator (`cat trace`). Recording on that CPU stops from rb_iter_start
+ * to rb_iter_finish, as Linux's pause-on-trace does, so the pages stand still under it.
+ * A consume on that CPU meanwhile restarts the iterator at the oldest unconsumed event.
+ * rb_iter_start returns NULL on ENOMEM or a bad CPU.
+ */
+struct rb_iter *rb_iter_start(struct ring_buffer *rb, unsigned cpu);
+bool rb_iter_peek(struct rb_iter *it, struct rb_record *out); /* false at the end */
+bool rb_iter_next(struct rb_iter *it);                        /* steps over one event */
+void rb_iter_finish(struct rb_iter *it);
+
+void rb_get_stats(struct ring_buffer *rb, unsigned cpu, struct rb_stats *st);
+
+/* ==== the tracing core (trace.c, trace_output.c, trace_files.c) ==== */
+
+/*
+ * Events are compact: every address is stored as a 32-bit offset from the kernel image
+ * base (the kernel lives in the top 2 GiB), and the context (event type, flags, preempt
+ * depth, pid) fits one word. A function event is 12 bytes of payload: 16 in the buffer.
+ */
+enum trace_type {
+    TRACE_FN = 1,
+    TRACE_STACK = 2,
+    TRACE_PRINT = 3,
+    TRACE_GRAPH_ENT = 4,
+    TRACE_GRAPH_RET = 5,
+};
+
+#define TRACE_CTX_PID_BITS 20
+#define TRACE_CTX_PID_MASK ((1u << TRACE_CTX_PID_BITS) - 1)
+#define TRACE_CTX_PREEMPT_SHIFT 20
+#define TRACE_CTX_FLAGS_SHIFT 24
+#define TRACE_CTX_TYPE_SHIFT 28
+
+#define TRACE_FLAG_IRQS_OFF 0x1
+#define TRACE_FLAG_NEED_RESCHED 0x2
+#define TRACE_FLAG_HARDIRQ 0x4
+#define TRACE_FLAG_NMI 0x8
+
+static inline uint32_t trace_ctx_make(unsigned type, unsigned flags, unsigned preempt,
+                                      unsigned pid)
+{
+    return (type << TRACE_CTX_TYPE_SHIFT) | ((flags & 0xf) << TRACE_CTX_FLAGS_SHIFT) |
+           ((preempt > 15 ? 15 : preempt) << TRACE_CTX_PREEMPT_SHIFT) | (pid & TRACE_CTX_PID_MASK);
+}
+static inline unsigned trace_ctx_type(uint32_t c) { return c >> TRACE_CTX_TYPE_SHIFT; }
+static inline unsigned trace_ctx_flags(uint32_t c) { return (c >> TRACE_CTX_FLAGS_SHIFT) & 0xf; }
+static inline unsigned trace_ctx_preempt(uint32_t c) { return (c >> TRACE_CTX_PREEMPT_SHIFT) & 0xf; }
+static inline unsigned trace_ctx_pid(uint32_t c) { return c & TRACE_CTX_PID_MASK; }
+
+static inline uint32_t trace_addr_pack(unsigned long addr)
+{
+    return addr >= KERNEL_VMA_BASE ? (uint32_t)(addr - KERNEL_VMA_BASE) : 0;
+}
+static inline unsigned long trace_addr_unpack(uint32_t off)
+{
+    return off ? KERNEL_VMA_BASE + off : 0;
+}
+
+struct trace_fn_event {
+    uint32_t ctx;
+    uint32_t ip;
+    uint32_t parent_ip;
+};
+
+#define TRACE_STACK_MAX 16
+struct trace_stack_event {
+    uint32_t ctx;
+    uint32_t nr;
+    uint32_t calls[TRACE_STACK_MAX];
+};
+
+#define TRACE_PRINT_MAX 400
+struct trace_print_event {
+    uint32_t ctx;
+    uint32_t len;
+    char text[TRACE_PRINT_MAX];
+};
+
+struct trace_graph_ent_event {
+    uint32_t ctx;
+    uint32_t func;
+    uint32_t depth;
+};
+
+struct trace_graph_ret_event {
+    uint32_t ctx;
+    uint32_t func;
+    uint32_t depth : 12;
+    uint32_t overrun : 20;
+    uint32_t duration_lo; /* ns from entry to return */
+    uint32_t duration_hi;
+};
+
+_Static_assert(sizeof(struct trace_fn_event) == 12, "a function event is 12 + 4 bytes");
+_Static_assert(sizeof(struct trace_graph_ent_event) == 12, "graph entry: 12 + 4 bytes");
+_Static_assert(sizeof(struct trace_graph_ret_event) == 20, "graph return: 20 + 4 bytes");
+
+/* Options (trace_options, options/NAME). Core ones first, then tracer-specific ones. */
+enum trace_option {
+    TRACE_OPT_PRINT_PARENT,
+    TRACE_OPT_SYM_OFFSET,
+    TRACE_OPT_SYM_ADDR,
+    TRACE_OPT_CONTEXT_INFO,
+    TRACE_OPT_OVERWRITE,
+    TRACE_OPT_IRQ_INFO,
+    TRACE_OPT_MARKERS,
+    TRACE_OPT_FUNC_STACK_TRACE,  /* function tracer */
+    TRACE_OPT_GRAPH_OVERRUN,     /* function_graph ... */
+    TRACE_OPT_GRAPH_CPU,
+    TRACE_OPT_GRAPH_OVERHEAD,
+    TRACE_OPT_GRAPH_PROC,
+    TRACE_OPT_GRAPH_DURATION,
+    TRACE_OPT_GRAPH_ABSTIME,
+    TRACE_OPT_GRAPH_IRQS,
+    TRACE_OPT_GRAPH_TAIL,
+    TRACE_OPT_COUNT,
+};
+
+struct trace_option_def {
+    const char *name;
+    bool default_on;
+    const char *tracer; /* NULL: a core option; else only listed while that tracer runs */
+};
+extern const struct trace_option_def trace_option_defs[TRACE_OPT_COUNT];
+
+static inline bool trace_opt(unsigned opt);
+
+struct trace_iter;
+struct seqbuf;
+
+/* A tracer, registered by linker section (TRACER). */
+struct tracer {
+    const char *name;
+    int (*init)(void);   /* start tracing; 0 or -errno */
+    void (*reset)(void); /* stop tracing */
+    /* Header after "# tracer: NAME\n#\n"; NULL: the function tracer's header. */
+    void (*print_header)(struct trace_iter *it, struct seqbuf *s);
+    /* Formats one event; returns false to fall back to the default formatting. */
+    bool (*print_line)(struct trace_iter *it, struct seqbuf *s);
+    /* Called when an option changes while this tracer runs. */
+    void (*option_changed)(unsigned opt, bool on);
+};
+
+#define TRACER(id, ...)                                                                      \
+    static const struct tracer tracer_##id __used __section(".tracers") __aligned(8) = {     \
+        __VA_ARGS__}
+
+enum trace_clock_id {
+    TRACE_CLOCK_LOCAL,
+    TRACE_CLOCK_GLOBAL,
+    TRACE_CLOCK_COUNTER,
+    TRACE_CLOCK_UPTIME,
+    TRACE_CLOCK_X86_TSC,
+    TRACE_CLOCK_COUNT,
+};
+
+struct trace_array {
+    struct ring_buffer *buffer;
+    const struct tracer *current;
+    volatile uint64_t options; /* bit per enum trace_option */
+    enum trace_clock_id clock;
+    volatile uint32_t cpumask; /* CPUs that record */
+    /* set_ftrace_pid: when pid_count > 0, only these threads are traced. */
+    volatile unsigned pid_count;
+    int pids[32];
+};
+
+extern struct trace_array trace_global;
+
+static inline bool trace_opt(unsigned opt) { return (trace_global.options >> opt) & 1; }
+
+/* ---- the writer side (any context; hot paths are inline-able and untraced) ---- */
+
+/*
+ * Context word for an event of `type` written now on `cpu` (this CPU, which the caller
+ * keeps); `extra_preempt` is what the caller's own preemption-disabling added (not
+ * shown, as Linux does not show its own). Inline: it runs in every event.
+ */
+static __always_inline uint32_t trace_ctx_on(struct percpu *cpu, unsigned type,
+                                             unsigned extra_preempt)
+{
+    unsigned flags = arch_irqs_enabled() ? 0 : TRACE_FLAG_IRQS_OFF;
+    if (cpu->need_resched)
+        flags |= TRACE_FLAG_NEED_RESCHED;
+    if (cpu->nmi_depth)
+        flags |= TRACE_FLAG_NMI;
+    else if (cpu->irq_depth)
+        flags |= TRACE_FLAG_HARDIRQ;
+    int preempt = cpu->preempt_count - (int)extra_preempt;
+    struct thread *t = cpu->current;
+    return trace_ctx_make(type, flags, preempt > 0 ? (unsigned)preempt : 0,
+                          t ? t->pid : 0);
+}
+static inline uint32_t trace_ctx_now(unsigned type, unsigned extra_preempt)
+{
+    return trace_ctx_on(this_cpu(), type, extra_preempt);
+}
+
+/* set_ftrace_pid holds cpu's current thread (the rare path of trace_should_record_on). */
+bool trace_pid_listed(struct percpu *cpu);
+/* True if `cpu` (this CPU) and its current thread should record. */
+static __always_inline bool trace_should_record_on(struct percpu *cpu)
+{
+    if (!((trace_global.cpumask >> cpu->cpu) & 1))
+        return false;
+    return likely(READ_ONCE(trace_global.pid_count) == 0) || trace_pid_listed(cpu);
+}
+static inline bool trace_should_record(void) { return trace_should_record_on(this_cpu()); }
+
+/* A function event: ip called from parent_ip. */
+static __always_inline void trace_function_on(struct percpu *cpu, unsigned long ip,
+                                              unsigned long parent_ip, unsigned extra_preempt)
+{
+    struct rb_reservation res;
+    struct trace_fn_event *ev = rb_reserve(trace_global.buffer, sizeof(*ev), &res);
+    if (!ev)
+        return;
+    ev->ctx = trace_ctx_on(cpu, TRACE_FN, extra_preempt);
+    ev->ip = trace_addr_pack(ip);
+    ev->parent_ip = trace_addr_pack(parent_ip);
+    rb_commit(trace_global.buffer, &res);
+}
+void trace_function(unsigned long ip, unsigned long parent_ip, unsigned extra_preempt);
+/*
+ * Records a <stack trace> event: ip and parent_ip first (when non-zero), then the frames
+ * found from rbp up. A callback passes the traced function, its caller, and the caller's
+ * frame, so the trace shows the traced function's own stack, not the tracer's.
+ */
+void trace_stack_from(unsigned long ip, unsigned long parent_ip, uintptr_t rbp,
+                      unsigned extra_preempt);
+/* trace_marker: a print event. */
+int trace_print(const char *text, size_t len);
+
+/* ---- reading ---- */
+
+/* Merges per-CPU buffers by time; consuming (trace_pipe) or not (trace). */
+struct trace_iter {
+    bool consume;
+    int cpu_only;              /* -1: every CPU */
+    struct rb_iter *iters[MAX_CPUS];
+    struct rb_record rec;      /* the current event */
+    bool have_rec;
+    unsigned long lost[MAX_CPUS];
+    int last_pid[MAX_CPUS];    /* for function_graph's task-switch markers */
+    void *tracer_state;        /* per-open state of the current tracer's printer */
+    /* Per-CPU lookahead: the merge compares heads, and function_graph looks at the next
+     * event of a CPU to spot leaf calls. */
+    struct rb_record *head[MAX_CPUS];
+    bool head_full[MAX_CPUS];
+};
+
+struct trace_iter *trace_iter_open(bool consume, int cpu_only);
+void trace_iter_close(struct trace_iter *it);
+/* Moves to the next event; false when there is none now. */
+bool trace_iter_next(struct trace_iter *it);
+/* The next event of one CPU (after the current one), or NULL; stays next until dropped. */
+const struct rb_record *trace_iter_peek_cpu(struct trace_iter *it, unsigned cpu);
+void trace_iter_drop_peeked(struct trace_iter *it, unsigned cpu);
+
+/* Output helpers (trace_output.c). */
+void trace_print_func_header(struct seqbuf *s, int cpu_only);
+void trace_print_context(struct seqbuf *s, const struct rb_record *rec);
+void trace_print_sym(struct seqbuf *s, unsigned long addr, bool offset, bool addr_too);
+void trace_print_sym_ex(struct seqbuf *s, unsigned long addr, bool offset, bool addr_too,
+                        bool return_address);
+bool trace_format_default(struct trace_iter *it, struct seqbuf *s);
+void trace_format_timestamp(char *buf, size_t len, uint64_t ts);
+const char *trace_comm_of(int pid, char *buf, size_t len);
+
+/* Tracer switching and buffer control (trace.c). */
+const struct tracer *trace_find_tracer(const char *name);
+int trace_set_tracer(const char *name);
+void trace_clear(int cpu);
+void trace_set_on(bool on);
+int trace_set_clock(const char *name);
+int trace_option_by_name(const char *name);
+uint64_t trace_clock_read(void);
+const char *trace_clock_name(enum trace_clock_id id);
+bool trace_clock_is_ns(void);
+void trace_set_option(unsigned opt, bool on);
+int trace_resize(int cpu, unsigned long kb);
+
+/* ---- stack tracer (trace_stack.c) ---- */
+
+struct stack_trace_entry {
+    unsigned long ip;    /* a return address; the first is the traced function's own + 5 */
+    unsigned long depth; /* bytes from the slot holding ip to the top of the thread stack */
+};
+struct ftrace_hash;
+/* The value of /proc/sys/kernel/stack_tracer_enabled: non-zero registers the tracer. */
+int stack_tracer_set_enabled(int value);
+int stack_tracer_get_enabled(void);
+/* Installs stack_trace_filter's hash (taking ownership; NULL or empty: every function). */
+int stack_trace_set_filter(struct ftrace_hash *filter);
+struct ftrace_hash *stack_trace_filter_copy(void);
+unsigned long stack_trace_max_size(void);
+void stack_trace_set_max_size(unsigned long size);
+/* Copies up to max frames of the deepest stack seen; returns how many it has. */
+unsigned stack_trace_snapshot(struct stack_trace_entry *out, unsigned max,
+                              unsigned long *max_size);
+/* A /proc/sys integer as Linux's proc_dointvec reads it. */
+int trace_parse_sysctl_int(const char *buf, size_t len, int *out);
+
+/* ---- dumps to the console (ftrace_commands.c) ---- */
+
+/*
+ * Prints the trace buffer to the console as Linux's ftrace_dump does (consuming it, and
+ * turning tracing off first): every CPU merged by time (cpu = -1) or one CPU. Safe from a
+ * callback and during a panic once ftrace_dump_prepare has made what it needs.
+ */
+void ftrace_dump(int cpu);
+int ftrace_dump_prepare(void);
+
+/* set_graph_function / set_graph_notrace as text: comma- or blank-separated globs. */
+int fgraph_set_filter_text(bool is_notrace, const char *globs);
+
+/* Output pieces for other layouts (trace_output.c): the five flag columns, and an event's
+ * text after its context columns (false for events the default format does not show). */
+void trace_print_flags(struct seqbuf *s, uint32_t ctx);
+bool trace_format_body(struct seqbuf *s, const struct rb_record *rec);
+
+/* Per-CPU buffer size as buffer_size_kb shows it (trace_files.c), for trace_buf_size=. */
+
+/* ==== the function graph core (fgraph.c) and its clients ==== */
+
+/*
+ * Function graph core, private to kernel/trace/: the per-thread shadow return stack and
+ * the two users of function entry and return, the function_graph tracer and the
+ * function profiler. One ftrace op serves both, on the global filter.
+ */
+#define FGRAPH_DEPTH 128
+
+enum fgraph_user {
+    FGRAPH_TRACER = 1u << 0,
+    FGRAPH_PROFILER = 1u << 1,
+};
+
+#define FGRAPH_FRAME_ROOT (1u << 0)      /* a set_graph_function function */
+#define FGRAPH_FRAME_NOTRACE (1u << 1)   /* a set_graph_notrace function */
+#define FGRAPH_FRAME_IN_IRQ (1u << 2)    /* pushed in interrupt context */
+#define FGRAPH_FRAME_IRQ_ENTRY (1u << 3) /* first frame of an interrupt */
+
+struct fgraph_frame {
+    unsigned long ret;   /* the real return address */
+    unsigned long func;
+    uint64_t calltime;   /* trace clock at entry */
+    unsigned long *retp; /* the stack slot that held ret: checked at return */
+    uint8_t users;       /* who wants this return (enum fgraph_user) */
+    uint8_t flags;
+    uint16_t depth;
+};
+
+struct fgraph_thread {
+    unsigned curr;        /* frames in use */
+    unsigned in_notrace;  /* set_graph_notrace functions being run */
+    unsigned in_filter;   /* set_graph_function functions being run */
+    uint32_t overrun;     /* functions not hooked because the stack was full */
+    struct fgraph_frame stack[FGRAPH_DEPTH];
+};
+
+/* Users switch themselves on and off; the op is registered while any is on. */
+int fgraph_user_enable(enum fgraph_user user);
+void fgraph_user_disable(enum fgraph_user user);
+bool fgraph_is_dead(void);
+
+/* Tracer side (trace_functions_graph.c): called by the core with preemption off. */
+bool graph_tracer_wants(unsigned long ip, const struct fgraph_thread *g, uint8_t *flags);
+/* Both return the time of the event they wrote (the trace clock), or 0 when they read no
+ * clock. The core takes it as the call's entry or return time: one clock read per side. */
+uint64_t graph_tracer_entry(const struct fgraph_frame *f, unsigned extra_preempt);
+uint64_t graph_tracer_return(const struct fgraph_frame *f, uint32_t overrun,
+                             unsigned extra_preempt);
+/* Profiler side (trace_profile.c). */
+void profile_function_return(const struct fgraph_frame *f, uint64_t rettime);
+void profile_function_hit(unsigned long ip);
+/* function_profile_enabled: switches the profiler on and off. */
+int trace_profile_set(bool on);
+/* function_graph's duration column, which trace_stat/functionN reuses. */
+void trace_graph_print_duration(struct seqbuf *s, uint64_t ns);
+
+/* ==== filter text, filter commands and filter files (ftrace_filter.c, ftrace_files.c) ==== */
+
+/*
+ * The text written to set_ftrace_filter and set_ftrace_notrace: whitespace-separated
+ * tokens, each a glob (see ftrace_hash_apply_glob) or, in set_ftrace_filter only, a
+ * command `glob:name[:param]` such as `schedule:traceoff:3`.
+ */
+
+/* The longest token a filter file accepts; a longer one fails its write with -EINVAL. */
+#define FTRACE_FILTER_TOKEN_MAX 512
+
+/*
+ * A filter command, registered by linker section with FTRACE_FILTER_COMMAND.
+ *
+ * func() gets the glob without its leading '!' (remove tells whether there was one), and
+ * param is the text after the second ':' (NULL when there is none, "" for a trailing ':').
+ * A removal ignores param. Returns 0 or -errno; a glob that matches nothing, or a removal
+ * that finds no probe, is -EINVAL.
+ *
+ * show() (optional) appends the command's probes to a read of set_ftrace_filter, one line
+ * each, after the functions: `schedule:traceoff:count=3`, `kfree:dump:unlimited`.
+ */
+struct ftrace_filter_command {
+    const char *name;
+    int (*func)(const char *glob, const char *param, bool remove);
+    int (*show)(struct seqbuf *s);
+};
+
+#define FTRACE_FILTER_COMMAND(id, ...)                                                       \
+    static const struct ftrace_filter_command ftrace_filter_command_##id __used              \
+        __section(".ftrace_commands") __aligned(8) = {__VA_ARGS__}
+
+/*
+ * Applies one token to hash: a glob edits it, a command (allowed when `commands`, that
+ * is for set_ftrace_filter) goes to its handler and leaves hash alone. Returns 0 or a
+ * positive count on success, -EINVAL for a glob that matched nothing, an unknown
+ * command, or a command where commands are not allowed.
+ */
+int ftrace_filter_apply_token(struct ftrace_hash *hash, const char *token, bool commands);
+
+/* The registered command called name, or NULL. */
+const struct ftrace_filter_command *ftrace_filter_command_find(const char *name);
+
+/* Appends every command's probes, as a read of set_ftrace_filter lists them. */
+int ftrace_filter_commands_show(struct seqbuf *s);
+
+/*
+ * From the core, for enabled_functions: what rec's site calls now. Returns the address of
+ * the trampoline it calls (0 for a NOP). *op is the op whose own trampoline that is, NULL
+ * for a list caller; *func is the function the trampoline hands the call to: the op's
+ * callback for an op's trampoline, the dispatcher that walks the ops for a list caller.
+ */
+unsigned long ftrace_rec_tramp_addr(const struct dyn_ftrace *rec, struct ftrace_ops **op,
+                                    unsigned long *func);
+
+/*
+ * A filter file (path under /sys/kernel/tracing) editing ops' filter or notrace hash with
+ * set_ftrace_filter's syntax and commit-at-close semantics, without commands. ops need
+ * not be registered: an unregistered ops is a place to keep a function set.
+ */
+struct pfs_node;
+/* The global filter changed: the function graph op takes a fresh copy of it. */
+void fgraph_filter_changed(void);
+struct pfs_node *ftrace_filter_file_create(const char *path, struct ftrace_ops *ops,
+                                           bool is_notrace);
+
+/* ==== tracefs: the files under /sys/kernel/tracing (tracefs.c) ==== */
+
+#define TRACEFS_ROOT "/sys/kernel/tracing"
+
+/*
+ * A file under /sys/kernel/tracing, registered by linker section so that adding one
+ * touches one file. Either `ops` (files with per-open state, like the filter files that
+ * commit at close) or `show`/`store` (pfs_create_seq) is given.
+ */
+struct tracefs_file {
+    const char *path; /* relative to TRACEFS_ROOT, may contain directories */
+    unsigned mode;
+    const struct pfs_ops *ops;
+    pfs_show_fn show;
+    pfs_store_fn store;
+    void *data;
+};
+
+#define TRACEFS_FILE(id, ...)                                                                \
+    static const struct tracefs_file tracefs_file_##id __used __section(".tracefs_files")    \
+        __aligned(8) = {__VA_ARGS__}
+
+/* Creates a file at run time (per-CPU files); path relative to TRACEFS_ROOT. */
+struct pfs_node *tracefs_create(const char *path, unsigned mode, const struct pfs_ops *ops,
+                                pfs_show_fn show, pfs_store_fn store, void *data);
+
+/* Parses a whole-number write such as "1\n" the way Linux's kstrtoul_from_user does. */
+int tracefs_parse_ulong(const char *buf, size_t len, unsigned long *out);
+
+#endif
