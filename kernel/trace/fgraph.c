@@ -1,9 +1,10 @@
 /*
  * The function graph core. On a traced function's entry (an ftrace op on the global
- * filter), if some user wants its return, the real return address, the function and the
- * entry time go on the current thread's shadow stack and the return address on the real
- * stack becomes return_to_handler. When the function returns there, the frame is popped,
- * its users are told, and execution continues at the real return address.
+ * filter), the real return address, the function and the entry time go on the current
+ * thread's shadow stack and the registered clients see the frame; if one of them wants
+ * the return, the return address on the real stack becomes return_to_handler, otherwise
+ * the frame is dropped. When the function returns there, the frame is popped, the clients
+ * that wanted it are told, and execution continues at the real return address.
  *
  * Interrupts use the interrupted thread's shadow stack, and nest on it in stack order;
  * a context switch changes threads and so shadow stacks. Frames of functions that never
@@ -27,7 +28,10 @@
 
 #include "trace_internal.h"
 
+/* Registered clients: bit i set while fgraph_clients[i] is registered. */
 static volatile unsigned fgraph_users;
+/* Slot i's client, bound at its first registration and kept (see struct fgraph_ops). */
+static struct fgraph_ops *fgraph_clients[FGRAPH_MAX_CLIENTS];
 static volatile bool fgraph_dead;
 static DEFINE_SPINLOCK(fgraph_lock);
 static struct ftrace_ops fgraph_ops = {.tramp_slot = -1};
@@ -76,45 +80,54 @@ static void fgraph_entry(unsigned long ip, unsigned long parent_ip, struct ftrac
         flags |= FGRAPH_FRAME_IRQ_ENTRY;
     if (cpu->irq_depth)
         flags |= FGRAPH_FRAME_IN_IRQ;
-    if ((users & FGRAPH_TRACER) && graph_tracer_wants(ip, g, &flags))
-        want |= FGRAPH_TRACER;
-    if (users & FGRAPH_PROFILER) {
-        profile_function_hit(ip);
-        want |= FGRAPH_PROFILER;
-    }
-    if (!want)
-        return;
 
     /*
      * No need to mask interrupts: an interrupt on this CPU pushes its frames above ours
      * and pops them all before it returns (if it switches threads, the others use their
-     * own stacks). So claim the slot by raising curr first, then fill it.
+     * own stacks). So claim the slot by raising curr first, then fill it. A full stack
+     * still shows the call to the clients, on a scratch frame, so the profiler counts it.
      */
+    struct fgraph_frame *f, scratch;
     unsigned idx = g->curr;
-    if (idx >= FGRAPH_DEPTH) {
-        g->overrun++;
-        return;
+    if (likely(idx < FGRAPH_DEPTH)) {
+        g->curr = idx + 1;
+        barrier();
+        f = &g->stack[idx];
+    } else {
+        f = &scratch;
+        flags |= FGRAPH_FRAME_OVERFLOW;
     }
-    g->curr = idx + 1;
-    barrier();
-    struct fgraph_frame *f = &g->stack[idx];
     f->ret = *parent_slot;
     f->func = ip;
     f->retp = parent_slot;
-    f->users = want;
+    f->calltime = 0;
     f->flags = flags;
     f->depth = idx;
+    for (unsigned m = users; m; m &= m - 1) {
+        unsigned i = __builtin_ctz(m);
+        struct fgraph_ops *gops = fgraph_clients[i];
+        if (gops->entryfunc(f, g, gops))
+            want |= 1u << i;
+    }
+    if (unlikely(f == &scratch)) {
+        g->overrun++;
+        return;
+    }
+    if (!want) {
+        barrier();
+        g->curr = idx;
+        return;
+    }
+    f->users = want;
+    flags = f->flags;
     if (flags & FGRAPH_FRAME_ROOT)
         g->in_filter++;
     if (flags & FGRAPH_FRAME_NOTRACE)
         g->in_notrace++;
+    if (!f->calltime)
+        f->calltime = trace_clock_read();
     barrier();
     *parent_slot = (unsigned long)return_to_handler;
-
-    uint64_t calltime = 0;
-    if ((want & FGRAPH_TRACER) && !(flags & FGRAPH_FRAME_NOTRACE))
-        calltime = graph_tracer_entry(f, 1);
-    f->calltime = calltime ? calltime : trace_clock_read();
 }
 
 static void report_mismatch(struct fgraph_thread *g, unsigned long *slot)
@@ -167,11 +180,11 @@ unsigned long ftrace_return_to_handler(unsigned long sp)
     uint32_t overrun = g->overrun;
 
     if (!fgraph_dead) {
-        uint64_t rettime = 0;
-        if ((f.users & FGRAPH_TRACER) && !(f.flags & FGRAPH_FRAME_NOTRACE))
-            rettime = graph_tracer_return(&f, overrun, 1);
-        if (f.users & FGRAPH_PROFILER)
-            profile_function_return(&f, rettime ? rettime : trace_clock_read());
+        struct fgraph_ret ret = {.rettime = 0, .overrun = overrun};
+        for (unsigned m = f.users; m; m &= m - 1) {
+            struct fgraph_ops *gops = fgraph_clients[__builtin_ctz(m)];
+            gops->retfunc(&f, &ret, gops);
+        }
     }
     cpu->preempt_count--;
     return f.ret;
@@ -188,15 +201,34 @@ unsigned long ftrace_graph_ret_addr(struct thread *t, unsigned long addr, unsign
     return addr;
 }
 
-int fgraph_user_enable(enum fgraph_user user)
+/* Binds gops to a slot at its first registration; -1 when every slot is taken. */
+static int fgraph_bind_slot(struct fgraph_ops *gops)
+{
+    if (gops->slot)
+        return gops->slot - 1;
+    for (int i = 0; i < FGRAPH_MAX_CLIENTS; i++) {
+        if (!fgraph_clients[i]) {
+            fgraph_clients[i] = gops;
+            gops->slot = i + 1;
+            return i;
+        }
+    }
+    return -1;
+}
+
+int register_ftrace_graph(struct fgraph_ops *gops)
 {
     int err = 0;
     spin_lock(&fgraph_lock);
+    int slot = fgraph_dead ? -1 : fgraph_bind_slot(gops);
     if (fgraph_dead) {
         err = -ENODEV;
-    } else if (!(fgraph_users & user)) {
+    } else if (slot < 0) {
+        err = -EBUSY;
+    } else if (!(fgraph_users & (1u << slot))) {
         bool first = fgraph_users == 0;
-        __atomic_fetch_or(&fgraph_users, user, __ATOMIC_RELEASE);
+        /* The release orders the slot's binding before the bit that makes entries use it. */
+        __atomic_fetch_or(&fgraph_users, 1u << slot, __ATOMIC_RELEASE);
         if (first) {
             /* The graph op follows set_ftrace_filter/notrace, as function tracing does. */
             fgraph_ops.func = fgraph_entry;
@@ -204,18 +236,19 @@ int fgraph_user_enable(enum fgraph_user user)
                                   ftrace_hash_copy(ftrace_global_ops->notrace_hash));
             err = register_ftrace_function(&fgraph_ops);
             if (err)
-                __atomic_fetch_and(&fgraph_users, ~(unsigned)user, __ATOMIC_RELEASE);
+                __atomic_fetch_and(&fgraph_users, ~(1u << slot), __ATOMIC_RELEASE);
         }
     }
     spin_unlock(&fgraph_lock);
     return err;
 }
 
-void fgraph_user_disable(enum fgraph_user user)
+void unregister_ftrace_graph(struct fgraph_ops *gops)
 {
     spin_lock(&fgraph_lock);
-    if (fgraph_users & user) {
-        __atomic_fetch_and(&fgraph_users, ~(unsigned)user, __ATOMIC_RELEASE);
+    unsigned bit = gops->slot ? 1u << (gops->slot - 1) : 0;
+    if (fgraph_users & bit) {
+        __atomic_fetch_and(&fgraph_users, ~bit, __ATOMIC_RELEASE);
         if (fgraph_users == 0)
             unregister_ftrace_function(&fgraph_ops);
     }

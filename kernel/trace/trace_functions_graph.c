@@ -31,13 +31,15 @@ static volatile bool graph_active;
 
 /* ---- recording ---- */
 
-bool graph_tracer_wants(unsigned long ip, const struct fgraph_thread *g, uint8_t *flags)
+/* Whether the tracer wants this call; marks set_graph_function / set_graph_notrace ones. */
+static __always_inline bool graph_tracer_wants(unsigned long ip, const struct fgraph_thread *g,
+                                               uint8_t *flags, unsigned depth)
 {
     if (!graph_active || g->in_notrace || !trace_should_record())
         return false;
     if ((*flags & FGRAPH_FRAME_IN_IRQ) && !trace_opt(TRACE_OPT_GRAPH_IRQS))
         return false;
-    if (max_graph_depth && g->curr >= max_graph_depth)
+    if (max_graph_depth && depth >= max_graph_depth)
         return false;
     struct ftrace_hash *only = READ_ONCE(graph_filter_ops.filter_hash);
     struct ftrace_hash *never = READ_ONCE(graph_filter_ops.notrace_hash);
@@ -57,20 +59,32 @@ bool graph_tracer_wants(unsigned long ip, const struct fgraph_thread *g, uint8_t
     return true;
 }
 
-uint64_t graph_tracer_entry(const struct fgraph_frame *f, unsigned extra_preempt)
+/*
+ * The graph core calls its clients with preemption off, which the context word must not
+ * show, as Linux's does not show its own.
+ */
+#define GRAPH_EXTRA_PREEMPT 1
+
+/* Entry: the event's time stamp becomes the frame's entry time (one clock read). */
+static bool graph_tracer_entry(struct fgraph_frame *f, const struct fgraph_thread *g,
+                               struct fgraph_ops *gops)
 {
-    /* With tracing_thresh only returns are recorded, as Linux does. */
-    if (tracing_thresh_ns)
-        return 0;
+    if (unlikely(f->flags & FGRAPH_FRAME_OVERFLOW) ||
+        !graph_tracer_wants(f->func, g, &f->flags, f->depth))
+        return false;
+    /* set_graph_notrace functions and, with tracing_thresh, every entry record nothing. */
+    if ((f->flags & FGRAPH_FRAME_NOTRACE) || tracing_thresh_ns)
+        return true;
     struct rb_reservation res;
     struct trace_graph_ent_event *ev = rb_reserve(trace_global.buffer, sizeof(*ev), &res);
     if (!ev)
-        return 0;
-    ev->ctx = trace_ctx_now(TRACE_GRAPH_ENT, extra_preempt);
+        return true;
+    ev->ctx = trace_ctx_now(TRACE_GRAPH_ENT, GRAPH_EXTRA_PREEMPT);
     ev->func = trace_addr_pack(f->func);
     ev->depth = f->depth | ((f->flags & FGRAPH_FRAME_IRQ_ENTRY) ? GRAPH_ENT_IRQ_FLAG : 0);
     rb_commit(trace_global.buffer, &res);
-    return res.ts;
+    f->calltime = res.ts;
+    return true;
 }
 
 static void fill_return(struct trace_graph_ret_event *ev, const struct fgraph_frame *f,
@@ -87,34 +101,39 @@ static void fill_return(struct trace_graph_ret_event *ev, const struct fgraph_fr
     ev->duration_hi = (uint32_t)(duration >> 32);
 }
 
-uint64_t graph_tracer_return(const struct fgraph_frame *f, uint32_t overrun,
-                             unsigned extra_preempt)
+static void graph_tracer_return(const struct fgraph_frame *f, struct fgraph_ret *ret,
+                                struct fgraph_ops *gops)
 {
+    if (f->flags & FGRAPH_FRAME_NOTRACE)
+        return;
     struct rb_reservation res;
     struct trace_graph_ret_event *ev;
-    uint64_t rettime = 0;
     /* tracing_thresh needs the duration before it may write; otherwise the event's own
      * time stamp is the return time. */
     if (tracing_thresh_ns) {
-        rettime = trace_clock_read();
+        uint64_t rettime = fgraph_ret_time(ret);
         uint64_t duration = rettime > f->calltime ? rettime - f->calltime : 0;
         if (duration < tracing_thresh_ns)
-            return rettime;
+            return;
     }
     ev = rb_reserve(trace_global.buffer, sizeof(*ev), &res);
     if (!ev)
-        return rettime;
-    if (!rettime)
-        rettime = res.ts;
-    fill_return(ev, f, rettime, overrun, extra_preempt);
+        return;
+    if (!ret->rettime)
+        ret->rettime = res.ts;
+    fill_return(ev, f, ret->rettime, ret->overrun, GRAPH_EXTRA_PREEMPT);
     rb_commit(trace_global.buffer, &res);
-    return rettime;
 }
+
+static struct fgraph_ops graph_tracer_ops = {
+    .entryfunc = graph_tracer_entry,
+    .retfunc = graph_tracer_return,
+};
 
 static int graph_init(void)
 {
     graph_active = true;
-    int err = fgraph_user_enable(FGRAPH_TRACER);
+    int err = register_ftrace_graph(&graph_tracer_ops);
     if (err)
         graph_active = false;
     return err;
@@ -123,7 +142,7 @@ static int graph_init(void)
 static void graph_reset(void)
 {
     graph_active = false;
-    fgraph_user_disable(FGRAPH_TRACER);
+    unregister_ftrace_graph(&graph_tracer_ops);
 }
 
 /* ---- output ---- */

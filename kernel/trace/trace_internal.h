@@ -453,28 +453,28 @@ bool trace_format_body(struct seqbuf *s, const struct rb_record *rec);
 /* ==== the function graph core (fgraph.c) and its clients ==== */
 
 /*
- * Function graph core, private to kernel/trace/: the per-thread shadow return stack and
- * the two users of function entry and return, the function_graph tracer and the
- * function profiler. One ftrace op serves both, on the global filter.
+ * The function graph core: the per-thread shadow return stack, and the clients that want
+ * functions' entries and returns (the function_graph tracer, the function profiler; return
+ * probes and live patching later), each a struct fgraph_ops. One ftrace op, on the global
+ * filter, serves every client.
  */
-#define FGRAPH_DEPTH 128
 
-enum fgraph_user {
-    FGRAPH_TRACER = 1u << 0,
-    FGRAPH_PROFILER = 1u << 1,
-};
+#define FGRAPH_DEPTH 128
+/* A frame records its clients in a byte: at most this many, each bound to a slot for good. */
+#define FGRAPH_MAX_CLIENTS 8
 
 #define FGRAPH_FRAME_ROOT (1u << 0)      /* a set_graph_function function */
 #define FGRAPH_FRAME_NOTRACE (1u << 1)   /* a set_graph_notrace function */
 #define FGRAPH_FRAME_IN_IRQ (1u << 2)    /* pushed in interrupt context */
 #define FGRAPH_FRAME_IRQ_ENTRY (1u << 3) /* first frame of an interrupt */
+#define FGRAPH_FRAME_OVERFLOW (1u << 4)  /* the shadow stack was full: the return is not hooked */
 
 struct fgraph_frame {
     unsigned long ret;   /* the real return address */
     unsigned long func;
     uint64_t calltime;   /* trace clock at entry */
     unsigned long *retp; /* the stack slot that held ret: checked at return */
-    uint8_t users;       /* who wants this return (enum fgraph_user) */
+    uint8_t users;       /* clients that want this return: bit = fgraph_ops slot */
     uint8_t flags;
     uint16_t depth;
 };
@@ -487,21 +487,49 @@ struct fgraph_thread {
     struct fgraph_frame stack[FGRAPH_DEPTH];
 };
 
-/* Users switch themselves on and off; the op is registered while any is on. */
-int fgraph_user_enable(enum fgraph_user user);
-void fgraph_user_disable(enum fgraph_user user);
+/* What a return hands the clients that wanted it. */
+struct fgraph_ret {
+    uint64_t rettime; /* trace clock at return; 0 until a client read it (fgraph_ret_time) */
+    uint32_t overrun; /* the thread's overrun count */
+};
+
+struct fgraph_ops;
+/*
+ * Entry, with preemption off, on the frame already on the shadow stack (or, flagged
+ * FGRAPH_FRAME_OVERFLOW, on a scratch copy when the stack is full). It may add
+ * FGRAPH_FRAME_ROOT / FGRAPH_FRAME_NOTRACE to f->flags and may set f->calltime to a time it
+ * read (the core reads the clock when no client did). Returns whether it wants the return.
+ */
+typedef bool (*fgraph_entry_fn)(struct fgraph_frame *f, const struct fgraph_thread *g,
+                                struct fgraph_ops *gops);
+/* Return, with preemption off, on a copy of the frame already off the shadow stack. */
+typedef void (*fgraph_ret_fn)(const struct fgraph_frame *f, struct fgraph_ret *ret,
+                              struct fgraph_ops *gops);
+
+/*
+ * A client, as Linux's struct fgraph_ops. The first registration binds it to a slot for the
+ * rest of the boot: returns of frames it took before it unregistered still reach its retfunc,
+ * so a client lives as long as the kernel (a static object).
+ */
+struct fgraph_ops {
+    fgraph_entry_fn entryfunc;
+    fgraph_ret_fn retfunc;
+    int slot; /* owned by the core; 0 before the first registration, else slot + 1 */
+};
+
+/* 0, -EBUSY (every slot bound to another client), -ENODEV (graph tracing stopped). */
+int register_ftrace_graph(struct fgraph_ops *gops);
+void unregister_ftrace_graph(struct fgraph_ops *gops);
 bool fgraph_is_dead(void);
 
-/* Tracer side (trace_functions_graph.c): called by the core with preemption off. */
-bool graph_tracer_wants(unsigned long ip, const struct fgraph_thread *g, uint8_t *flags);
-/* Both return the time of the event they wrote (the trace clock), or 0 when they read no
- * clock. The core takes it as the call's entry or return time: one clock read per side. */
-uint64_t graph_tracer_entry(const struct fgraph_frame *f, unsigned extra_preempt);
-uint64_t graph_tracer_return(const struct fgraph_frame *f, uint32_t overrun,
-                             unsigned extra_preempt);
-/* Profiler side (trace_profile.c). */
-void profile_function_return(const struct fgraph_frame *f, uint64_t rettime);
-void profile_function_hit(unsigned long ip);
+/* The return time, read once per return whoever asks first. */
+static inline uint64_t fgraph_ret_time(struct fgraph_ret *ret)
+{
+    if (!ret->rettime)
+        ret->rettime = trace_clock_read();
+    return ret->rettime;
+}
+
 /* function_profile_enabled: switches the profiler on and off. */
 int trace_profile_set(bool on);
 /* function_graph's duration column, which trace_stat/functionN reuses. */

@@ -23,26 +23,35 @@ struct profile_entry {
 static struct profile_entry *profile[MAX_CPUS];
 static volatile bool profile_on;
 
-void profile_function_hit(unsigned long ip)
+/* Every call counts, a full shadow stack's included; its time comes with the return. */
+static bool profile_function_entry(struct fgraph_frame *f, const struct fgraph_thread *g,
+                                   struct fgraph_ops *gops)
 {
     struct profile_entry *table = profile[this_cpu_id()];
     struct dyn_ftrace *rec;
-    if (!profile_on || !table || !(rec = ftrace_rec_lookup(ip)))
-        return;
-    table[ftrace_rec_index(rec)].hits++;
+    if (profile_on && table && (rec = ftrace_rec_lookup(f->func)))
+        table[ftrace_rec_index(rec)].hits++;
+    return true;
 }
 
-void profile_function_return(const struct fgraph_frame *f, uint64_t rettime)
+static void profile_function_return(const struct fgraph_frame *f, struct fgraph_ret *ret,
+                                    struct fgraph_ops *gops)
 {
     struct profile_entry *table = profile[this_cpu_id()];
     struct dyn_ftrace *rec;
     if (!profile_on || !table || !(rec = ftrace_rec_lookup(f->func)))
         return;
+    uint64_t rettime = fgraph_ret_time(ret);
     uint64_t d = rettime > f->calltime ? rettime - f->calltime : 0;
     struct profile_entry *e = &table[ftrace_rec_index(rec)];
     e->time += d;
     e->time_squared += d * d;
 }
+
+static struct fgraph_ops profile_graph_ops = {
+    .entryfunc = profile_function_entry,
+    .retfunc = profile_function_return,
+};
 
 static int profile_enable(void)
 {
@@ -58,7 +67,7 @@ static int profile_enable(void)
         memset(profile[c], 0, n * sizeof(struct profile_entry));
     }
     profile_on = true;
-    int err = fgraph_user_enable(FGRAPH_PROFILER);
+    int err = register_ftrace_graph(&profile_graph_ops);
     if (err)
         profile_on = false;
     return err;
@@ -67,7 +76,7 @@ static int profile_enable(void)
 static void profile_disable(void)
 {
     profile_on = false;
-    fgraph_user_disable(FGRAPH_PROFILER);
+    unregister_ftrace_graph(&profile_graph_ops);
 }
 
 int trace_profile_set(bool on)
