@@ -1,7 +1,7 @@
 /*
  * The filter commands of set_ftrace_filter: `func:traceon[:N]`, `func:traceoff[:N]`,
- * `func:stacktrace[:N]`, `func:dump` and `func:cpudump`, with Linux 6.1's semantics, and
- * the console dump they (and ftrace_dump_on_oops) use.
+ * `func:stacktrace[:N]`, `func:dump` and `func:cpudump`, with Linux 6.1's semantics (the
+ * dumps themselves are in trace_dump.c).
  *
  * As in Linux, a command with a count and the same command without one are two separate
  * probe kinds: `!f:traceoff` removes the unlimited probe and `!f:traceoff:0` the counted
@@ -24,7 +24,6 @@
 #include <lib/string.h>
 
 #include "trace_internal.h"
-
 
 enum probe_kind {
     PROBE_TRACEON,
@@ -514,130 +513,4 @@ long ftrace_probe_count(const char *cmd, const char *func)
     }
     spin_unlock(&probe_lock);
     return result;
-}
-
-/* ---- the console dump ---- */
-
-/*
- * A dump runs inside a traced function or a panic, where taking the heap lock could
- * deadlock: the iterator, its per-CPU slots and the line buffer are made beforehand, once,
- * and kept. (The function_graph printer still makes its per-reader state on first use.)
- */
-#define DUMP_LINE_MAX 8192
-
-static struct trace_iter *dump_iter;
-static char *dump_line;
-static int dump_running;
-static DEFINE_SPINLOCK(dump_prepare_lock);
-
-int ftrace_dump_prepare(void)
-{
-    struct trace_iter *it;
-    int err = 0;
-
-    spin_lock(&dump_prepare_lock);
-    if (dump_iter)
-        goto out;
-    it = trace_iter_open(true, -1);
-    dump_line = dump_line ? dump_line : kmalloc(DUMP_LINE_MAX);
-    if (!it || !dump_line) {
-        trace_iter_close(it);
-        err = -ENOMEM;
-        goto out;
-    }
-    for (unsigned c = 0; c < MAX_CPUS; c++) {
-        it->head[c] = kmalloc(sizeof(struct rb_record));
-        if (!it->head[c]) {
-            trace_iter_close(it);
-            err = -ENOMEM;
-            goto out;
-        }
-    }
-    WRITE_ONCE(dump_iter, it);
-out:
-    spin_unlock(&dump_prepare_lock);
-    return err;
-}
-
-/*
- * Linux's dump prints each event in the latency format: comm cut to 8 columns, pid, CPU,
- * the flags, and the time in microseconds. Its mark column is always blank there, since
- * the event being printed is still the next one in the buffer.
- */
-static void dump_lat_context(struct seqbuf *s, const struct rb_record *rec)
-{
-    uint32_t ctx = *(const uint32_t *)rec->data;
-    char comm[THREAD_NAME_LEN];
-    int pid = trace_ctx_pid(ctx);
-
-    if (!trace_opt(TRACE_OPT_CONTEXT_INFO))
-        return;
-    seq_printf(s, "%8.8s-%-7d %3u", trace_comm_of(pid, comm, sizeof(comm)), pid, rec->cpu);
-    trace_print_flags(s, ctx);
-    if (trace_clock_is_ns())
-        seq_printf(s, " %4lluus : ", (unsigned long long)((rec->ts + 500) / 1000));
-    else
-        seq_printf(s, " %4llu: ", (unsigned long long)rec->ts);
-}
-
-/* printk adds its stamp to every line, as Linux's does; one line at a time fits its buffer. */
-static void dump_print_lines(const struct seqbuf *s)
-{
-    const char *p = s->buf, *end = s->buf + s->len;
-
-    while (p < end) {
-        const char *nl = memchr(p, '\n', (size_t)(end - p));
-        size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
-
-        printk("%.*s\n", (int)n, p);
-        p += n + 1;
-    }
-}
-
-void ftrace_dump(int cpu)
-{
-    struct trace_iter *it = READ_ONCE(dump_iter);
-    const struct tracer *t;
-    unsigned long lines = 0;
-
-    if (!it || __atomic_exchange_n(&dump_running, 1, __ATOMIC_ACQUIRE))
-        return;
-    /* As Linux: the dump stops tracing, so that what follows does not bury what led here.
-     * During a panic the on/off lock may belong to a stopped CPU: switch the buffer only. */
-    if (panic_in_progress)
-        rb_record_disable(trace_global.buffer);
-    else
-        trace_set_on(false);
-
-    it->cpu_only = cpu;
-    printk("Dumping ftrace buffer:\n");
-    if (ftrace_is_dead()) {
-        printk("# WARNING: FUNCTION TRACING IS CORRUPTED\n");
-        printk("#          MAY BE MISSING FUNCTION EVENTS\n");
-    }
-    while (trace_iter_next(it)) {
-        struct seqbuf s = {.buf = dump_line, .cap = DUMP_LINE_MAX};
-        unsigned c = it->rec.cpu;
-
-        if (!lines++)
-            printk("---------------------------------\n");
-        if (it->lost[c]) {
-            seq_printf(&s, "CPU:%u [LOST %lu EVENTS]\n", c, it->lost[c]);
-            it->lost[c] = 0;
-        }
-        t = trace_global.current;
-        if (!(t && t->print_line && t->print_line(it, &s))) {
-            dump_lat_context(&s, &it->rec);
-            if (!trace_format_body(&s, &it->rec))
-                s.len = 0;
-        }
-        dump_print_lines(&s);
-        /* A printer that outgrew the line buffer got a bigger one: keep it. */
-        dump_line = s.buf;
-    }
-    if (!lines)
-        printk("   (ftrace buffer empty)\n");
-    else
-        printk("---------------------------------\n");
-    __atomic_store_n(&dump_running, 0, __ATOMIC_RELEASE);
 }

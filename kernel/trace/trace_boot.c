@@ -32,16 +32,6 @@
 
 #include "trace_internal.h"
 
-
-enum trace_dump_mode {
-    TRACE_DUMP_NONE = 0,
-    TRACE_DUMP_ALL = 1,
-    TRACE_DUMP_ORIG_CPU = 2, /* only the buffer of the CPU that panicked */
-};
-
-/* /proc/sys/kernel/ftrace_dump_on_oops, as Linux's: 0 off, 2 orig_cpu, else every CPU. */
-static int trace_dump_on_oops;
-
 /* The command line is at most this long, and so is any value in it. */
 static char boot_value[BOOT_CMDLINE_MAX];
 
@@ -232,23 +222,6 @@ static void boot_stack_tracer(void)
 
 /* ---- ftrace_dump_on_oops ---- */
 
-static void trace_dump_on_panic(void)
-{
-    ftrace_dump(trace_dump_on_oops == TRACE_DUMP_ORIG_CPU ? (int)this_cpu_id() : -1);
-}
-
-static int trace_dump_on_oops_set(int mode)
-{
-    if (mode) {
-        int err = ftrace_dump_prepare();
-        if (err)
-            return err;
-    }
-    WRITE_ONCE(trace_dump_on_oops, mode);
-    panic_trace_dump = mode ? trace_dump_on_panic : NULL;
-    return 0;
-}
-
 static void boot_dump_on_oops(void)
 {
     const char *v;
@@ -268,30 +241,12 @@ static void boot_dump_on_oops(void)
         printk("ftrace: ftrace_dump_on_oops: %s; ignored\n", strerror(-err));
 }
 
-static int dump_on_oops_show(struct seqbuf *s, void *data)
-{
-    return seq_printf(s, "%d\n", READ_ONCE(trace_dump_on_oops));
-}
-
-static ssize_t dump_on_oops_store(void *data, const char *buf, size_t len)
-{
-    int v;
-    int err = trace_parse_sysctl_int(buf, len, &v);
-
-    /* Kept as written, as Linux: 2 dumps the panicking CPU's buffer, other non-zero
-     * values every CPU's. */
-    if (!err)
-        err = trace_dump_on_oops_set(v);
-    return err ? err : (ssize_t)len;
-}
-
 /* ---- boot ---- */
 
 static void trace_boot(void)
 {
     static char tracer[64];
     const char *name = boot_param("ftrace");
-    struct pfs_node *dir;
 
     tracer[0] = '\0';
     if (name)
@@ -310,10 +265,7 @@ static void trace_boot(void)
     boot_stack_tracer();
     boot_dump_on_oops();
 
-    dir = pfs_mkdir("/proc/sys/kernel");
-    if (!dir || !pfs_create_seq(dir, "ftrace_dump_on_oops", 0644, dump_on_oops_show,
-                                dump_on_oops_store, NULL))
-        printk("trace: cannot create /proc/sys/kernel/ftrace_dump_on_oops\n");
+    trace_dump_on_oops_init();
 
     if (tracer[0]) {
         printk("Starting tracer '%s'\n", tracer);

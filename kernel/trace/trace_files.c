@@ -156,18 +156,7 @@ static void produce_header(struct trace_reader *r)
 /* Formats the next event into pending; false when there is none now. */
 static bool produce_event(struct trace_reader *r)
 {
-    struct trace_iter *it = r->iter;
-    if (!trace_iter_next(it))
-        return false;
-    unsigned cpu = it->rec.cpu;
-    if (it->consume && it->lost[cpu]) {
-        seq_printf(&r->pending, "CPU:%u [LOST %lu EVENTS]\n", cpu, it->lost[cpu]);
-        it->lost[cpu] = 0;
-    }
-    const struct tracer *t = trace_global.current;
-    if (!(t && t->print_line && t->print_line(it, &r->pending)))
-        trace_format_default(it, &r->pending);
-    return true;
+    return trace_iter_print_next(r->iter, &r->pending, trace_format_default);
 }
 
 static ssize_t reader_read(struct pfs_file *f, char *buf, size_t len)

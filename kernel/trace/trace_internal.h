@@ -393,6 +393,14 @@ void trace_print_sym(struct seqbuf *s, unsigned long addr, bool offset, bool add
 void trace_print_sym_ex(struct seqbuf *s, unsigned long addr, bool offset, bool addr_too,
                         bool return_address);
 bool trace_format_default(struct trace_iter *it, struct seqbuf *s);
+/*
+ * The reader loop's step, shared by trace/trace_pipe and the console dump: moves to the next
+ * event and formats it into s, after a `CPU:N [LOST M EVENTS]` line when a consuming
+ * reader lost some; the current tracer prints it, else fallback does. False when there is
+ * no event now.
+ */
+bool trace_iter_print_next(struct trace_iter *it, struct seqbuf *s,
+                           bool (*fallback)(struct trace_iter *it, struct seqbuf *s));
 void trace_format_timestamp(char *buf, size_t len, uint64_t ts);
 const char *trace_comm_of(int pid, char *buf, size_t len);
 
@@ -430,7 +438,7 @@ unsigned stack_trace_snapshot(struct stack_trace_entry *out, unsigned max,
 /* A /proc/sys integer as Linux's proc_dointvec reads it. */
 int trace_parse_sysctl_int(const char *buf, size_t len, int *out);
 
-/* ---- dumps to the console (ftrace_commands.c) ---- */
+/* ---- dumps to the console (trace_dump.c) ---- */
 
 /*
  * Prints the trace buffer to the console as Linux's ftrace_dump does (consuming it, and
@@ -439,6 +447,17 @@ int trace_parse_sysctl_int(const char *buf, size_t len, int *out);
  */
 void ftrace_dump(int cpu);
 int ftrace_dump_prepare(void);
+
+/* ftrace_dump_on_oops and /proc/sys/kernel/ftrace_dump_on_oops, as Linux's. */
+enum trace_dump_mode {
+    TRACE_DUMP_NONE = 0,
+    TRACE_DUMP_ALL = 1,
+    TRACE_DUMP_ORIG_CPU = 2, /* only the buffer of the CPU that panicked */
+};
+/* ftrace_dump_on_oops: dumps inside a panic report from now on (mode != 0) or not. */
+int trace_dump_on_oops_set(int mode);
+/* Makes /proc/sys/kernel/ftrace_dump_on_oops (from the boot-time setup). */
+void trace_dump_on_oops_init(void);
 
 /* set_graph_function / set_graph_notrace as text: comma- or blank-separated globs. */
 int fgraph_set_filter_text(bool is_notrace, const char *globs);
@@ -629,5 +648,24 @@ struct pfs_node *tracefs_create(const char *path, unsigned mode, const struct pf
 
 /* Parses a whole-number write such as "1\n" the way Linux's kstrtoul_from_user does. */
 int tracefs_parse_ulong(const char *buf, size_t len, unsigned long *out);
+
+/* ==== checking call sites (ftrace_check.c), for the checker commands and the torture run ==== */
+
+/*
+ * What a torture run expects of one site, from the ops it has registered: how many want
+ * it, whether any of them wants pt_regs, and the op when there is exactly one.
+ */
+struct site_expect {
+    unsigned count;
+    bool regs;
+    struct ftrace_ops *only;
+};
+
+/*
+ * Checks record i: its bytes are exactly what the record says the site calls, no int3 is
+ * left in it, its flags agree with each other and with that target, and (want non-NULL)
+ * with the ops that should want it. Otherwise false, with the first problem in why.
+ */
+bool ftrace_site_check(size_t i, const struct site_expect *want, char *why, size_t len);
 
 #endif

@@ -182,3 +182,19 @@ bool trace_format_default(struct trace_iter *it, struct seqbuf *s)
         return false;
     }
 }
+
+bool trace_iter_print_next(struct trace_iter *it, struct seqbuf *s,
+                           bool (*fallback)(struct trace_iter *it, struct seqbuf *s))
+{
+    if (!trace_iter_next(it))
+        return false;
+    unsigned cpu = it->rec.cpu;
+    if (it->consume && it->lost[cpu]) {
+        seq_printf(s, "CPU:%u [LOST %lu EVENTS]\n", cpu, it->lost[cpu]);
+        it->lost[cpu] = 0;
+    }
+    const struct tracer *t = trace_global.current;
+    if (!(t && t->print_line && t->print_line(it, s)))
+        fallback(it, s);
+    return true;
+}
