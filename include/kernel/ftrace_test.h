@@ -40,4 +40,21 @@ uint64_t profile_test_hits(unsigned long ip, uint64_t *time);
 /* The count left on func's probe of a counted filter command (traceon, ...), or -ENOENT. */
 long ftrace_probe_count(const char *cmd, const char *func);
 
+/*
+ * Helpers the tracer's self-tests share (kernel/trace/ftrace_filter_selftests.c and
+ * ftrace_files_selftests.c).
+ */
+struct selftest_ctx;
+/* The record index of fn, or (size_t)-1. */
+size_t ftrace_test_index_of(void *fn);
+/* Records available_filter_functions lists (the ones not disabled). */
+size_t ftrace_test_visible_records(void);
+/* Record index of line `line` (1-based) of available_filter_functions. */
+size_t ftrace_test_record_of_line(size_t line);
+/* Reads a whole tracefs file, chunk bytes per read; a NUL-terminated copy to kfree, or NULL
+ * with the error in *err_out. */
+char *ftrace_test_read_file(const char *name, size_t chunk, ssize_t *err_out);
+/* Checks that a read of the whole tracefs file gives exactly expected (a failure if not). */
+bool ftrace_test_file_is(struct selftest_ctx *t, const char *name, const char *expected);
+
 #endif

@@ -5,16 +5,13 @@
  * and a return event. The row puts back the tracer, the filters, tracing_on, the CPU mask
  * and the pid filter it found.
  */
-#include <arch/cpu.h>
 #include <kernel/bench.h>
-#include <kernel/errno.h>
 #include <kernel/ftrace.h>
 #include <kernel/ftrace_test.h>
 #include <kernel/mm.h>
 #include <kernel/percpu.h>
 #include <kernel/shell.h>
 #include <lib/printf.h>
-#include <lib/string.h>
 
 #include "trace_internal.h"
 #include "bench_tracer.h"

@@ -9,7 +9,6 @@
  */
 #include <arch/cpu.h>
 #include <kernel/bench.h>
-#include <kernel/errno.h>
 #include <kernel/ftrace.h>
 #include <kernel/ftrace_test.h>
 #include <kernel/mm.h>

@@ -4,7 +4,6 @@
 #include <kernel/ftrace.h>
 #include <kernel/ftrace_test.h>
 #include <kernel/percpu.h>
-#include <lib/string.h>
 
 #include "trace_internal.h"
 #include "bench_tracer.h"

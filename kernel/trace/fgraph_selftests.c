@@ -6,7 +6,6 @@
 #include <kernel/ftrace_test.h>
 #include <kernel/selftest.h>
 #include <kernel/thread.h>
-#include <lib/string.h>
 
 #include "trace_internal.h"
 

@@ -9,21 +9,12 @@
  * ftrace_site_check() is also what ftrace_torture runs after every step. Built without -pg,
  * as everything in kernel/trace/: the checker reads the sites it is checking.
  */
-#include <arch/cpu.h>
 #include <arch/ftrace.h>
 #include <arch/text_patch.h>
 #include <kernel/errno.h>
 #include <kernel/ftrace.h>
-#include <kernel/ftrace_test.h>
-#include <kernel/mm.h>
-#include <kernel/percpu.h>
 #include <kernel/shell.h>
-#include <kernel/smp.h>
 #include <kernel/symbols.h>
-#include <kernel/thread.h>
-#include <kernel/time.h>
-#include <kernel/work.h>
-#include <lib/glob.h>
 #include <lib/printf.h>
 #include <lib/string.h>
 

@@ -11,16 +11,12 @@
  * every kind's functions, runs them all, so probes cost a single trampoline slot however
  * many there are.
  */
-#include <arch/cpu.h>
 #include <kernel/errno.h>
 #include <kernel/ftrace.h>
 #include <kernel/ftrace_test.h>
 #include <kernel/mm.h>
-#include <kernel/panic.h>
 #include <kernel/percpu.h>
-#include <kernel/printk.h>
 #include <kernel/spinlock.h>
-#include <kernel/thread.h>
 #include <lib/string.h>
 
 #include "trace_internal.h"

@@ -8,8 +8,6 @@
 #include <kernel/ftrace_test.h>
 #include <kernel/pseudofs.h>
 #include <kernel/selftest.h>
-#include <kernel/symbols.h>
-#include <kernel/thread.h>
 #include <lib/string.h>
 
 #include "trace_internal.h"

@@ -13,7 +13,6 @@
 #include <kernel/percpu.h>
 #include <kernel/selftest.h>
 #include <kernel/thread.h>
-#include <kernel/time.h>
 #include <lib/string.h>
 
 struct counting_op {

@@ -21,7 +21,6 @@
 #include <kernel/percpu.h>
 #include <kernel/shell.h>
 #include <kernel/smp.h>
-#include <kernel/symbols.h>
 #include <kernel/thread.h>
 #include <kernel/time.h>
 #include <kernel/work.h>

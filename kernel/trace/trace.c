@@ -7,7 +7,6 @@
 #include <kernel/errno.h>
 #include <kernel/init.h>
 #include <kernel/panic.h>
-#include <kernel/printk.h>
 #include <kernel/smp.h>
 #include <kernel/thread.h>
 #include <kernel/time.h>

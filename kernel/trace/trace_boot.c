@@ -24,9 +24,7 @@
 #include <kernel/ftrace.h>
 #include <kernel/init.h>
 #include <kernel/panic.h>
-#include <kernel/percpu.h>
 #include <kernel/printk.h>
-#include <kernel/pseudofs.h>
 #include <lib/ctype.h>
 #include <lib/string.h>
 

@@ -3,11 +3,9 @@
  * texts: tracers, on/off, the trace and trace_pipe readers, buffer sizes, options,
  * markers, clocks, the CPU mask, the pid filter and the per-CPU directory.
  */
-#include <kernel/console.h>
 #include <kernel/errno.h>
 #include <kernel/ftrace.h>
 #include <kernel/init.h>
-#include <kernel/shell.h>
 #include <kernel/smp.h>
 #include <kernel/time.h>
 #include <lib/ctype.h>

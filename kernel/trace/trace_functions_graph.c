@@ -10,7 +10,6 @@
 #include <kernel/ftrace.h>
 #include <kernel/ftrace_test.h>
 #include <kernel/init.h>
-#include <kernel/symbols.h>
 #include <kernel/thread.h>
 #include <lib/printf.h>
 #include <lib/string.h>
