@@ -26,7 +26,8 @@ CFLAGS_BASE := -std=gnu11 -ffreestanding -nostdinc -isystem $(GCC_INCLUDE) \
 	-mcmodel=kernel -mno-red-zone -mno-sse -mno-sse2 -mno-mmx -mno-3dnow -mno-avx \
 	-fno-pic -fno-pie -fno-stack-protector -fno-omit-frame-pointer \
 	-fno-asynchronous-unwind-tables -fno-common -ffunction-sections \
-	-O2 -g -Wall -Wextra -Werror -Wno-unused-parameter -MMD -MP
+	-O2 -g -Wall -Wextra -Werror -Wno-unused-parameter -Wmissing-prototypes \
+	-Wmissing-declarations -MMD -MP
 
 # The tracer's private header (kernel/trace/trace_internal.h) is found only from
 # kernel/trace/ and the directories under it: the rest of the kernel sees <kernel/ftrace.h>.

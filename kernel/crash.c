@@ -1,14 +1,14 @@
 /*
  * `crash KIND`: faults on purpose, so the test harness can prove every fatal path prints
  * a named, symbolised report and then stops (or powers off under panic=poweroff).
- * The functions are global and never inlined, so reports name them exactly.
+ * The functions are never inlined nor cloned, so reports name them exactly.
  */
 #include <arch/cpu.h>
 #include <kernel/panic.h>
 #include <kernel/shell.h>
 #include <lib/string.h>
 
-#define CRASH_FN __attribute__((noinline, noclone, used))
+#define CRASH_FN static __attribute__((noinline, noclone, used))
 
 /* These functions do on purpose what the compiler rightly warns about. */
 #pragma GCC diagnostic ignored "-Warray-bounds"

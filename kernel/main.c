@@ -5,6 +5,7 @@
  */
 #include <arch/acpi.h>
 #include <arch/apic.h>
+#include <arch/asm_calls.h>
 #include <arch/cpu.h>
 #include <arch/text_patch.h>
 #include <arch/tsc.h>
@@ -28,7 +29,6 @@
 
 extern const initcall_fn __start_initcalls[], __stop_initcalls[];
 
-void console_enable_rx_irq(unsigned vector);
 
 static void run_initcalls(void)
 {

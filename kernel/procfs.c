@@ -11,9 +11,9 @@
 #include <kernel/printk.h>
 #include <kernel/pseudofs.h>
 #include <kernel/shell.h>
+#include <kernel/thread.h>
 #include <kernel/time.h>
 
-uint64_t idle_time_ns(void);
 
 static const char version_text[] =
     "fentros version " FENTROS_VERSION " (gcc " __VERSION__ ") #1 SMP x86_64\n";

@@ -93,8 +93,6 @@ void wait_event(struct wait_queue *wq, wait_cond_fn cond, void *arg)
     wait_event_timeout(wq, cond, arg, 0, false);
 }
 
-uint64_t sched_idle_runtime_ns(unsigned cpu);
-
 uint64_t idle_time_ns(void)
 {
     uint64_t sum = 0;

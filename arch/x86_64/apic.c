@@ -10,6 +10,7 @@
 #include <kernel/mm.h>
 #include <kernel/panic.h>
 #include <kernel/printk.h>
+#include <kernel/thread.h>
 #include <kernel/time.h>
 
 #define LAPIC_ID 0x020
@@ -152,8 +153,6 @@ void lapic_timer_start(unsigned hz)
     lapic_write(LAPIC_LVT_TIMER, LVT_TIMER_PERIODIC | APIC_VEC_TIMER);
     lapic_write(LAPIC_TIMER_INIT, timer_ticks_per_sec / hz);
 }
-
-void sched_tick(void);
 
 static void lapic_timer_irq(struct pt_regs *regs, void *arg) { sched_tick(); }
 

@@ -33,7 +33,6 @@ extern const char ap_trampoline_start[], ap_trampoline_end[], ap_trampoline_para
 
 static volatile bool ap_started;
 
-void smp_init_ipis(void);
 
 static void __noreturn ap_entry(unsigned cpu)
 {

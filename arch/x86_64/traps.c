@@ -2,6 +2,7 @@
  * The IDT and the C side of every interrupt and exception. Not traced: the int3 that live
  * code patching plants comes through here, and so does every timer tick.
  */
+#include <arch/asm_calls.h>
 #include <arch/cpu.h>
 #include <arch/apic.h>
 #include <arch/irq.h>

@@ -12,6 +12,8 @@ cpumask_t cpu_online_mask(void);
 
 /* Starts every CPU the firmware listed; prints "smp: N CPUs online". */
 void smp_boot_aps(void);
+/* Installs the IPI vectors of cross-CPU calls; each CPU runs it as it comes up. */
+void smp_init_ipis(void);
 
 /*
  * Runs fn(arg) on every online CPU in mask (the caller's CPU included, if in the mask),

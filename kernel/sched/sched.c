@@ -4,6 +4,7 @@
  * on. Threads never migrate, so a run queue is only ever changed under its own lock and
  * only its CPU switches threads.
  */
+#include <arch/asm_calls.h>
 #include <arch/irq.h>
 #include <arch/cpu.h>
 #include <arch/ftrace.h>
@@ -36,7 +37,6 @@ struct run_queue {
 static struct run_queue run_queues[MAX_CPUS];
 static bool sched_ready[MAX_CPUS];
 
-void thread_free(struct thread *t);
 
 static inline struct run_queue *this_rq(void) { return &run_queues[this_cpu_id()]; }
 

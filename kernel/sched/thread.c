@@ -16,7 +16,6 @@
 #include <kernel/time.h>
 #include <lib/string.h>
 
-void sched_enqueue_new(struct thread *t);
 
 static struct list_node all_threads = LIST_INIT(all_threads);
 

@@ -13,6 +13,7 @@
  * tracing stops with a report, and the frame that does match is used so the kernel
  * keeps running.
  */
+#include <arch/asm_calls.h>
 #include <arch/cpu.h>
 #include <arch/ftrace.h>
 #include <kernel/errno.h>

@@ -22,6 +22,7 @@
  * can only reach the trampolines the sites call now. A call in flight while an op's
  * filter changes reaches that same op: it entered while the op still wanted it.
  */
+#include <arch/asm_calls.h>
 #include <arch/cpu.h>
 #include <arch/ftrace.h>
 #include <kernel/errno.h>

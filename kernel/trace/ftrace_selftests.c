@@ -5,6 +5,7 @@
  * SAVE_REGS must show the arguments, unregistering must stop the calls, and a CPU that
  * runs a site in the middle of a batch must go through the int3 emulation correctly.
  */
+#include <arch/asm_calls.h>
 #include <arch/ftrace.h>
 #include <arch/text_patch.h>
 #include <kernel/errno.h>
@@ -292,11 +293,6 @@ SELFTEST(ftrace_recursion_guard)
  * and both dispatchers must be inside it, and nothing a callback or a traced function
  * runs may be.
  */
-void ftrace_tramp_dispatch(unsigned long ip, unsigned long *parent_slot, int slot,
-                           struct pt_regs *regs);
-void ftrace_list_dispatch(unsigned long ip, unsigned long *parent_slot, int slot,
-                          struct pt_regs *regs);
-
 SELFTEST(ftrace_entry_code_is_known)
 {
     for (unsigned s = 0; s < ARCH_FTRACE_TRAMP_SLOTS; s++) {

@@ -1,0 +1,32 @@
+#ifndef ARCH_ASM_CALLS_H
+#define ARCH_ASM_CALLS_H
+
+#include <arch/regs.h>
+#include <kernel/compiler.h>
+
+/*
+ * C functions that only assembly calls, declared once so that the compiler checks their
+ * definitions against what the callers pass. Each takes its arguments in the registers
+ * the System V ABI gives them, as the .asm caller named beside it sets them up.
+ */
+
+/* boot/boot.asm: the bootstrap CPU, in long mode on its first stack. */
+void kernel_main(uint32_t magic, uint64_t mbi_phys);
+
+/* entry.asm: every exception and interrupt, with the registers saved in regs. */
+void x86_trap_dispatch(struct pt_regs *regs);
+
+/* switch.asm: where a new thread's first switch lands. */
+void thread_entry(void) __noreturn;
+
+/* ftrace_tramp.asm: an op's own trampoline (slot >= 0) and the list callers (slot -1). */
+void ftrace_tramp_dispatch(unsigned long ip, unsigned long *parent_slot, int slot,
+                           struct pt_regs *regs);
+void ftrace_list_dispatch(unsigned long ip, unsigned long *parent_slot, int slot,
+                          struct pt_regs *regs);
+
+/* ftrace_graph.asm: return_to_handler, with sp just above the hooked return slot; returns
+ * the real return address. */
+unsigned long ftrace_return_to_handler(unsigned long sp);
+
+#endif
