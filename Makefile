@@ -62,7 +62,8 @@ TRACED_FILES  := kernel/trace/bench_%.c  # the bench rows drive the tracer; they
 NOTRACE := $(strip $(NOTRACE_FILES))
 NOTRACE_DIR_LIST := $(strip $(NOTRACE_DIRS))
 
-is_notrace = $(if $(filter $(TRACED_FILES),$(1)),,$(or $(filter $(NOTRACE),$(1)),$(strip $(foreach d,$(NOTRACE_DIR_LIST),$(filter $(d)%,$(1))))))
+in_notrace_dir = $(strip $(foreach d,$(NOTRACE_DIR_LIST),$(filter $(d)%,$(1))))
+is_notrace = $(if $(filter $(TRACED_FILES),$(1)),,$(or $(filter $(NOTRACE),$(1)),$(call in_notrace_dir,$(1))))
 
 C_SRCS   := $(sort $(shell find kernel lib arch -name '*.c'))
 ASM_SRCS := $(sort $(shell find boot arch -name '*.asm'))

@@ -14,7 +14,6 @@
 #include <lib/printf.h>
 
 #include "trace_internal.h"
-#include "bench_tracer.h"
 
 /*
  * Calls per sample. Short samples on purpose: under an emulator on a busy host the vCPU

@@ -21,7 +21,6 @@
 #include <lib/string.h>
 
 #include "trace_internal.h"
-#include "bench_tracer.h"
 
 #define BENCH_RB_BATCH 64       /* events per sample: one rdtsc pair per 64 events */
 #define BENCH_RB_PAGES 8        /* pages per CPU: small, so writers wrap and overwrite */

@@ -6,7 +6,6 @@
 #include <kernel/percpu.h>
 
 #include "trace_internal.h"
-#include "bench_tracer.h"
 
 /* Called through a pointer the compiler cannot see through, so every call is real. */
 static unsigned long (*volatile bench_target)(unsigned long, unsigned long,

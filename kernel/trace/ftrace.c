@@ -51,7 +51,6 @@ enum ftrace_target_id {
     TARGET_TRAMP_BASE = 3, /* + 2 * slot (+ 1 for the regs variant) */
 };
 
-extern const unsigned long __start_mcount_loc[], __stop_mcount_loc[];
 
 static struct dyn_ftrace *records;
 static size_t nr_records;

@@ -169,7 +169,6 @@ int ftrace_hash_apply_glob(struct ftrace_hash *hash, const char *token)
 
 /* ---- commands: glob:name[:param] ---- */
 
-extern const struct ftrace_filter_command __start_ftrace_commands[], __stop_ftrace_commands[];
 
 const struct ftrace_filter_command *ftrace_filter_command_find(const char *name)
 {

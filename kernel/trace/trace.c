@@ -16,7 +16,6 @@
 
 #define TRACE_DEFAULT_KB 1408
 
-extern const struct tracer __start_tracers[], __stop_tracers[];
 
 const struct trace_option_def trace_option_defs[TRACE_OPT_COUNT] = {
     [TRACE_OPT_PRINT_PARENT] = {"print-parent", true, NULL},

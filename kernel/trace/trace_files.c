@@ -14,7 +14,6 @@
 
 #include "trace_internal.h"
 
-extern const struct tracer __start_tracers[], __stop_tracers[];
 
 
 /* Copies a write into a NUL-terminated word without surrounding blanks. */
