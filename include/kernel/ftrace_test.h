@@ -4,6 +4,12 @@
 #include <kernel/compiler.h>
 
 /*
+ * The tracer's test header: what the self-tests, the torture and checker commands and the
+ * benchmarks use beyond <kernel/ftrace.h>. Only test code includes it, and the files that
+ * define what it declares.
+ */
+
+/*
  * Traced functions that exist to be traced: self-tests, the torture test and the
  * benchmarks attach ops to them and count. Built with -pg like any kernel code.
  */
@@ -37,7 +43,8 @@ bool fgraph_test_damage_top_frame(unsigned long fn);
 void graph_test_set_limits(unsigned long max_depth, uint64_t thresh_ns);
 /* The profiler's hit count (and total time in *time) for the function at ip. */
 uint64_t profile_test_hits(unsigned long ip, uint64_t *time);
-/* The count left on func's probe of a counted filter command (traceon, ...), or -ENOENT. */
+/* The count left on func's probe of a counted filter command (traceon, ...), as stored
+ * (-1 when `func:cmd:` gave none), or -ENOENT when there is no such probe. */
 long ftrace_probe_count(const char *cmd, const char *func);
 
 /*

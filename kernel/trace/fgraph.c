@@ -35,7 +35,7 @@ static volatile unsigned fgraph_users;
 static struct fgraph_ops *fgraph_clients[FGRAPH_MAX_CLIENTS];
 static volatile bool fgraph_dead;
 static DEFINE_SPINLOCK(fgraph_lock);
-static struct ftrace_ops fgraph_ops = {.tramp_slot = -1};
+static struct ftrace_ops fgraph_ftrace_ops = {.tramp_slot = -1};
 
 bool fgraph_is_dead(void) { return fgraph_dead; }
 
@@ -232,10 +232,11 @@ int register_ftrace_graph(struct fgraph_ops *gops)
         __atomic_fetch_or(&fgraph_users, 1u << slot, __ATOMIC_RELEASE);
         if (first) {
             /* The graph op follows set_ftrace_filter/notrace, as function tracing does. */
-            fgraph_ops.func = fgraph_entry;
-            ftrace_ops_set_hashes(&fgraph_ops, ftrace_hash_copy(ftrace_global_ops->filter_hash),
+            fgraph_ftrace_ops.func = fgraph_entry;
+            ftrace_ops_set_hashes(&fgraph_ftrace_ops,
+                                  ftrace_hash_copy(ftrace_global_ops->filter_hash),
                                   ftrace_hash_copy(ftrace_global_ops->notrace_hash));
-            err = register_ftrace_function(&fgraph_ops);
+            err = register_ftrace_function(&fgraph_ftrace_ops);
             if (err)
                 __atomic_fetch_and(&fgraph_users, ~(1u << slot), __ATOMIC_RELEASE);
         }
@@ -251,7 +252,7 @@ void unregister_ftrace_graph(struct fgraph_ops *gops)
     if (fgraph_users & bit) {
         __atomic_fetch_and(&fgraph_users, ~bit, __ATOMIC_RELEASE);
         if (fgraph_users == 0)
-            unregister_ftrace_function(&fgraph_ops);
+            unregister_ftrace_function(&fgraph_ftrace_ops);
     }
     spin_unlock(&fgraph_lock);
 }
@@ -261,7 +262,7 @@ void fgraph_filter_changed(void)
 {
     spin_lock(&fgraph_lock);
     if (fgraph_users)
-        ftrace_ops_set_hashes(&fgraph_ops, ftrace_hash_copy(ftrace_global_ops->filter_hash),
+        ftrace_ops_set_hashes(&fgraph_ftrace_ops, ftrace_hash_copy(ftrace_global_ops->filter_hash),
                               ftrace_hash_copy(ftrace_global_ops->notrace_hash));
     spin_unlock(&fgraph_lock);
 }

@@ -34,6 +34,7 @@
  * writers on other CPUs with a sync round, so they are for thread context with
  * interrupts on.
  */
+
 /* Largest payload rb_reserve accepts; payloads above 112 bytes cost 4 more bytes. */
 #define RB_MAX_PAYLOAD 512
 /* Bytes of events a page holds (a page less its 16-byte header); sizes count in these. */
