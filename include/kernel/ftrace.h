@@ -128,7 +128,4 @@ void ftrace_graph_free_thread(struct thread *t);
 /* Where a hooked return really goes: the unwinder maps return_to_handler back with it. */
 unsigned long ftrace_graph_ret_addr(struct thread *t, unsigned long addr, unsigned long *slot);
 
-/* The ops the tracefs filter files edit: the current tracer's (see kernel/trace/). */
-extern struct ftrace_ops *ftrace_global_ops;
-
 #endif

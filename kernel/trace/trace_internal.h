@@ -559,6 +559,9 @@ void trace_graph_print_duration(struct seqbuf *s, uint64_t ns);
 
 /* ==== filter text, filter commands and filter files (ftrace_filter.c, ftrace_files.c) ==== */
 
+/* The ops set_ftrace_filter and set_ftrace_notrace edit: the current tracer's. */
+extern struct ftrace_ops *ftrace_global_ops;
+
 /*
  * The text written to set_ftrace_filter and set_ftrace_notrace: whitespace-separated
  * tokens, each a glob (see ftrace_hash_apply_glob) or, in set_ftrace_filter only, a
