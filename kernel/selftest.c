@@ -53,9 +53,16 @@ int selftest_run(const char *pattern)
         struct selftest_ctx t = {.name = st->name};
         st->fn(&t);
         n++;
-        if (t.failures)
+        if (!t.failures && !t.skip_reason && t.checks == 0)
+            selftest_fail(&t, __FILE__, __LINE__, "the test made no check and did not SKIP");
+        if (t.failures) {
             failed++;
-        selftest_print("%s %zu %s\n", t.failures ? "not ok" : "ok", n, st->name);
+            selftest_print("not ok %zu %s\n", n, st->name);
+        } else if (t.skip_reason) {
+            selftest_print("ok %zu %s # SKIP %s\n", n, st->name, t.skip_reason);
+        } else {
+            selftest_print("ok %zu %s\n", n, st->name);
+        }
     }
     selftest_print("# selftest: %zu tests, %d failed\n", total, failed);
     return failed;

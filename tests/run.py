@@ -96,6 +96,7 @@ class Reporter:
         self.interrupted = False
         self.passed = 0
         self.failed = 0
+        self.skipped = 0
         self.failures = []
         self._lock = threading.Lock()
 
@@ -136,6 +137,7 @@ class Reporter:
 
     def skip(self, name, reason):
         with self._lock:
+            self.skipped += 1
             print(f"skip {name}: {reason}", flush=True)
 
     def summary(self):
@@ -144,7 +146,8 @@ class Reporter:
                 print()
                 for line in self.failures:
                     print(line)
-            print(f"{self.passed} passed, {self.failed} failed", flush=True)
+            skipped = f", {self.skipped} skipped" if self.skipped else ""
+            print(f"{self.passed} passed, {self.failed} failed{skipped}", flush=True)
             if self.interrupted:
                 return 130
             return 0 if self.failed == 0 and self.passed > 0 else 1

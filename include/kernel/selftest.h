@@ -5,13 +5,19 @@
 
 /*
  * In-kernel tests, registered by linker section and run by the `selftest` shell command,
- * which prints KTAP version 1. A test body reports failures through EXPECT*; each failed
- * expectation prints a "# file:line: ..." diagnostic line and marks the test not ok.
+ * which prints KTAP version 1. A test body reports failures through EXPECT* (the test
+ * goes on) and ASSERT* (the test ends there); each failure prints a "# file:line: ..."
+ * diagnostic line and marks the test not ok.
+ *
+ * A test passes only by making checks: one that ends with none and did not call SKIP
+ * reports not ok, so a test whose precondition silently failed cannot look like a pass.
+ * SKIP(reason) ends a test that cannot run here (KTAP `ok N name # SKIP reason`).
  */
 struct selftest_ctx {
     const char *name;
     int failures;
     int checks;
+    const char *skip_reason; /* set by SKIP */
 };
 
 struct selftest {
@@ -50,6 +56,50 @@ void selftest_fail(struct selftest_ctx *t, const char *file, int line, const cha
         if (!_a || !_b || strcmp(_a, _b) != 0)                                               \
             selftest_fail(t, __FILE__, __LINE__, "%s == %s: \"%s\" != \"%s\"", #a, #b,       \
                           _a ? _a : "(null)", _b ? _b : "(null)");                           \
+    } while (0)
+
+/*
+ * ASSERT*: as EXPECT*, but a failure ends the test (a `return` from the test body), for
+ * checks the rest of the test depends on. A test that must undo something on failure
+ * (unregister an op, free memory) uses EXPECT and its own cleanup path instead.
+ */
+#define ASSERT(cond)                                                                         \
+    do {                                                                                     \
+        t->checks++;                                                                         \
+        if (!(cond)) {                                                                       \
+            selftest_fail(t, __FILE__, __LINE__, "assertion %s", #cond);                     \
+            return;                                                                          \
+        }                                                                                    \
+    } while (0)
+
+#define ASSERT_EQ(a, b)                                                                      \
+    do {                                                                                     \
+        long long _a = (long long)(a), _b = (long long)(b);                                  \
+        t->checks++;                                                                         \
+        if (_a != _b) {                                                                      \
+            selftest_fail(t, __FILE__, __LINE__, "%s == %s: %lld != %lld", #a, #b, _a, _b);  \
+            return;                                                                          \
+        }                                                                                    \
+    } while (0)
+
+#define ASSERT_NOT_NULL(p) ASSERT((p) != NULL)
+
+#define ASSERT_STREQ(a, b)                                                                   \
+    do {                                                                                     \
+        const char *_a = (a), *_b = (b);                                                     \
+        t->checks++;                                                                         \
+        if (!_a || !_b || strcmp(_a, _b) != 0) {                                             \
+            selftest_fail(t, __FILE__, __LINE__, "%s == %s: \"%s\" != \"%s\"", #a, #b,       \
+                          _a ? _a : "(null)", _b ? _b : "(null)");                           \
+            return;                                                                          \
+        }                                                                                    \
+    } while (0)
+
+/* Ends the test as skipped: it cannot run in this configuration (one CPU, say). */
+#define SKIP(reason)                                                                         \
+    do {                                                                                     \
+        t->skip_reason = (reason);                                                           \
+        return;                                                                              \
     } while (0)
 
 /* Runs every registered test whose name matches the glob (NULL = all); returns failures. */

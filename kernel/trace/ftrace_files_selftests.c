@@ -66,6 +66,7 @@ bool ftrace_test_file_is(struct selftest_ctx *t, const char *name, const char *e
     char *text = ftrace_test_read_file(name, 4096, &err);
     bool same = text && strcmp(text, expected) == 0;
 
+    t->checks++;
     if (!same)
         selftest_fail(t, __FILE__, __LINE__, "%s reads \"%s\" (err %ld), not \"%s\"", name,
                       text ? text : "", (long)err, expected);
@@ -218,7 +219,7 @@ SELFTEST(ftrace_filter_file_split_tokens)
     ssize_t werr;
 
     if (ftrace_is_dead())
-        return;
+        SKIP("ftrace is dead");
     EXPECT(ftrace_test_save(&saved));
     ftrace_test_listing(expected, sizeof(expected), both, 2);
 
@@ -252,7 +253,7 @@ SELFTEST(ftrace_filter_file_commit_after_error)
     ssize_t werr;
 
     if (ftrace_is_dead())
-        return;
+        SKIP("ftrace is dead");
     EXPECT(ftrace_test_save(&saved));
 
     /* `echo nosuch > set_ftrace_filter`: the write fails, the empty filter is installed. */
@@ -320,7 +321,7 @@ SELFTEST(ftrace_filter_file_notrace)
     ssize_t werr;
 
     if (ftrace_is_dead())
-        return;
+        SKIP("ftrace is dead");
     EXPECT(ftrace_test_save(&saved));
     EXPECT_EQ(ftrace_test_echo1(t, "set_ftrace_filter", PFS_TRUNC, "ftrace_test_target\n", &werr),
               0);
@@ -358,9 +359,7 @@ SELFTEST(ftrace_files_listing_reads)
     size_t i;
 
     whole = ftrace_test_read_file("available_filter_functions", 65536, &err);
-    EXPECT(whole != NULL);
-    if (!whole)
-        return;
+    ASSERT(whole != NULL);
     for (line = whole; *line; line = strchr(line, '\n') + 1) {
         const char *name = ftrace_rec_name(ftrace_rec(ftrace_test_record_of_line(lines + 1)));
 
@@ -433,11 +432,12 @@ SELFTEST(ftrace_files_enabled_functions)
     struct ftrace_ops *op;
     unsigned long tramp, func;
 
-    if (ftrace_is_dead() || other == (size_t)-1)
-        return;
+    if (ftrace_is_dead())
+        SKIP("ftrace is dead");
+    ASSERT(other != (size_t)-1);
     /* Someone else tracing the target would change the count: nothing to check then. */
     if (ftrace_rec_count(ftrace_rec(other)) != 0)
-        return;
+        SKIP("the target is traced by another op");
     ftrace_test_enabled_line(line, sizeof(line), other);
     EXPECT_STREQ(line, "");
 
