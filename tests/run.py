@@ -20,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from harness import ktap, shelltest, tracetest  # noqa: E402
+from harness import hostchecks, ktap, shelltest, tracefmt, tracetest  # noqa: E402
 from harness.console import Console, describe_exit  # noqa: E402
 from harness.isos import IsoCache, IsoError  # noqa: E402
 
@@ -198,6 +198,7 @@ class ScriptUnit:
 
     def __init__(self, smp, test):
         self.name = f"smp{smp}/shell/{test.name}"
+        self.smp = smp
         self.test = test
 
     def run(self, session, console, start):
@@ -209,12 +210,33 @@ class ScriptUnit:
             if reply.cwd != "/":
                 failure = Failure("could not get back to / before the test",
                                   tail(reply.lines), fatal=True)
+        # A script on the shared boot starts from tracing's boot state, so one that failed
+        # halfway cannot make the next fail too. Scripts with a boot of their own keep what
+        # their kernel command line set up.
+        if failure is None and not self.test.own_boot:
+            failure = reset_tracing(session, console, self.smp)
         if failure is None:
             failure = session.run_steps(console, self.test)
         failure = with_crash_text(failure, console.crash_lines(start))
         session.reporter.result(self.name, failure, time.monotonic() - began,
                                 console.log_path)
         return not (failure and failure.fatal)
+
+
+def reset_tracing(session, console, smp):
+    """tracefmt.reset_tracing through the console, then back to /; a Failure if any step
+    printed anything (a reset step that fails is a broken kernel, not a broken test)."""
+    sh = tracetest.Shell(console, smp, session.args.timeout, session.boot_cache(console))
+    try:
+        tracefmt.reset_tracing(sh)
+    except tracetest.TestFailure as err:
+        return Failure(f"resetting tracing before the script failed: {err.message}",
+                       err.details, fatal=True)
+    reply = console.command(b"cd /\r", session.args.timeout)
+    if reply.cwd != "/":
+        return Failure("could not get back to / after resetting tracing", tail(reply.lines),
+                       fatal=True)
+    return None
 
 
 class TraceUnit:
@@ -583,7 +605,13 @@ def clear_logs():
 def main(argv=None):
     args = parse_args(argv)
     reporter = Reporter(args.keep_going)
+    # The checks without QEMU, unless this run is the harness testing itself.
+    with_host_checks = args.qemu_cmd is None
     if args.list:
+        if with_host_checks:
+            for name in hostchecks.names():
+                if name_matches(name, args.filter):
+                    print(name)
         quiet = Reporter(True)
         for group in plan(args, load_tests(args, quiet), reporter,
                           load_trace_tests(args, quiet)):
@@ -591,6 +619,8 @@ def main(argv=None):
                 print(unit.name)
         return 0
     clear_logs()
+    if with_host_checks:
+        hostchecks.run_all(reporter, lambda name: name_matches(name, args.filter))
     session = Session(args, reporter)
     groups = plan(args, load_tests(args, reporter), reporter, load_trace_tests(args, reporter))
     pool = ThreadPoolExecutor(max_workers=args.jobs) if args.jobs > 1 else None

@@ -20,6 +20,11 @@ struct selftest_ctx {
     const char *skip_reason; /* set by SKIP */
 };
 
+/*
+ * Registration by linker section. A host build of a self-test file (tests/host) defines
+ * SELFTEST itself before including this header, and registers its own way.
+ */
+#ifndef SELFTEST
 struct selftest {
     const char *name;
     void (*fn)(struct selftest_ctx *t);
@@ -30,6 +35,7 @@ struct selftest {
     static const struct selftest selftest_##test_name __used __section(".selftests")         \
         __aligned(8) = {#test_name, selftest_fn_##test_name};                                \
     static void selftest_fn_##test_name(struct selftest_ctx *t)
+#endif
 
 void selftest_fail(struct selftest_ctx *t, const char *file, int line, const char *fmt, ...)
     __printf(4, 5);

@@ -1,0 +1,112 @@
+"""The checks of `make test` that need no QEMU: the harness's own unit tests and the ring
+buffer's host stress test (the kernel's ring_buffer.c built for the host, hammered by
+threads and signals), briefly, with AddressSanitizer + UBSan and without a sanitizer.
+Each reports as named results through the run's reporter."""
+
+import subprocess
+import time
+import unittest
+from pathlib import Path
+
+HARNESS_DIR = Path(__file__).resolve().parent
+HOST_DIR = HARNESS_DIR.parent / "host"
+# Seconds each stress binary runs in `make test`; `make -C tests/host check` runs longer.
+STRESS_SECONDS = 3
+STRESS_BUILDS = (("asan", "rb_stress"), ("plain", "rb_stress_fast"))
+
+
+class _Failure:
+    """What run.py's reporter expects of a failure: a reason and detail lines."""
+
+    def __init__(self, reason, details=()):
+        self.reason = reason
+        self.details = list(details)
+        self.log = None
+        self.fatal = False
+
+
+def names():
+    """The result names these checks report, in order (for --list and filtering)."""
+    loader = unittest.TestLoader()
+    suite = loader.discover(str(HARNESS_DIR), pattern="test_*.py", top_level_dir=str(HARNESS_DIR))
+    unit = [f"harness/{t.id().split('.', 1)[-1]}" for t in _flatten(suite)]
+    return unit + [f"host/rb_stress/{kind}" for kind, _ in STRESS_BUILDS]
+
+
+def _flatten(suite):
+    for item in suite:
+        if isinstance(item, unittest.TestSuite):
+            yield from _flatten(item)
+        else:
+            yield item
+
+
+class _Result(unittest.TestResult):
+    def __init__(self, reporter, wanted):
+        super().__init__()
+        self.reporter = reporter
+        self.wanted = wanted
+        self.began = 0.0
+
+    def _name(self, test):
+        return f"harness/{test.id().split('.', 1)[-1]}"
+
+    def startTest(self, test):
+        super().startTest(test)
+        self.began = time.monotonic()
+
+    def addSuccess(self, test):
+        self.reporter.ok(self._name(test), time.monotonic() - self.began)
+
+    def _fail(self, test, err):
+        text = self._exc_info_to_string(err, test).splitlines()
+        self.reporter.fail(self._name(test), _Failure(text[-1] if text else "failed", text[-15:]),
+                           time.monotonic() - self.began)
+
+    addFailure = _fail
+    addError = _fail
+
+    def addSkip(self, test, reason):
+        self.reporter.skip(self._name(test), reason)
+
+
+def run_harness_tests(reporter, wanted):
+    loader = unittest.TestLoader()
+    suite = loader.discover(str(HARNESS_DIR), pattern="test_*.py", top_level_dir=str(HARNESS_DIR))
+    chosen = unittest.TestSuite(t for t in _flatten(suite)
+                                if wanted(f"harness/{t.id().split('.', 1)[-1]}"))
+    if chosen.countTestCases():
+        chosen.run(_Result(reporter, wanted))
+
+
+def run_host_stress(reporter, wanted):
+    chosen = [(kind, binary) for kind, binary in STRESS_BUILDS
+              if wanted(f"host/rb_stress/{kind}")]
+    if not chosen:
+        return
+    build = subprocess.run(["make", "-s", "-C", str(HOST_DIR)] + [b for _, b in chosen],
+                           capture_output=True, text=True)
+    for kind, binary in chosen:
+        name = f"host/rb_stress/{kind}"
+        if build.returncode != 0:
+            reporter.fail(name, _Failure("build failed", (build.stdout + build.stderr)
+                                         .splitlines()[-15:]))
+            continue
+        began = time.monotonic()
+        try:
+            run = subprocess.run([str(HOST_DIR / binary), "-t", str(STRESS_SECONDS)],
+                                 capture_output=True, text=True, timeout=STRESS_SECONDS * 20 + 60)
+        except subprocess.TimeoutExpired:
+            reporter.fail(name, _Failure("hung"), time.monotonic() - began)
+            continue
+        output = (run.stdout + run.stderr).splitlines()
+        if run.returncode == 0:
+            reporter.ok(name, time.monotonic() - began)
+        else:
+            reporter.fail(name, _Failure(f"exit status {run.returncode}", output[-20:]),
+                          time.monotonic() - began)
+
+
+def run_all(reporter, wanted):
+    run_harness_tests(reporter, wanted)
+    run_host_stress(reporter, wanted)
