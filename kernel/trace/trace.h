@@ -21,6 +21,13 @@
  * depth, pid) fits one word. A function event is 12 bytes of payload: 16 in the buffer.
  */
 enum trace_type {
+    /*
+     * Not a compact record: a trace event in Linux's layout (events/event_core.h), whose
+     * u16 common_type, u8 common_flags and u8 common_preempt_count make up this first
+     * word. Its top nibble is the preempt count's high nibble, which the event core keeps
+     * at 0 so that the two kinds never mix up.
+     */
+    TRACE_EVENT_FULL = 0,
     TRACE_FN = 1,
     TRACE_STACK = 2,
     TRACE_PRINT = 3,
@@ -49,6 +56,15 @@ static inline unsigned trace_ctx_type(uint32_t c) { return c >> TRACE_CTX_TYPE_S
 static inline unsigned trace_ctx_flags(uint32_t c) { return (c >> TRACE_CTX_FLAGS_SHIFT) & 0xf; }
 static inline unsigned trace_ctx_preempt(uint32_t c) { return (c >> TRACE_CTX_PREEMPT_SHIFT) & 0xf; }
 static inline unsigned trace_ctx_pid(uint32_t c) { return c & TRACE_CTX_PID_MASK; }
+
+/* The pid of any record: in the context word, or a full event's common_pid. */
+static inline int trace_record_pid(const void *data)
+{
+    uint32_t ctx = *(const uint32_t *)data;
+    if (trace_ctx_type(ctx) == TRACE_EVENT_FULL)
+        return ((const int32_t *)data)[1];
+    return (int)trace_ctx_pid(ctx);
+}
 
 static inline uint32_t trace_addr_pack(unsigned long addr)
 {
@@ -107,6 +123,7 @@ enum trace_option {
     TRACE_OPT_OVERWRITE,
     TRACE_OPT_IRQ_INFO,
     TRACE_OPT_MARKERS,
+    TRACE_OPT_EVENT_FORK,
     TRACE_OPT_FUNC_STACK_TRACE,  /* function tracer */
     TRACE_OPT_GRAPH_OVERRUN,     /* function_graph ... */
     TRACE_OPT_GRAPH_CPU,
