@@ -17,7 +17,7 @@ struct thread;
 
 /*
  * An event's enabled byte: non-zero when its emitter must run. TRACE_EVENT_ON_RECORD: the
- * event is enabled; TRACE_EVENT_ON_FOLLOW: sched_process_fork/exit only, while
+ * event is enabled; TRACE_EVENT_ON_FOLLOW: sched_process_fork/free only, while
  * options/event-fork makes set_event_pid follow new threads.
  */
 #define TRACE_EVENT_ON_RECORD 0x1

@@ -52,7 +52,7 @@ void trace_event_update_follow(void)
 {
     bool follow = event_fork_on && READ_ONCE(trace_event_pids[TRACE_EVENT_PIDS_TRACE].count);
     set_bit_in(&trace_event_on_sched_process_fork, TRACE_EVENT_ON_FOLLOW, follow);
-    set_bit_in(&trace_event_on_sched_process_exit, TRACE_EVENT_ON_FOLLOW, follow);
+    set_bit_in(&trace_event_on_sched_process_free, TRACE_EVENT_ON_FOLLOW, follow);
 }
 
 void trace_event_fork_option_changed(bool on)

@@ -312,12 +312,7 @@ TRACE_EVENT_CALL(sched_process_exit, &trace_event_on_sched_process_exit, .system
 
 void trace_event_emit_sched_process_exit(struct thread *t)
 {
-    uint8_t on = trace_event_on_sched_process_exit;
-    if (on & TRACE_EVENT_ON_RECORD)
-        emit_process(&trace_event_call_sched_process_exit, t);
-    /* After the record, so that set_event_pid still lets the exit of a followed pid in. */
-    if (on & TRACE_EVENT_ON_FOLLOW)
-        trace_event_pids_forget(t->pid);
+    emit_process(&trace_event_call_sched_process_exit, t);
 }
 
 TRACE_EVENT_ENABLED_BYTE(sched_process_free);
@@ -328,7 +323,12 @@ TRACE_EVENT_CALL(sched_process_free, &trace_event_on_sched_process_free, .system
 
 void trace_event_emit_sched_process_free(struct thread *t)
 {
-    emit_process(&trace_event_call_sched_process_free, t);
+    uint8_t on = trace_event_on_sched_process_free;
+    if (on & TRACE_EVENT_ON_RECORD)
+        emit_process(&trace_event_call_sched_process_free, t);
+    /* Only once the thread is off its CPU for good, so its last switch is still seen. */
+    if (on & TRACE_EVENT_ON_FOLLOW)
+        trace_event_pids_forget(t->pid);
 }
 
 /* ---- sched_migrate_task ---- */
