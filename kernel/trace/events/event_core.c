@@ -252,6 +252,12 @@ void trace_event_save_cmdline(int pid, const char *comm)
 {
     if (pid <= 0 || !cmdlines)
         return;
+    /* Nearly every switch is between threads already cached: a lock-free look first. A
+     * racing resize may make it read a stale slot; the worst case is one missed update. */
+    unsigned seen = READ_ONCE(cmdline_of_pid[(unsigned)pid % CMDLINE_PID_MAP]);
+    if (seen && seen <= READ_ONCE(cmdlines_size) && cmdlines[seen - 1].pid == pid &&
+        strncmp(cmdlines[seen - 1].comm, comm, THREAD_NAME_LEN) == 0)
+        return;
     unsigned long irq = arch_irq_save();
     if (!spin_trylock(&cmdline_lock)) {
         arch_irq_restore(irq);
