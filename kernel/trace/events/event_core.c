@@ -148,13 +148,20 @@ refuse:
 void trace_event_commit(const struct trace_event_call *call, void *record, size_t size,
                         struct rb_reservation *res)
 {
-    struct event_filter *filter = READ_ONCE(call->state->filter);
-    if (filter && !event_filter_match(filter, record, size))
-        rb_discard(trace_global.buffer, res);
-    else
+    struct percpu *cpu = this_cpu();
+    /* Counted in before the filter is read, so that its replacement waits for us. */
+    trace_event_filter_users[cpu->cpu]++;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    struct event_filter *filter = __atomic_load_n(&call->state->filter, __ATOMIC_ACQUIRE);
+    bool keep = !filter || event_filter_match(filter, record, size);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    trace_event_filter_users[cpu->cpu]--;
+    if (keep)
         rb_commit(trace_global.buffer, res);
+    else
+        rb_discard(trace_global.buffer, res);
     __asm__ __volatile__("" ::: "memory");
-    this_cpu()->preempt_count--;
+    cpu->preempt_count--;
 }
 
 void trace_event_copy_comm(char dst[16], const char *src)
