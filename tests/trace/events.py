@@ -120,3 +120,19 @@ def test_notrace_pid(sh):
     sh.do("echo 0 > tracing_on")
     trace = read_events(sh)
     sh.check(any(e.pid == 0 for e in trace.events), "no idle ticks once the list is empty")
+
+
+def test_with_function_tracer(sh):
+    # Events and function records share the per-CPU buffers and come out merged in time.
+    sh.do("echo 'work_*' > set_ftrace_filter", "echo function > current_tracer",
+          "echo 'sched:*' > set_event", "echo 1 > events/irq_vectors/enable")
+    run_work(sh, "0.02", 1)
+    trace = read_events(sh)
+    kinds = {e.kind for e in trace.events}
+    sh.check({"function", "event"} <= kinds, f"kinds of lines: {sorted(kinds)}")
+    back = tf.backwards_in_time(trace.events)
+    sh.check(not back, f"{len(back)} lines older than the one before on their CPU",
+             [f"line {b.lineno} after line {a.lineno}" for a, b in back[:5]])
+    pipe = sh.run("cat trace_pipe | head -n 1")
+    sh.check(len(pipe) == 1 and not tf.parse_trace(pipe, header=False).errors,
+             "trace_pipe's first line is not in Linux's form", pipe)
