@@ -163,3 +163,9 @@ $ cat options/event-fork
 0
 $ echo 2 > options/event-fork
 echo: write error: Invalid argument
+
+# printk_formats: each trace_printk() format in the kernel, escaped as Linux prints it.
+$ cat printk_formats | grep value
+~ 0x[0-9a-f]{16} : "value %d %s %lx %c%%\\n"
+$ cat printk_formats | grep plain
+~ 0x[0-9a-f]{16} : "plain text\\n"
