@@ -319,6 +319,8 @@ DEFAULT_OPTIONS = {"print-parent": 1, "sym-offset": 0, "sym-addr": 0, "context-i
                    "overwrite": 1, "irq-info": 1, "markers": 1, "event-fork": 0,
                    "func_stack_trace": 0}
 DEFAULT_BUFFER_KB = 1408
+# The event systems whose filters reset_tracing clears.
+EVENT_SYSTEMS = ("sched", "irq", "irq_vectors")
 
 
 def cpu_mask(cpus):
@@ -341,6 +343,7 @@ def reset_tracing(sh):
           "echo > set_event",
           "echo > set_event_pid",
           "echo > set_event_notrace_pid",
+          *[f"echo 0 > events/{system}/filter" for system in EVENT_SYSTEMS],
           f"echo {cpu_mask(range(sh.smp))} > tracing_cpumask",
           "echo local > trace_clock",
           f"echo {DEFAULT_BUFFER_KB} > buffer_size_kb",
