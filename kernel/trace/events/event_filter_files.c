@@ -18,6 +18,8 @@
 
 #include "event_core.h"
 #include "event_files.h"
+#include "event_filter.h"
+#include "../trace_error_log.h"
 
 #define FILTER_TEXT_MAX 512
 
@@ -128,4 +130,11 @@ ssize_t trace_event_store_system_filter(void *data, const char *buf, size_t len)
         trace_event_filter_report(text, &first);
     kfree(text);
     return !installed && first_err ? first_err : (ssize_t)len;
+}
+
+/* Linux logs a refused filter under this name; texts it cannot place get no entry. */
+void trace_event_filter_report(const char *text, const struct event_filter_error *err)
+{
+    if (err->message)
+        trace_error_log("event filter parse error", err->message, text, err->pos);
 }
