@@ -136,3 +136,28 @@ def test_with_function_tracer(sh):
     pipe = sh.run("cat trace_pipe | head -n 1")
     sh.check(len(pipe) == 1 and not tf.parse_trace(pipe, header=False).errors,
              "trace_pipe's first line is not in Linux's form", pipe)
+
+
+def test_filter_true_false(sh):
+    # A predicate true for some records keeps exactly those; one true for none keeps none.
+    sh.do("echo 'next_pid == 0' > events/sched/sched_switch/filter",
+          "echo sched:sched_switch > set_event")
+    run_work(sh, "0.05", 1)
+    trace = read_events(sh)
+    sh.check(trace.events, "no switch to idle recorded")
+    bad = [e for e in trace.events if e.fields["next_pid"] != "0"]
+    sh.check(not bad, f"{len(bad)} records the filter should have discarded",
+             [f"line {e.lineno}" for e in bad[:5]])
+    sh.do("echo > trace", "echo 'next_pid == 0 && prev_pid == 0' > "
+          "events/sched/sched_switch/filter", "echo 1 > tracing_on")
+    run_work(sh, "0.05", 1)
+    trace = read_events(sh)
+    sh.check(not trace.events and trace.written == 0,
+             f"an impossible filter let {trace.written} records through")
+    sh.do("echo > trace", "echo 'common_pid != 0' > events/sched/filter",
+          "echo 'sched:*' > set_event", "echo 1 > tracing_on")
+    run_work(sh, "0.05", 1)
+    trace = read_events(sh)
+    idle = [e for e in trace.events if e.pid == 0]
+    sh.check(trace.events and not idle, f"the system filter let {len(idle)} idle records in")
+    sh.do("echo 0 > events/sched/filter")
