@@ -214,6 +214,17 @@ echo nop > current_tracer
 echo > set_ftrace_filter
 echo > trace
 
+# One trace event per getppid(): raw_syscalls:sys_enter, a 64-byte record like
+# sched_switch's. Turned off before `written` runs, so its own syscalls add no events.
+for i in $(seq {reps}); do
+    echo > trace
+    echo 1 > events/raw_syscalls/sys_enter/enable
+    line=$(/bin/syscall_loop {calls} {chunk})
+    echo 0 > events/raw_syscalls/sys_enter/enable
+    say event $line written=$(written) $(stats)
+done
+echo > trace
+
 for i in $(seq {enable_reps}); do
     before=$(cal_ipis)
     line=$(/bin/syscall_loop -w current_tracer function)
@@ -380,6 +391,20 @@ def linux_figures(guest):
     per_call = fig["function_graph.events_per_call"][0]
     fig["function_graph.call"] = (fig["function_graph.event"][0].scaled(per_call), "ns")
 
+    if guest.get("event"):
+        ev = LoopRuns(guest, "event")
+        if ev.written and min(ev.written) > 0:
+            # At least one sys_enter per call; the shell's few syscalls around the loop
+            # make the median a little more.
+            per_call = max(1.0, statistics.median(ev.written) / (calls + 1))
+            (on_lo, on_mid), (off_lo, off_mid) = ev.chunk_stat(), off.chunk_stat()
+            events = chunk * per_call
+            fig["event.sys_enter"] = (cycles_stat((on_lo - off_lo) / events,
+                                                  (on_mid - off_mid) / events), "ns")
+            fig["event.events_per_call"] = (per_call, "events")
+            if ev.entries and ev.bytes and ev.entries[-1]:
+                fig["event.bytes"] = (ev.bytes[-1] / ev.entries[-1], "bytes")
+
     records = guest.get("records", [{}])[0]
     entries, pages = int(records.get("entries", "0")), int(records.get("pages", "0"))
     if entries and pages:
@@ -434,6 +459,9 @@ def linux_table(fig):
         ("records.per_site", "  bytes per record, page slack included"),
         ("function.bytes", "bytes per function event (cpu0 stats)"),
         ("function_graph.bytes", "bytes per graph event, entry/return average"),
+        ("event.sys_enter", "raw_syscalls:sys_enter on: overhead per event"),
+        ("event.events_per_call", "  sys_enter events per getppid()"),
+        ("event.bytes", "bytes per sys_enter event (cpu0 stats)"),
     ]
     lines = [f"{'row':<32} {'what':<46} {'min cyc':>12} {'median cyc':>12} "
                      f"{'min ns':>12} {'median ns':>12}"]
@@ -501,6 +529,11 @@ def comparison(run, fig):
          "bytes", None),
         ("bytes per graph event (entry/return average)", ours_graph_bytes(run),
          theirs("function_graph.bytes"), "bytes", None),
+        ("64-byte event on (sched_switch / sys_enter), median",
+         ours(run, "events.on.sched_switch"), theirs("event.sys_enter"), "ns", None),
+        ("64-byte event on (sched_switch / sys_enter), min",
+         ours(run, "events.on.sched_switch", "min_ns"), theirs("event.sys_enter", "min"), "ns",
+         None),
     ]
 
 

@@ -12,6 +12,7 @@
 #include <kernel/percpu.h>
 #include <kernel/printk.h>
 #include <kernel/symbols.h>
+#include <kernel/trace_events.h>
 #include <kernel/trap.h>
 #include <lib/string.h>
 
@@ -155,6 +156,51 @@ static void __noreturn fatal_exception(struct pt_regs *regs)
     panic_end("Fatal exception");
 }
 
+/* The device behind a legacy line, as Linux names its irq action (irq_handler_entry). */
+static const char *irq_device_name(unsigned irq)
+{
+    return irq == 4 ? "ttyS0" : "unknown";
+}
+
+/* Linux's events for a vector: irq_vectors:* for the local APIC's, irq:* for devices. */
+static __always_inline void trace_vector_entry(unsigned v)
+{
+    switch (v) {
+    case APIC_VEC_TIMER:
+        trace_local_timer_entry((int)v);
+        break;
+    case APIC_VEC_RESCHEDULE:
+        trace_reschedule_entry((int)v);
+        break;
+    case APIC_VEC_CALL_FUNCTION:
+    case APIC_VEC_SYNC:
+        trace_call_function_entry((int)v);
+        break;
+    default:
+        if (v >= X86_IRQ_BASE && v < X86_IRQ_BASE + 16)
+            trace_irq_handler_entry((int)(v - X86_IRQ_BASE), irq_device_name(v - X86_IRQ_BASE));
+    }
+}
+
+static __always_inline void trace_vector_exit(unsigned v, bool handled)
+{
+    switch (v) {
+    case APIC_VEC_TIMER:
+        trace_local_timer_exit((int)v);
+        break;
+    case APIC_VEC_RESCHEDULE:
+        trace_reschedule_exit((int)v);
+        break;
+    case APIC_VEC_CALL_FUNCTION:
+    case APIC_VEC_SYNC:
+        trace_call_function_exit((int)v);
+        break;
+    default:
+        if (v >= X86_IRQ_BASE && v < X86_IRQ_BASE + 16)
+            trace_irq_handler_exit((int)(v - X86_IRQ_BASE), handled);
+    }
+}
+
 void x86_trap_dispatch(struct pt_regs *regs)
 {
     struct percpu *cpu = this_cpu();
@@ -175,8 +221,10 @@ void x86_trap_dispatch(struct pt_regs *regs)
 
     cpu->irq_depth++;
     x86_irq_handler_fn fn = READ_ONCE(irq_handlers[v].fn);
+    trace_vector_entry(v);
     if (fn)
         fn(regs, irq_handlers[v].arg);
+    trace_vector_exit(v, fn != NULL);
     if (v != X86_VEC_SPURIOUS && x86_irq_eoi)
         x86_irq_eoi(v);
     cpu->irq_depth--;

@@ -18,6 +18,7 @@
 #include <kernel/spinlock.h>
 #include <kernel/thread.h>
 #include <kernel/time.h>
+#include <kernel/trace_events.h>
 #include <kernel/trap.h>
 #include <lib/string.h>
 
@@ -107,6 +108,8 @@ void schedule(void)
         next = list_entry(n, struct thread, run_node);
         rq->nr_ready--;
     }
+    if (next != prev)
+        trace_sched_switch(prev, next);
     next->state = THREAD_RUNNING;
     next->slice_ticks = 0;
     rq->current = next;
@@ -157,14 +160,17 @@ static void wake_locked(struct run_queue *rq, struct thread *t)
         list_remove(&t->sleep_node);
         t->wake_deadline_ns = 0;
     }
+    trace_sched_waking(t);
     if (rq->current == t) {
         /* It has not switched away yet: it simply will not sleep. */
         t->state = THREAD_RUNNING;
+        trace_sched_wakeup(t);
         return;
     }
     t->state = THREAD_READY;
     list_add_tail(&rq->ready, &t->run_node);
     rq->nr_ready++;
+    trace_sched_wakeup(t);
 }
 
 void thread_wake(struct thread *t)
@@ -282,6 +288,7 @@ void sched_enqueue_new(struct thread *t)
     t->state = THREAD_READY;
     list_add_tail(&rq->ready, &t->run_node);
     rq->nr_ready++;
+    trace_sched_wakeup_new(t);
     spin_unlock_irqrestore(&rq->lock, flags);
     if (t->cpu != this_cpu_id() && was_idle)
         sched_kick_cpu(t->cpu);

@@ -14,6 +14,7 @@
 #include <kernel/spinlock.h>
 #include <kernel/thread.h>
 #include <kernel/time.h>
+#include <kernel/trace_events.h>
 #include <lib/string.h>
 
 
@@ -80,12 +81,14 @@ struct thread *kthread_create(int (*fn)(void *arg), void *arg, const char *name,
     nr_threads++;
     spin_unlock_irqrestore(&all_threads_lock, flags);
 
+    trace_sched_process_fork(current_thread(), t);
     sched_enqueue_new(t);
     return t;
 }
 
 void thread_free(struct thread *t)
 {
+    trace_sched_process_free(t);
     unsigned long flags = spin_lock_irqsave(&all_threads_lock);
     list_remove(&t->all_node);
     nr_threads--;
@@ -115,6 +118,7 @@ void kthread_exit(int code)
     struct thread *t = current_thread();
     ASSERT(!t->is_idle);
     t->exit_code = code;
+    trace_sched_process_exit(t);
     arch_irq_disable();
     /* The state change and the switch happen with interrupts off, so nothing runs this
      * thread again; finish_switch on the next thread tells the joiner. */

@@ -13,6 +13,7 @@
 #include <lib/string.h>
 
 #include "trace_internal.h"
+#include "events/event_core.h"
 
 #define TRACE_DEFAULT_KB 1408
 
@@ -25,6 +26,7 @@ const struct trace_option_def trace_option_defs[TRACE_OPT_COUNT] = {
     [TRACE_OPT_OVERWRITE] = {"overwrite", true, NULL},
     [TRACE_OPT_IRQ_INFO] = {"irq-info", true, NULL},
     [TRACE_OPT_MARKERS] = {"markers", true, NULL},
+    [TRACE_OPT_EVENT_FORK] = {"event-fork", false, NULL},
     [TRACE_OPT_FUNC_STACK_TRACE] = {"func_stack_trace", false, "function"},
     [TRACE_OPT_GRAPH_OVERRUN] = {"funcgraph-overrun", false, "function_graph"},
     [TRACE_OPT_GRAPH_CPU] = {"funcgraph-cpu", true, "function_graph"},
@@ -236,6 +238,8 @@ void trace_set_option(unsigned opt, bool on)
         __atomic_fetch_and(&trace_global.options, ~bit, __ATOMIC_RELAXED);
     if (opt == TRACE_OPT_OVERWRITE)
         rb_set_overwrite(trace_global.buffer, on);
+    if (opt == TRACE_OPT_EVENT_FORK)
+        trace_event_fork_option_changed(on);
     const struct tracer *t = trace_global.current;
     if (t && t->option_changed)
         t->option_changed(opt, on);

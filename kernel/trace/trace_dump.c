@@ -68,7 +68,7 @@ static void dump_lat_context(struct seqbuf *s, const struct rb_record *rec)
 {
     uint32_t ctx = *(const uint32_t *)rec->data;
     char comm[THREAD_NAME_LEN];
-    int pid = trace_ctx_pid(ctx);
+    int pid = trace_record_pid(rec->data);
 
     if (!trace_opt(TRACE_OPT_CONTEXT_INFO))
         return;

@@ -15,6 +15,7 @@
 #include <lib/string.h>
 
 #include "trace_internal.h"
+#include "events/event_core.h"
 
 
 #define GRAPH_INDENT 2
@@ -401,24 +402,42 @@ static bool print_return(struct trace_iter *it, struct seqbuf *s, struct graph_p
     return true;
 }
 
-/* trace_marker text inside the graph: a C comment one level deeper than the last call. */
+/*
+ * trace_marker text and trace events inside the graph: a C comment one level deeper than
+ * the last call, holding the marker text or the event line ("sched_switch: ..."), as Linux
+ * prints them.
+ */
 static bool print_comment(struct trace_iter *it, struct seqbuf *s, struct graph_print_state *st)
 {
     const struct rb_record *rec = &it->rec;
     const struct trace_print_event *p = (const void *)rec->data;
-    int pid = trace_ctx_pid(p->ctx);
+    struct seqbuf event_text = {0};
+    const char *text;
+    size_t len;
+    if (trace_ctx_type(p->ctx) == TRACE_EVENT_FULL) {
+        if (!trace_event_print_record(&event_text, rec)) {
+            seqbuf_free(&event_text);
+            return false;
+        }
+        text = event_text.buf ? event_text.buf : "";
+        len = event_text.len;
+    } else {
+        text = p->text;
+        len = strnlen(p->text, MIN((size_t)p->len, sizeof(p->text)));
+    }
+    int pid = trace_record_pid(rec->data);
     struct graph_cpu_state *cs = &st->cpu[rec->cpu];
     check_pid(s, cs, rec->cpu, pid);
     print_columns(s, rec, pid);
     print_duration(s, 0, FILL_FULL);
     if (cs->depth > 0)
         print_indent(s, cs->depth + 1);
-    size_t len = strnlen(p->text, MIN((size_t)p->len, sizeof(p->text)));
-    while (len && p->text[len - 1] == '\n')
+    while (len && text[len - 1] == '\n')
         len--;
     seq_puts(s, "/* ");
-    seq_write(s, p->text, len);
+    seq_write(s, text, len);
     seq_puts(s, " */\n");
+    seqbuf_free(&event_text);
     return true;
 }
 
@@ -433,6 +452,7 @@ static bool graph_print_line(struct trace_iter *it, struct seqbuf *s)
     case TRACE_GRAPH_RET:
         return print_return(it, s, st);
     case TRACE_PRINT:
+    case TRACE_EVENT_FULL:
         return print_comment(it, s, st);
     default:
         return false;

@@ -148,6 +148,13 @@ void rb_get_stats(struct ring_buffer *rb, unsigned cpu, struct rb_stats *st);
  * depth, pid) fits one word. A function event is 12 bytes of payload: 16 in the buffer.
  */
 enum trace_type {
+    /*
+     * Not a compact record: a trace event in Linux's layout (events/event_core.h), whose
+     * u16 common_type, u8 common_flags and u8 common_preempt_count make up this first
+     * word. Its top nibble is the preempt count's high nibble, which the event core keeps
+     * at 0 so that the two kinds never mix up.
+     */
+    TRACE_EVENT_FULL = 0,
     TRACE_FN = 1,
     TRACE_STACK = 2,
     TRACE_PRINT = 3,
@@ -176,6 +183,15 @@ static inline unsigned trace_ctx_type(uint32_t c) { return c >> TRACE_CTX_TYPE_S
 static inline unsigned trace_ctx_flags(uint32_t c) { return (c >> TRACE_CTX_FLAGS_SHIFT) & 0xf; }
 static inline unsigned trace_ctx_preempt(uint32_t c) { return (c >> TRACE_CTX_PREEMPT_SHIFT) & 0xf; }
 static inline unsigned trace_ctx_pid(uint32_t c) { return c & TRACE_CTX_PID_MASK; }
+
+/* The pid of any record: in the context word, or a full event's common_pid. */
+static inline int trace_record_pid(const void *data)
+{
+    uint32_t ctx = *(const uint32_t *)data;
+    if (trace_ctx_type(ctx) == TRACE_EVENT_FULL)
+        return ((const int32_t *)data)[1];
+    return (int)trace_ctx_pid(ctx);
+}
 
 static inline uint32_t trace_addr_pack(unsigned long addr)
 {
@@ -234,6 +250,7 @@ enum trace_option {
     TRACE_OPT_OVERWRITE,
     TRACE_OPT_IRQ_INFO,
     TRACE_OPT_MARKERS,
+    TRACE_OPT_EVENT_FORK,
     TRACE_OPT_FUNC_STACK_TRACE,  /* function tracer */
     TRACE_OPT_GRAPH_OVERRUN,     /* function_graph ... */
     TRACE_OPT_GRAPH_CPU,
@@ -715,5 +732,24 @@ void bench_tracer_sample(uint64_t *samples, unsigned runs, unsigned calls);
  */
 const char *bench_tracer_measure(const char *tracer, uint64_t *off, uint64_t *on, unsigned runs,
                                  unsigned calls, uint64_t *events);
+
+/* ---- error_log (trace_error_log.c): why a tracefs write was refused, in Linux's form ---- */
+
+/* Linux keeps the newest 16 entries. */
+#define TRACE_ERROR_LOG_MAX 16
+
+/*
+ * Adds an entry:
+ *   [    3.340436] LOCATION: error: MESSAGE
+ *     Command: COMMAND
+ *              ^            (under COMMAND's character at caret_pos)
+ * Process context only (it allocates); a failed allocation drops the entry.
+ */
+void trace_error_log(const char *location, const char *message, const char *command,
+                     unsigned caret_pos);
+
+/* The number of entries now held (for tests). */
+unsigned trace_error_log_count(void);
+
 
 #endif

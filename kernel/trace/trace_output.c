@@ -10,6 +10,7 @@
 #include <lib/string.h>
 
 #include "trace_internal.h"
+#include "events/event_core.h"
 
 const char *trace_comm_of(int pid, char *buf, size_t len)
 {
@@ -95,6 +96,10 @@ void trace_print_func_header(struct seqbuf *s, int cpu_only)
 /* The five flag columns: irqs-off, need-resched, hard/soft irq, preempt depth, migrate. */
 void trace_print_flags(struct seqbuf *s, uint32_t ctx)
 {
+    if (trace_ctx_type(ctx) == TRACE_EVENT_FULL) {
+        trace_event_print_flags(s, &ctx);
+        return;
+    }
     unsigned f = trace_ctx_flags(ctx), preempt = trace_ctx_preempt(ctx);
     char out[6];
     out[0] = (f & TRACE_FLAG_IRQS_OFF) ? 'd' : '.';
@@ -112,7 +117,7 @@ void trace_print_context(struct seqbuf *s, const struct rb_record *rec)
     if (!trace_opt(TRACE_OPT_CONTEXT_INFO))
         return;
     char comm[THREAD_NAME_LEN], ts[32];
-    int pid = trace_ctx_pid(ctx);
+    int pid = trace_record_pid(rec->data);
     seq_printf(s, "%16s-%-7d [%03u] ", trace_comm_of(pid, comm, sizeof(comm)), pid, rec->cpu);
     if (trace_opt(TRACE_OPT_IRQ_INFO))
         trace_print_flags(s, ctx);
@@ -164,6 +169,8 @@ bool trace_format_body(struct seqbuf *s, const struct rb_record *rec)
     case TRACE_PRINT:
         print_marker(s, (const void *)rec->data);
         return true;
+    case TRACE_EVENT_FULL:
+        return trace_event_print_record(s, rec);
     default:
         return false; /* graph events outside function_graph: not shown, as Linux */
     }
@@ -176,6 +183,7 @@ bool trace_format_default(struct trace_iter *it, struct seqbuf *s)
     case TRACE_FN:
     case TRACE_STACK:
     case TRACE_PRINT:
+    case TRACE_EVENT_FULL:
         trace_print_context(s, rec);
         return trace_format_body(s, rec);
     default:

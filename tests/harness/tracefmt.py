@@ -9,6 +9,8 @@ The formats are those of Linux 6.1 (kernel/trace/trace.c, trace_output.c):
     function  "func <-parent" ("func" without print-parent)
     stack     "<stack trace>", then one " => sym" line per frame
     marker    "tracing_mark_write: TEXT"
+    event     "NAME: TEXT", TEXT in the form Linux 6.1's print fmt of NAME gives it
+              (TRACE_EVENT_LINES: sched, irq, irq_vectors)
 
 A line that does not match exactly, widths included, is reported as an error with the
 reason; nothing is skipped silently. Also here: helpers that drive the tracefs files
@@ -54,6 +56,36 @@ FRAME_RE = re.compile(rf" => (?P<sym>{SYM}(?:\+0x[0-9a-f]+/0x[0-9a-f]+)?(?: <[0-
 LOST_RE = re.compile(r"CPU:(\d+) \[LOST (\d+) EVENTS\]")
 MARKER_PREFIX = "tracing_mark_write: "
 
+# Linux 6.1's text of each event fentros has, field by field (TP_printk of
+# include/trace/events/sched.h, irq.h, arch/x86/include/asm/trace/irq_vectors.h).
+COMM = r"(?P<{}>[^ ]{{1,15}}|[^ ][^=]{{0,14}})"
+_WAKEUP = rf"comm={COMM.format('comm')} pid=(?P<pid>\d+) prio=(?P<prio>\d+) target_cpu=(?P<target_cpu>\d{{3}})"
+_PROCESS = rf"comm={COMM.format('comm')} pid=(?P<pid>\d+) prio=(?P<prio>\d+)"
+_VECTOR = r"vector=(?P<vector>\d+)"
+TRACE_EVENT_LINES = {
+    "sched_switch": re.compile(
+        rf"prev_comm={COMM.format('prev_comm')} prev_pid=(?P<prev_pid>\d+) prev_prio=(?P<prev_prio>\d+) "
+        r"prev_state=(?P<prev_state>R\+?|[SDTtXZPI](?:\|[SDTtXZPI])*\+?) ==> "
+        rf"next_comm={COMM.format('next_comm')} next_pid=(?P<next_pid>\d+) next_prio=(?P<next_prio>\d+)"),
+    "sched_wakeup": re.compile(_WAKEUP),
+    "sched_wakeup_new": re.compile(_WAKEUP),
+    "sched_waking": re.compile(_WAKEUP),
+    "sched_process_fork": re.compile(
+        rf"comm={COMM.format('comm')} pid=(?P<pid>\d+) child_comm={COMM.format('child_comm')} "
+        r"child_pid=(?P<child_pid>\d+)"),
+    "sched_process_exit": re.compile(_PROCESS),
+    "sched_process_free": re.compile(_PROCESS),
+    "sched_migrate_task": re.compile(
+        rf"{_PROCESS} orig_cpu=(?P<orig_cpu>\d+) dest_cpu=(?P<dest_cpu>\d+)"),
+    "irq_handler_entry": re.compile(r"irq=(?P<irq>\d+) name=(?P<name>\S+)"),
+    "irq_handler_exit": re.compile(r"irq=(?P<irq>\d+) ret=(?P<ret>handled|unhandled)"),
+    **{name: re.compile(_VECTOR) for name in (
+        "local_timer_entry", "local_timer_exit", "reschedule_entry", "reschedule_exit",
+        "call_function_entry", "call_function_exit", "call_function_single_entry",
+        "call_function_single_exit")},
+}
+TRACE_EVENT_PREFIX_RE = re.compile(r"(?P<name>[a-z_][a-z0-9_]*): (?P<text>.*)")
+
 STATS_FIELDS = ["entries", "overrun", "commit overrun", "bytes", "oldest event ts", "now ts",
                 "dropped events", "read events"]
 STATS_TS_RE = re.compile(r" *\d+\.\d{6}|\d+")
@@ -66,11 +98,12 @@ def symbol_name(text):
 
 
 class Event:
-    """One event: a function call, a stack trace, a marker, or a LOST line (trace_pipe)."""
+    """One event: a function call, a stack trace, a marker, a trace event (sched_switch...),
+    or a LOST line (trace_pipe)."""
 
     def __init__(self, lineno, kind, comm=None, pid=None, cpu=None, flags=None, ts=None):
         self.lineno = lineno  # 1-based line number in the text parsed
-        self.kind = kind      # "function", "stack", "marker" or "lost"
+        self.kind = kind      # "function", "stack", "marker", "event" or "lost"
         self.comm = comm
         self.pid = pid
         self.cpu = cpu
@@ -81,6 +114,8 @@ class Event:
         self.frames = []      # stack events: one symbol per " => " line
         self.text = None      # marker events
         self.lost = None      # lost lines: how many events
+        self.name = None      # trace events ("event"): the event's name
+        self.fields = None    # trace events: its fields as printed, by name (strings)
 
     @property
     def func_name(self):
@@ -215,6 +250,15 @@ def parse_trace(lines, header=True, ns_clock=True, irq_info=True, context_info=T
         elif body.startswith(MARKER_PREFIX):
             event = Event(lineno, "marker", comm, pid, cpu, flags, ts)
             event.text = body[len(MARKER_PREFIX):]
+        elif (TRACE_EVENT_PREFIX_RE.fullmatch(body) and
+              TRACE_EVENT_PREFIX_RE.fullmatch(body).group("name") in TRACE_EVENT_LINES):
+            ev = TRACE_EVENT_PREFIX_RE.fullmatch(body)
+            m = TRACE_EVENT_LINES[ev.group("name")].fullmatch(ev.group("text"))
+            if not m:
+                trace.errors.append((lineno, line, f"not Linux's {ev.group('name')} line"))
+                continue
+            event = Event(lineno, "event", comm, pid, cpu, flags, ts)
+            event.name, event.fields = ev.group("name"), m.groupdict()
         else:
             m = FUNCTION_RE.fullmatch(body)
             if not m or (m.group("parent") and not print_parent):
@@ -272,8 +316,11 @@ def backwards_in_time(events):
 # Options and their defaults, restored between tests. Tracer options that belong to
 # other tracers are not touched here.
 DEFAULT_OPTIONS = {"print-parent": 1, "sym-offset": 0, "sym-addr": 0, "context-info": 1,
-                   "overwrite": 1, "irq-info": 1, "markers": 1, "func_stack_trace": 0}
+                   "overwrite": 1, "irq-info": 1, "markers": 1, "event-fork": 0,
+                   "func_stack_trace": 0}
 DEFAULT_BUFFER_KB = 1408
+# The event systems whose filters reset_tracing clears.
+EVENT_SYSTEMS = ("sched", "irq", "irq_vectors")
 
 
 def cpu_mask(cpus):
@@ -293,6 +340,10 @@ def reset_tracing(sh):
           "echo > set_ftrace_filter",
           "echo > set_ftrace_notrace",
           "echo > set_ftrace_pid",
+          "echo > set_event",
+          "echo > set_event_pid",
+          "echo > set_event_notrace_pid",
+          *[f"echo 0 > events/{system}/filter" for system in EVENT_SYSTEMS],
           f"echo {cpu_mask(range(sh.smp))} > tracing_cpumask",
           "echo local > trace_clock",
           f"echo {DEFAULT_BUFFER_KB} > buffer_size_kb",

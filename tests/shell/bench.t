@@ -88,3 +88,14 @@ $ cat /sys/kernel/tracing/set_ftrace_filter
 #### all functions enabled ####
 $ cat /sys/kernel/tracing/tracing_on
 1
+
+$ bench -s events
+...
+~ events\.off\.sched_switch +.* +[0-9]+ +[0-9]+ +[0-9]+\.[0-9] +[0-9]+\.[0-9]
+~ bench: name=events\.off\.sched_switch min_cycles=[0-9]+ median_cycles=[0-9]+ min_ns=[0-9]+\.[0-9] median_ns=[0-9]+\.[0-9]
+~ events\.on\.sched_switch +.* +[1-9][0-9]* +[1-9][0-9]* +[0-9]+\.[0-9] +[0-9]+\.[0-9]
+~ bench: name=events\.on\.sched_switch min_cycles=[1-9][0-9]* median_cycles=[1-9][0-9]* min_ns=[0-9]+\.[0-9] median_ns=[0-9]+\.[0-9]
+...
+~ bench: name=events\.on\.local_timer_entry min_cycles=[1-9][0-9]* median_cycles=[1-9][0-9]* min_ns=[0-9]+\.[0-9] median_ns=[0-9]+\.[0-9]
+! skipped
+! failed

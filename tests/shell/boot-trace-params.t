@@ -28,6 +28,7 @@ context-info
 overwrite
 irq-info
 markers
+noevent-fork
 $ cat set_graph_function
 ftrace_test_chain_a
 $ cat set_graph_notrace

@@ -62,6 +62,7 @@ context-info
 overwrite
 irq-info
 markers
+noevent-fork
 $ echo function > current_tracer
 $ cat trace_options | tail -n 1
 nofunc_stack_trace

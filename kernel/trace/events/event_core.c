@@ -1,0 +1,358 @@
+/*
+ * The trace-event core: the table of events (registered by linker section), their ids,
+ * the write path every emitter shares, the printer dispatch of the readers, and the pid
+ * and comm state Linux's event files expose (set_event_pid, saved_cmdlines).
+ */
+#include <arch/cpu.h>
+#include <kernel/errno.h>
+#include <kernel/init.h>
+#include <kernel/mm.h>
+#include <kernel/percpu.h>
+#include <kernel/printk.h>
+#include <kernel/spinlock.h>
+#include <kernel/thread.h>
+#include <lib/printf.h>
+#include <lib/sort.h>
+#include <lib/string.h>
+
+#include "trace_internal.h"
+#include "event_core.h"
+#include "event_files.h"
+
+extern const struct trace_event_call __start_trace_events[], __stop_trace_events[];
+
+const struct event_field event_common_fields[EVENT_COMMON_FIELDS] = {
+    {"unsigned short", "common_type", 0, 2, false, EVENT_FIELD_INT},
+    {"unsigned char", "common_flags", 2, 1, false, EVENT_FIELD_INT},
+    {"unsigned char", "common_preempt_count", 3, 1, false, EVENT_FIELD_INT},
+    {"int", "common_pid", 4, 4, true, EVENT_FIELD_INT},
+};
+
+/* Sorted once at boot into Linux's listing order; ids index by_id. */
+#define TRACE_EVENT_MAX 128
+#define TRACE_EVENT_ID_MAX (TRACE_EVENT_ID_FIRST_DYNAMIC + TRACE_EVENT_MAX)
+static const struct trace_event_call *events_sorted[TRACE_EVENT_MAX];
+static size_t events_nr;
+static const struct trace_event_call *events_by_id[TRACE_EVENT_ID_MAX];
+
+size_t trace_event_count(void) { return events_nr; }
+const struct trace_event_call *trace_event_at(size_t i) { return i < events_nr ? events_sorted[i] : NULL; }
+
+const struct trace_event_call *trace_event_by_id(unsigned id)
+{
+    return id < TRACE_EVENT_ID_MAX ? events_by_id[id] : NULL;
+}
+
+const struct trace_event_call *trace_event_find(const char *system, const char *name)
+{
+    for (size_t i = 0; i < events_nr; i++)
+        if (strcmp(events_sorted[i]->system, system) == 0 &&
+            strcmp(events_sorted[i]->name, name) == 0)
+            return events_sorted[i];
+    return NULL;
+}
+
+static int event_order_cmp(const void *a, const void *b)
+{
+    const struct trace_event_call *x = *(const struct trace_event_call *const *)a;
+    const struct trace_event_call *y = *(const struct trace_event_call *const *)b;
+    return (int)x->order - (int)y->order;
+}
+
+static void trace_events_init(void)
+{
+    for (const struct trace_event_call *c = __start_trace_events; c < __stop_trace_events; c++)
+        if (events_nr < TRACE_EVENT_MAX)
+            events_sorted[events_nr++] = c;
+    sort(events_sorted, events_nr, sizeof(events_sorted[0]), event_order_cmp);
+    unsigned next_id = TRACE_EVENT_ID_FIRST_DYNAMIC;
+    for (size_t i = 0; i < events_nr; i++) {
+        const struct trace_event_call *c = events_sorted[i];
+        unsigned id = c->fixed_id ? c->fixed_id : next_id++;
+        c->state->id = (uint16_t)id;
+        events_by_id[id] = c;
+    }
+    trace_event_files_init();
+}
+INITCALL(trace_events_init);
+
+/* ---- set_event_pid / set_event_notrace_pid ---- */
+
+struct trace_event_pids trace_event_pids[2];
+/* Non-zero while either list holds a pid: the only cost the write path pays otherwise. */
+static volatile unsigned event_pids_active;
+
+static bool pid_in(const struct trace_event_pids *l, int pid)
+{
+    unsigned n = READ_ONCE(l->count);
+    for (unsigned i = 0; i < n; i++)
+        if (READ_ONCE(l->pids[i]) == pid)
+            return true;
+    return false;
+}
+
+bool trace_event_pid_allowed(int pid)
+{
+    const struct trace_event_pids *allow = &trace_event_pids[TRACE_EVENT_PIDS_TRACE];
+    if (pid_in(&trace_event_pids[TRACE_EVENT_PIDS_NOTRACE], pid))
+        return false;
+    return READ_ONCE(allow->count) == 0 || pid_in(allow, pid);
+}
+
+void trace_event_pids_changed(void)
+{
+    WRITE_ONCE(event_pids_active, trace_event_pids[0].count + trace_event_pids[1].count);
+    trace_event_update_follow();
+}
+
+/* ---- the write path ---- */
+
+void *trace_event_reserve(const struct trace_event_call *call, size_t size, int other_pid,
+                          struct rb_reservation *res)
+{
+    struct percpu *cpu = this_cpu();
+    /* Keeps the CPU until the commit without calling the (traced) preempt_disable. */
+    cpu->preempt_count++;
+    __asm__ __volatile__("" ::: "memory");
+    struct thread *t = cpu->current;
+    int pid = t ? t->pid : 0;
+    if (!((trace_global.cpumask >> cpu->cpu) & 1))
+        goto refuse;
+    if (unlikely(event_pids_active) && !trace_event_pid_allowed(pid) &&
+        (other_pid < 0 || !trace_event_pid_allowed(other_pid)))
+        goto refuse;
+    struct trace_event_common *rec = rb_reserve(trace_global.buffer, (unsigned)size, res);
+    if (!rec)
+        goto refuse;
+    unsigned flags = arch_irqs_enabled() ? 0 : TRACE_EVENT_FLAG_IRQS_OFF;
+    /* Both resched bits: Linux prints 'N' for that pair, as the compact records show it. */
+    if (cpu->need_resched)
+        flags |= TRACE_EVENT_FLAG_NEED_RESCHED | TRACE_EVENT_FLAG_PREEMPT_RESCHED;
+    if (cpu->nmi_depth)
+        flags |= TRACE_EVENT_FLAG_NMI;
+    else if (cpu->irq_depth)
+        flags |= TRACE_EVENT_FLAG_HARDIRQ;
+    int preempt = cpu->preempt_count - 1;
+    rec->type = call->state->id;
+    rec->flags = (uint8_t)flags;
+    /* Low nibble only: the high nibble must stay 0 (see event_core.h). */
+    rec->preempt_count = (uint8_t)(preempt <= 0 ? 0 : preempt > 15 ? 15 : preempt);
+    rec->pid = pid;
+    return rec;
+refuse:
+    __asm__ __volatile__("" ::: "memory");
+    cpu->preempt_count--;
+    return NULL;
+}
+
+void trace_event_commit(const struct trace_event_call *call, void *record, size_t size,
+                        struct rb_reservation *res)
+{
+    struct percpu *cpu = this_cpu();
+    /* Counted in before the filter is read, so that its replacement waits for us. */
+    trace_event_filter_users[cpu->cpu]++;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    struct event_filter *filter = __atomic_load_n(&call->state->filter, __ATOMIC_ACQUIRE);
+    bool keep = !filter || event_filter_match(filter, record, size);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    trace_event_filter_users[cpu->cpu]--;
+    if (keep)
+        rb_commit(trace_global.buffer, res);
+    else
+        rb_discard(trace_global.buffer, res);
+    __asm__ __volatile__("" ::: "memory");
+    cpu->preempt_count--;
+}
+
+void trace_event_copy_comm(char dst[16], const char *src)
+{
+    size_t n = strnlen(src, 15);
+    memcpy(dst, src, n);
+    memset(dst + n, 0, 16 - n);
+}
+
+/* ---- the reader side ---- */
+
+bool trace_event_print_record(struct seqbuf *s, const struct rb_record *rec)
+{
+    const struct trace_event_common *c = (const void *)rec->data;
+    const struct trace_event_call *call = trace_event_by_id(c->type);
+    if (!call || !call->print)
+        return false;
+    if (!(call->flags & TRACE_EVENT_FL_NO_NAME))
+        seq_printf(s, "%s: ", call->name);
+    call->print(s, rec->data, rec->len);
+    return true;
+}
+
+void trace_event_print_flags(struct seqbuf *s, const void *record)
+{
+    const struct trace_event_common *c = record;
+    unsigned f = c->flags;
+    char out[6];
+    out[0] = (f & TRACE_EVENT_FLAG_IRQS_OFF) ? 'd' : '.';
+    switch (f & (TRACE_EVENT_FLAG_NEED_RESCHED | TRACE_EVENT_FLAG_PREEMPT_RESCHED)) {
+    case TRACE_EVENT_FLAG_NEED_RESCHED | TRACE_EVENT_FLAG_PREEMPT_RESCHED:
+        out[1] = 'N';
+        break;
+    case TRACE_EVENT_FLAG_NEED_RESCHED:
+        out[1] = 'n';
+        break;
+    case TRACE_EVENT_FLAG_PREEMPT_RESCHED:
+        out[1] = 'p';
+        break;
+    default:
+        out[1] = '.';
+    }
+    bool nmi = f & TRACE_EVENT_FLAG_NMI, hard = f & TRACE_EVENT_FLAG_HARDIRQ,
+         soft = f & TRACE_EVENT_FLAG_SOFTIRQ;
+    out[2] = (nmi && hard) ? 'Z' : nmi ? 'z' : (hard && soft) ? 'H' : hard ? 'h' : soft ? 's' : '.';
+    unsigned depth = c->preempt_count & 0xf, migrate = c->preempt_count >> 4;
+    out[3] = depth ? "0123456789abcdef"[depth] : '.';
+    out[4] = migrate ? "0123456789abcdef"[migrate] : '.';
+    out[5] = '\0';
+    seq_puts(s, out);
+}
+
+/* ---- format files ---- */
+
+static void print_field(struct seqbuf *s, const struct event_field *f)
+{
+    /* "char[16]" + "comm" reads "char comm[16]"; a __data_loc type stays whole. */
+    const char *bracket = strchr(f->type, '[');
+    if (bracket && f->kind != EVENT_FIELD_DATA_LOC)
+        seq_printf(s, "\tfield:%.*s %s%s;", (int)(bracket - f->type), f->type, f->name, bracket);
+    else
+        seq_printf(s, "\tfield:%s %s;", f->type, f->name);
+    seq_printf(s, "\toffset:%u;\tsize:%u;\tsigned:%d;\n", f->offset, f->size, f->is_signed);
+}
+
+void trace_event_print_format(struct seqbuf *s, const struct trace_event_call *call)
+{
+    seq_printf(s, "name: %s\nID: %u\nformat:\n", call->name, call->state->id);
+    for (size_t i = 0; i < EVENT_COMMON_FIELDS; i++)
+        print_field(s, &event_common_fields[i]);
+    seq_putc(s, '\n');
+    for (size_t i = 0; i < call->nfields; i++)
+        print_field(s, &call->fields[i]);
+    seq_printf(s, "\nprint fmt: %s\n", call->print_fmt);
+}
+
+/* ---- saved_cmdlines ---- */
+
+/*
+ * Linux's cache of comms by pid, filled at each context switch while events are on, so a
+ * trace read after a thread exited still names it. A ring of slots (the oldest is reused)
+ * and a pid-indexed map to them; the writer gives up when another CPU holds the lock, as
+ * Linux's does, since it runs inside the scheduler.
+ */
+#define CMDLINE_PID_MAP 32768
+static struct trace_cmdline {
+    int pid;
+    char comm[THREAD_NAME_LEN];
+} *cmdlines;
+static unsigned cmdlines_size = TRACE_CMDLINES_DEFAULT, cmdlines_next;
+static uint16_t *cmdline_of_pid; /* slot + 1, by pid % CMDLINE_PID_MAP */
+static DEFINE_SPINLOCK(cmdline_lock);
+
+void trace_event_save_cmdline(int pid, const char *comm)
+{
+    if (pid <= 0 || !cmdlines)
+        return;
+    /* Nearly every switch is between threads already cached: a lock-free look first. A
+     * racing resize may make it read a stale slot; the worst case is one missed update. */
+    unsigned seen = READ_ONCE(cmdline_of_pid[(unsigned)pid % CMDLINE_PID_MAP]);
+    if (seen && seen <= READ_ONCE(cmdlines_size) && cmdlines[seen - 1].pid == pid &&
+        strncmp(cmdlines[seen - 1].comm, comm, THREAD_NAME_LEN) == 0)
+        return;
+    unsigned long irq = arch_irq_save();
+    if (!spin_trylock(&cmdline_lock)) {
+        arch_irq_restore(irq);
+        return;
+    }
+    unsigned key = (unsigned)pid % CMDLINE_PID_MAP;
+    unsigned slot = cmdline_of_pid[key];
+    if (!slot || cmdlines[slot - 1].pid != pid) {
+        slot = cmdlines_next + 1;
+        cmdlines_next = (cmdlines_next + 1) % cmdlines_size;
+        int old = cmdlines[slot - 1].pid;
+        if (old > 0 && cmdline_of_pid[(unsigned)old % CMDLINE_PID_MAP] == slot)
+            cmdline_of_pid[(unsigned)old % CMDLINE_PID_MAP] = 0;
+        cmdlines[slot - 1].pid = pid;
+        cmdline_of_pid[key] = (uint16_t)slot;
+    }
+    strlcpy(cmdlines[slot - 1].comm, comm, THREAD_NAME_LEN);
+    spin_unlock(&cmdline_lock);
+    arch_irq_restore(irq);
+}
+
+int trace_cmdlines_resize(unsigned long size)
+{
+    if (size < 1 || size > TRACE_CMDLINES_MAX)
+        return -EINVAL;
+    struct trace_cmdline *fresh = kzalloc(size * sizeof(*fresh));
+    uint16_t *map = cmdline_of_pid ? NULL : kzalloc(CMDLINE_PID_MAP * sizeof(*map));
+    if (!fresh || (!cmdline_of_pid && !map)) {
+        kfree(fresh);
+        kfree(map);
+        return -ENOMEM;
+    }
+    unsigned long irq = spin_lock_irqsave(&cmdline_lock);
+    struct trace_cmdline *old = cmdlines;
+    if (map)
+        cmdline_of_pid = map;
+    /* As Linux: a new size starts an empty cache. */
+    memset(cmdline_of_pid, 0, CMDLINE_PID_MAP * sizeof(*cmdline_of_pid));
+    cmdlines = fresh;
+    cmdlines_size = (unsigned)size;
+    cmdlines_next = 0;
+    spin_unlock_irqrestore(&cmdline_lock, irq);
+    kfree(old);
+    return 0;
+}
+
+unsigned trace_cmdlines_size(void) { return cmdlines_size; }
+
+void trace_cmdlines_show(struct seqbuf *s, bool tgids)
+{
+    unsigned long irq = spin_lock_irqsave(&cmdline_lock);
+    unsigned n = cmdlines ? cmdlines_size : 0;
+    /* Copy out first: seq_printf allocates, which must not happen under this lock. */
+    struct trace_cmdline *copy = NULL;
+    spin_unlock_irqrestore(&cmdline_lock, irq);
+    if (n)
+        copy = kmalloc(n * sizeof(*copy));
+    if (!copy)
+        return;
+    irq = spin_lock_irqsave(&cmdline_lock);
+    n = MIN(n, cmdlines_size);
+    memcpy(copy, cmdlines, n * sizeof(*copy));
+    spin_unlock_irqrestore(&cmdline_lock, irq);
+    if (!tgids) {
+        for (unsigned i = 0; i < n; i++)
+            if (copy[i].pid > 0)
+                seq_printf(s, "%d %s\n", copy[i].pid, copy[i].comm);
+    } else {
+        /* Every thread is its own process here: its tgid is its pid. Ascending, as
+         * Linux walks its pid-indexed tgid map. */
+        int last = 0;
+        for (;;) {
+            int next = 0;
+            for (unsigned i = 0; i < n; i++)
+                if (copy[i].pid > last && (!next || copy[i].pid < next))
+                    next = copy[i].pid;
+            if (!next)
+                break;
+            seq_printf(s, "%d %d\n", next, next);
+            last = next;
+        }
+    }
+    kfree(copy);
+}
+
+static void trace_cmdlines_init(void)
+{
+    if (trace_cmdlines_resize(TRACE_CMDLINES_DEFAULT))
+        printk("trace events: no memory for saved_cmdlines\n");
+}
+INITCALL(trace_cmdlines_init);

@@ -1,0 +1,139 @@
+/*
+ * The trace-event core, private to kernel/trace/. This is the interface other event
+ * sources (kprobe events, the trace.dat export) build on:
+ *
+ * - An event is a `struct trace_event_call` in the .trace_events section (TRACE_EVENT_CALL):
+ *   system, name, its fields (struct event_field, shared with the filter), Linux's print
+ *   fmt text, and a printer for the body of its trace line. Its runtime state (id, enabled
+ *   byte, filter) is a `struct trace_event_state` the definition points to.
+ * - Records are in Linux's layout: struct trace_event_common first (u16 common_type, u8
+ *   common_flags with Linux's bits, u8 common_preempt_count, s32 common_pid), the fields
+ *   after it at the offsets of Linux 6.1's format file. Since the buffer is little-endian,
+ *   the first u32 of such a record has its top nibble 0 (the preempt count's high nibble,
+ *   Linux's migrate-disable depth, is always 0 here), which tells it apart from the
+ *   tracer's compact records (trace.h: their context word has type 1..5 in its top nibble).
+ * - An emitter calls trace_event_reserve, fills its fields, and trace_event_commit, which
+ *   runs the event's filter and discards a record that fails. Both are lock-free and safe
+ *   in any context; the caller keeps its CPU (interrupts or preemption off) in between.
+ */
+#ifndef KERNEL_TRACE_EVENTS_EVENT_CORE_H
+#define KERNEL_TRACE_EVENTS_EVENT_CORE_H
+
+#include <kernel/compiler.h>
+#include <kernel/trace_events.h>
+
+#include "trace_internal.h"
+#include "event_filter.h"
+
+struct seqbuf;
+struct rb_record;
+
+/* Linux's common_flags bits. */
+#define TRACE_EVENT_FLAG_IRQS_OFF 0x01
+#define TRACE_EVENT_FLAG_NEED_RESCHED 0x04
+#define TRACE_EVENT_FLAG_HARDIRQ 0x08
+#define TRACE_EVENT_FLAG_SOFTIRQ 0x10
+#define TRACE_EVENT_FLAG_PREEMPT_RESCHED 0x20
+#define TRACE_EVENT_FLAG_NMI 0x40
+
+struct trace_event_common {
+    uint16_t type;
+    uint8_t flags;
+    uint8_t preempt_count;
+    int32_t pid;
+};
+_Static_assert(sizeof(struct trace_event_common) == 8, "Linux's common fields are 8 bytes");
+
+/* ftrace's own events have Linux's fixed ids; the others are numbered from here at boot. */
+enum {
+    TRACE_EVENT_ID_FUNCTION = 1,
+    TRACE_EVENT_ID_KERNEL_STACK = 4,
+    TRACE_EVENT_ID_PRINT = 5,
+    TRACE_EVENT_ID_BPRINT = 6,
+    TRACE_EVENT_ID_FUNCGRAPH_EXIT = 10,
+    TRACE_EVENT_ID_FUNCGRAPH_ENTRY = 11,
+    TRACE_EVENT_ID_BPUTS = 14,
+    TRACE_EVENT_ID_FIRST_DYNAMIC = 20, /* past Linux's __TRACE_LAST_TYPE */
+};
+
+struct trace_event_state {
+    uint16_t id;
+    volatile uint8_t *enabled; /* the byte the tracepoint tests (trace_events.h) */
+    struct event_filter *filter; /* NULL: every record passes; swapped under the files' lock */
+};
+
+#define TRACE_EVENT_FL_FTRACE 0x1  /* ftrace's own: format and id files only, no enable */
+#define TRACE_EVENT_FL_NO_NAME 0x2 /* the line has no "name: " (bprint, bputs) */
+
+struct trace_event_call {
+    const char *system;
+    const char *name;
+    const struct event_field *fields; /* the event's own, after the common ones */
+    size_t nfields;
+    const char *print_fmt;            /* Linux's, verbatim */
+    /* The body of the trace line, after "name: ", newline included. */
+    void (*print)(struct seqbuf *s, const void *record, size_t len);
+    struct trace_event_state *state;
+    uint16_t fixed_id; /* 0: numbered at boot */
+    uint16_t order;    /* place in available_events (Linux's order), lowest first */
+    unsigned flags;
+};
+
+/*
+ * Defines an event with its state. `enabled` is the byte its public tracepoint tests
+ * (&trace_event_on_NAME, defined with TRACE_EVENT_ENABLED_BYTE), or NULL for events no
+ * tracepoint emits (ftrace's own, written by the tracers).
+ */
+#define TRACE_EVENT_CALL(id_, enabled_, ...)                                                 \
+    static struct trace_event_state trace_event_state_##id_ = {.enabled = (enabled_)};       \
+    static const struct trace_event_call trace_event_call_##id_ __used                       \
+        __section(".trace_events") __aligned(8) = {.state = &trace_event_state_##id_,         \
+                                                   __VA_ARGS__}
+#define TRACE_EVENT_ENABLED_BYTE(name) volatile uint8_t trace_event_on_##name
+
+/* Every event, in the order available_events lists them. */
+size_t trace_event_count(void);
+const struct trace_event_call *trace_event_at(size_t i);
+const struct trace_event_call *trace_event_by_id(unsigned id);
+const struct trace_event_call *trace_event_find(const char *system, const char *name);
+
+/*
+ * Reserves a record of `size` bytes for `call` on this CPU and fills its common fields.
+ * NULL when the event must not record now: tracing off, CPU outside tracing_cpumask, or
+ * set_event_pid / set_event_notrace_pid rule out both the current thread and other_pid
+ * (a second thread the event is about, such as sched_switch's next; -1 for none).
+ */
+void *trace_event_reserve(const struct trace_event_call *call, size_t size, int other_pid,
+                          struct rb_reservation *res);
+/* Commits the record, or discards it if the event's filter rejects it. */
+void trace_event_commit(const struct trace_event_call *call, void *record, size_t size,
+                        struct rb_reservation *res);
+
+/* Reader side: a record whose first u32 has top nibble 0. */
+static inline bool trace_event_is_full_record(const void *data)
+{
+    return (*(const uint32_t *)data >> 28) == 0;
+}
+/* "name: body\n" of a full record; false for an unknown id. */
+bool trace_event_print_record(struct seqbuf *s, const struct rb_record *rec);
+/* The five flag columns of a full record, as trace_print_flags prints a compact one. */
+void trace_event_print_flags(struct seqbuf *s, const void *record);
+
+/* Enabling: 1 on, 0 off; changes the event's enabled byte (and what it implies). */
+int trace_event_enable(const struct trace_event_call *call, bool on);
+bool trace_event_is_enabled(const struct trace_event_call *call);
+/* The format file's text. */
+void trace_event_print_format(struct seqbuf *s, const struct trace_event_call *call);
+
+/* set_event_pid / set_event_notrace_pid: is a thread of this pid recorded? */
+bool trace_event_pid_allowed(int pid);
+/* options/event-fork changed: follow new threads of listed pids or stop. */
+void trace_event_fork_option_changed(bool on);
+
+/* The saved_cmdlines cache: records comm for pid, from any context (skips if busy). */
+void trace_event_save_cmdline(int pid, const char *comm);
+
+/* A string field copied into a record (comm): zero-padded, as Linux's memcpy of comm. */
+void trace_event_copy_comm(char dst[16], const char *src);
+
+#endif

@@ -1,0 +1,554 @@
+/*
+ * The tracefs files of trace events, with Linux 6.1's names, contents and errors:
+ * events/ (enable, header_page, header_event, a folder per system with enable and filter,
+ * a folder per event with enable, format, id and filter), available_events, set_event,
+ * set_event_pid, set_event_notrace_pid, saved_cmdlines, saved_cmdlines_size, saved_tgids.
+ *
+ * Turning an event on or off writes its enabled byte: no code is patched and no other CPU
+ * is stopped.
+ */
+#include <kernel/errno.h>
+#include <kernel/mm.h>
+#include <kernel/spinlock.h>
+#include "trace_internal.h"
+#include <lib/ctype.h>
+#include <lib/printf.h>
+#include <lib/string.h>
+
+#include "trace_internal.h"
+#include "event_core.h"
+#include "event_files.h"
+
+/* Serialises every change of enabled bytes, pid lists and filters made from the files. */
+static DEFINE_SPINLOCK(event_files_lock);
+
+/* ---- enabling ---- */
+
+static bool any_event_enabled(void)
+{
+    for (size_t i = 0; i < trace_event_count(); i++)
+        if (trace_event_is_enabled(trace_event_at(i)))
+            return true;
+    return false;
+}
+
+bool trace_event_is_enabled(const struct trace_event_call *call)
+{
+    volatile uint8_t *b = call->state->enabled;
+    return b && (*b & TRACE_EVENT_ON_RECORD);
+}
+
+static void set_bit_in(volatile uint8_t *b, uint8_t bit, bool on)
+{
+    if (on)
+        __atomic_fetch_or(b, bit, __ATOMIC_RELEASE);
+    else
+        __atomic_fetch_and(b, (uint8_t)~bit, __ATOMIC_RELEASE);
+}
+
+static bool event_fork_on;
+
+void trace_event_update_follow(void)
+{
+    bool follow = event_fork_on && READ_ONCE(trace_event_pids[TRACE_EVENT_PIDS_TRACE].count);
+    set_bit_in(&trace_event_on_sched_process_fork, TRACE_EVENT_ON_FOLLOW, follow);
+    set_bit_in(&trace_event_on_sched_process_free, TRACE_EVENT_ON_FOLLOW, follow);
+}
+
+void trace_event_fork_option_changed(bool on)
+{
+    unsigned long irq = spin_lock_irqsave(&event_files_lock);
+    event_fork_on = on;
+    trace_event_update_follow();
+    spin_unlock_irqrestore(&event_files_lock, irq);
+}
+
+static void enable_locked(const struct trace_event_call *call, bool on)
+{
+    if (!call->state->enabled)
+        return;
+    set_bit_in(call->state->enabled, TRACE_EVENT_ON_RECORD, on);
+    /* While any event is on, each context switch refreshes saved_cmdlines. */
+    set_bit_in(&trace_event_on_sched_switch, TRACE_EVENT_ON_CMDLINE, any_event_enabled());
+}
+
+int trace_event_enable(const struct trace_event_call *call, bool on)
+{
+    if (call->flags & TRACE_EVENT_FL_FTRACE)
+        return -EINVAL;
+    unsigned long irq = spin_lock_irqsave(&event_files_lock);
+    enable_locked(call, on);
+    spin_unlock_irqrestore(&event_files_lock, irq);
+    return 0;
+}
+
+/* "0", "1" or "X" over the events of one system (NULL: every system). */
+static char enable_state(const char *system)
+{
+    bool some_on = false, some_off = false;
+    for (size_t i = 0; i < trace_event_count(); i++) {
+        const struct trace_event_call *c = trace_event_at(i);
+        if ((c->flags & TRACE_EVENT_FL_FTRACE) || (system && strcmp(c->system, system) != 0))
+            continue;
+        if (trace_event_is_enabled(c))
+            some_on = true;
+        else
+            some_off = true;
+    }
+    return some_on && some_off ? 'X' : some_on ? '1' : '0';
+}
+
+static int enable_system(const char *system, bool on)
+{
+    unsigned long irq = spin_lock_irqsave(&event_files_lock);
+    for (size_t i = 0; i < trace_event_count(); i++) {
+        const struct trace_event_call *c = trace_event_at(i);
+        if (!(c->flags & TRACE_EVENT_FL_FTRACE) && (!system || strcmp(c->system, system) == 0))
+            enable_locked(c, on);
+    }
+    spin_unlock_irqrestore(&event_files_lock, irq);
+    return 0;
+}
+
+/* An enable file takes 0 or 1 (Linux's kstrtoul, then EINVAL for anything else). */
+static int parse_enable(const char *buf, size_t len, bool *on)
+{
+    unsigned long v;
+    int err = tracefs_parse_ulong(buf, len, &v);
+    if (err)
+        return err;
+    if (v > 1)
+        return -EINVAL;
+    *on = v;
+    return 0;
+}
+
+static int show_event_enable(struct seqbuf *s, void *data)
+{
+    return seq_puts(s, trace_event_is_enabled(data) ? "1\n" : "0\n");
+}
+
+static ssize_t store_event_enable(void *data, const char *buf, size_t len)
+{
+    bool on;
+    int err = parse_enable(buf, len, &on);
+    if (!err)
+        err = trace_event_enable(data, on);
+    return err ? err : (ssize_t)len;
+}
+
+static int show_system_enable(struct seqbuf *s, void *data)
+{
+    return seq_printf(s, "%c\n", enable_state(data));
+}
+
+static ssize_t store_system_enable(void *data, const char *buf, size_t len)
+{
+    bool on;
+    int err = parse_enable(buf, len, &on);
+    if (!err)
+        err = enable_system(data, on);
+    return err ? err : (ssize_t)len;
+}
+
+static int show_format(struct seqbuf *s, void *data)
+{
+    trace_event_print_format(s, data);
+    return 0;
+}
+
+static int show_id(struct seqbuf *s, void *data)
+{
+    const struct trace_event_call *call = data;
+    return seq_printf(s, "%u\n", call->state->id);
+}
+
+/* ---- filters (the language itself: event_filter.h) ---- */
+
+static int show_event_filter(struct seqbuf *s, void *data)
+{
+    const struct trace_event_call *call = data;
+    struct event_filter *f = call->state->filter;
+    if (!f)
+        return seq_puts(s, "none\n");
+    return seq_printf(s, "%s\n", event_filter_text(f));
+}
+
+static int show_system_filter(struct seqbuf *s, void *data)
+{
+    return seq_puts(s, "### global filter ###\n"
+                       "# Use this to set filters for multiple events.\n"
+                       "# Only events with the given fields will be affected.\n"
+                       "# If no events are modified, an error message will be displayed here\n");
+}
+
+/* ---- header_page, header_event ---- */
+
+static int show_header_page(struct seqbuf *s, void *data)
+{
+    return seq_printf(s,
+                      "\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
+                      "\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n"
+                      "\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
+                      "\tfield: char data;\toffset:16;\tsize:%u;\tsigned:1;\n",
+                      RB_PAGE_DATA_SIZE);
+}
+
+static int show_header_event(struct seqbuf *s, void *data)
+{
+    return seq_puts(s, "# compressed entry header\n"
+                       "\ttype_len    :    5 bits\n"
+                       "\ttime_delta  :   27 bits\n"
+                       "\tarray       :   32 bits\n"
+                       "\n"
+                       "\tpadding     : type == 29\n"
+                       "\ttime_extend : type == 30\n"
+                       "\ttime_stamp : type == 31\n"
+                       "\tdata max type_len  == 28\n");
+}
+
+static int show_events_enable(struct seqbuf *s, void *data)
+{
+    return seq_printf(s, "%c\n", enable_state(NULL));
+}
+
+static ssize_t store_events_enable(void *data, const char *buf, size_t len)
+{
+    bool on;
+    int err = parse_enable(buf, len, &on);
+    if (!err)
+        err = enable_system(NULL, on);
+    return err ? err : (ssize_t)len;
+}
+
+TRACEFS_FILE(events_enable, .path = "events/enable", .mode = 0644, .show = show_events_enable,
+             .store = store_events_enable);
+TRACEFS_FILE(events_header_page, .path = "events/header_page", .mode = 0444,
+             .show = show_header_page);
+TRACEFS_FILE(events_header_event, .path = "events/header_event", .mode = 0444,
+             .show = show_header_event);
+
+/* ---- available_events ---- */
+
+static int show_available_events(struct seqbuf *s, void *data)
+{
+    for (size_t i = 0; i < trace_event_count(); i++) {
+        const struct trace_event_call *c = trace_event_at(i);
+        if (!(c->flags & TRACE_EVENT_FL_FTRACE))
+            seq_printf(s, "%s:%s\n", c->system, c->name);
+    }
+    return 0;
+}
+TRACEFS_FILE(available_events, .path = "available_events", .mode = 0444,
+             .show = show_available_events);
+
+/* ---- set_event ---- */
+
+/*
+ * One word of set_event, as Linux reads it: "SYSTEM:EVENT" (either side empty or "*"
+ * meaning any) or a bare word matching a system or an event by name. Only whole names
+ * and "*" match; ftrace's own events cannot be enabled. -EINVAL if nothing matched.
+ */
+static int set_event_word(char *word, bool on)
+{
+    const char *match = word, *system = NULL, *event = NULL;
+    char *colon = strchr(word, ':');
+    if (colon) {
+        *colon = '\0';
+        match = NULL;
+        system = word;
+        event = colon + 1;
+        if (!*system || strcmp(system, "*") == 0)
+            system = NULL;
+        if (!*event || strcmp(event, "*") == 0)
+            event = NULL;
+    }
+    int found = 0;
+    unsigned long irq = spin_lock_irqsave(&event_files_lock);
+    for (size_t i = 0; i < trace_event_count(); i++) {
+        const struct trace_event_call *c = trace_event_at(i);
+        if (c->flags & TRACE_EVENT_FL_FTRACE)
+            continue;
+        if (match && strcmp(match, c->name) != 0 && strcmp(match, c->system) != 0)
+            continue;
+        if (system && strcmp(system, c->system) != 0)
+            continue;
+        if (event && strcmp(event, c->name) != 0)
+            continue;
+        enable_locked(c, on);
+        found++;
+    }
+    spin_unlock_irqrestore(&event_files_lock, irq);
+    return found ? 0 : -EINVAL;
+}
+
+struct event_text_file {
+    struct seqbuf text; /* what a read returns, made at open */
+};
+
+static ssize_t text_read(struct pfs_file *f, char *buf, size_t len)
+{
+    struct event_text_file *t = f->priv;
+    if (!t || f->pos >= t->text.len)
+        return 0;
+    size_t n = MIN(len, t->text.len - f->pos);
+    memcpy(buf, t->text.buf + f->pos, n);
+    return (ssize_t)n;
+}
+
+static int text_release(struct pfs_file *f)
+{
+    struct event_text_file *t = f->priv;
+    if (t) {
+        seqbuf_free(&t->text);
+        kfree(t);
+    }
+    return 0;
+}
+
+static int text_open(struct pfs_file *f, int (*show)(struct seqbuf *s, void *data))
+{
+    if (!(f->flags & PFS_READ))
+        return 0;
+    struct event_text_file *t = kzalloc(sizeof(*t));
+    if (!t)
+        return -ENOMEM;
+    show(&t->text, f->data);
+    f->priv = t;
+    return 0;
+}
+
+static int show_set_event(struct seqbuf *s, void *data)
+{
+    for (size_t i = 0; i < trace_event_count(); i++) {
+        const struct trace_event_call *c = trace_event_at(i);
+        if (trace_event_is_enabled(c))
+            seq_printf(s, "%s:%s\n", c->system, c->name);
+    }
+    return 0;
+}
+
+static int set_event_open(struct pfs_file *f)
+{
+    /* As Linux: `>` turns every event off when the file opens, whatever is written. */
+    if ((f->flags & PFS_WRITE) && (f->flags & PFS_TRUNC))
+        enable_system(NULL, false);
+    return text_open(f, show_set_event);
+}
+
+static ssize_t set_event_write(struct pfs_file *f, const char *buf, size_t len)
+{
+    size_t i = 0;
+    while (i < len) {
+        while (i < len && isspace((unsigned char)buf[i]))
+            i++;
+        size_t start = i;
+        while (i < len && !isspace((unsigned char)buf[i]))
+            i++;
+        if (i == start)
+            break;
+        char word[128];
+        if (i - start >= sizeof(word))
+            return -EINVAL;
+        memcpy(word, buf + start, i - start);
+        word[i - start] = '\0';
+        bool on = word[0] != '!';
+        int err = set_event_word(on ? word : word + 1, on);
+        if (err)
+            return err;
+    }
+    return (ssize_t)len;
+}
+
+static const struct pfs_ops set_event_ops = {
+    .open = set_event_open, .read = text_read, .write = set_event_write,
+    .release = text_release};
+TRACEFS_FILE(set_event, .path = "set_event", .mode = 0644, .ops = &set_event_ops);
+
+/* ---- set_event_pid, set_event_notrace_pid ---- */
+
+static DEFINE_SPINLOCK(event_pids_lock);
+
+static bool pids_contains(const struct trace_event_pids *l, int pid)
+{
+    for (unsigned i = 0; i < l->count; i++)
+        if (l->pids[i] == pid)
+            return true;
+    return false;
+}
+
+/* Appends under event_pids_lock; the write path reads count and pids without it. */
+static int pids_add_locked(struct trace_event_pids *l, int pid)
+{
+    if (pids_contains(l, pid))
+        return 0;
+    if (l->count == TRACE_EVENT_PIDS_MAX)
+        return -ENOSPC;
+    l->pids[l->count] = pid;
+    __atomic_store_n(&l->count, l->count + 1, __ATOMIC_RELEASE);
+    return 0;
+}
+
+static void pids_remove_locked(struct trace_event_pids *l, int pid)
+{
+    for (unsigned i = 0; i < l->count; i++) {
+        if (l->pids[i] != pid)
+            continue;
+        /* The last pid takes its place: a racing reader sees one or the other. */
+        l->pids[i] = l->pids[l->count - 1];
+        __atomic_store_n(&l->count, l->count - 1, __ATOMIC_RELEASE);
+        return;
+    }
+}
+
+void trace_event_pids_follow(int parent, int child)
+{
+    struct trace_event_pids *l = &trace_event_pids[TRACE_EVENT_PIDS_TRACE];
+    unsigned long irq = spin_lock_irqsave(&event_pids_lock);
+    if (pids_contains(l, parent))
+        pids_add_locked(l, child);
+    spin_unlock_irqrestore(&event_pids_lock, irq);
+    trace_event_pids_changed();
+}
+
+void trace_event_pids_forget(int pid)
+{
+    unsigned long irq = spin_lock_irqsave(&event_pids_lock);
+    pids_remove_locked(&trace_event_pids[TRACE_EVENT_PIDS_TRACE], pid);
+    spin_unlock_irqrestore(&event_pids_lock, irq);
+    /* The list stays non-empty-checked: an emptied list would trace everyone again,
+     * which is Linux's rule too (an empty set_event_pid filters nothing). */
+    trace_event_pids_changed();
+}
+
+static int show_pids(struct seqbuf *s, void *data)
+{
+    const struct trace_event_pids *l = &trace_event_pids[(uintptr_t)data];
+    int last = -1;
+    for (;;) {
+        int next = -1;
+        for (unsigned i = 0; i < l->count; i++)
+            if (l->pids[i] > last && (next < 0 || l->pids[i] < next))
+                next = l->pids[i];
+        if (next < 0)
+            break;
+        seq_printf(s, "%d\n", next);
+        last = next;
+    }
+    return 0;
+}
+
+static int pids_open(struct pfs_file *f)
+{
+    struct trace_event_pids *l = &trace_event_pids[(uintptr_t)f->data];
+    if ((f->flags & PFS_WRITE) && (f->flags & PFS_TRUNC)) {
+        unsigned long irq = spin_lock_irqsave(&event_pids_lock);
+        __atomic_store_n(&l->count, 0, __ATOMIC_RELEASE);
+        spin_unlock_irqrestore(&event_pids_lock, irq);
+        trace_event_pids_changed();
+    }
+    return text_open(f, show_pids);
+}
+
+/* Whole write or nothing, as Linux builds the new list before it replaces the old. */
+static ssize_t pids_write(struct pfs_file *f, const char *buf, size_t len)
+{
+    int parsed[TRACE_EVENT_PIDS_MAX];
+    unsigned n = 0;
+    size_t i = 0;
+    while (i < len) {
+        while (i < len && isspace((unsigned char)buf[i]))
+            i++;
+        if (i == len)
+            break;
+        long pid = 0;
+        size_t start = i;
+        while (i < len && isdigit((unsigned char)buf[i]) && pid < 10000000)
+            pid = pid * 10 + (buf[i++] - '0');
+        if (i == start || (i < len && !isspace((unsigned char)buf[i])) || pid > 4194304)
+            return -EINVAL;
+        if (n == ARRAY_SIZE(parsed))
+            return -ENOSPC;
+        parsed[n++] = (int)pid;
+    }
+    struct trace_event_pids *l = &trace_event_pids[(uintptr_t)f->data];
+    unsigned long irq = spin_lock_irqsave(&event_pids_lock);
+    unsigned fresh = 0;
+    for (unsigned k = 0; k < n; k++)
+        fresh += !pids_contains(l, parsed[k]);
+    int err = l->count + fresh > TRACE_EVENT_PIDS_MAX ? -ENOSPC : 0;
+    for (unsigned k = 0; !err && k < n; k++)
+        pids_add_locked(l, parsed[k]);
+    spin_unlock_irqrestore(&event_pids_lock, irq);
+    trace_event_pids_changed();
+    return err ? err : (ssize_t)len;
+}
+
+static const struct pfs_ops pids_ops = {
+    .open = pids_open, .read = text_read, .write = pids_write, .release = text_release};
+TRACEFS_FILE(set_event_pid, .path = "set_event_pid", .mode = 0644, .ops = &pids_ops,
+             .data = (void *)TRACE_EVENT_PIDS_TRACE);
+TRACEFS_FILE(set_event_notrace_pid, .path = "set_event_notrace_pid", .mode = 0644,
+             .ops = &pids_ops, .data = (void *)TRACE_EVENT_PIDS_NOTRACE);
+
+/* ---- saved_cmdlines, saved_cmdlines_size, saved_tgids ---- */
+
+static int show_saved_cmdlines(struct seqbuf *s, void *data)
+{
+    trace_cmdlines_show(s, (uintptr_t)data);
+    return 0;
+}
+
+static int show_cmdlines_size(struct seqbuf *s, void *data)
+{
+    return seq_printf(s, "%u\n", trace_cmdlines_size());
+}
+
+static ssize_t store_cmdlines_size(void *data, const char *buf, size_t len)
+{
+    unsigned long v;
+    int err = tracefs_parse_ulong(buf, len, &v);
+    if (!err)
+        err = trace_cmdlines_resize(v);
+    return err ? err : (ssize_t)len;
+}
+
+TRACEFS_FILE(saved_cmdlines, .path = "saved_cmdlines", .mode = 0444,
+             .show = show_saved_cmdlines, .data = (void *)0);
+TRACEFS_FILE(saved_tgids, .path = "saved_tgids", .mode = 0444, .show = show_saved_cmdlines,
+             .data = (void *)1);
+TRACEFS_FILE(saved_cmdlines_size, .path = "saved_cmdlines_size", .mode = 0644,
+             .show = show_cmdlines_size, .store = store_cmdlines_size);
+
+/* ---- events/SYSTEM/EVENT/ ---- */
+
+void trace_event_files_init(void)
+{
+    char path[128];
+    const char *last_system = NULL;
+    for (size_t i = 0; i < trace_event_count(); i++) {
+        const struct trace_event_call *c = trace_event_at(i);
+        void *call = (void *)c;
+        if (!(c->flags & TRACE_EVENT_FL_FTRACE) &&
+            (!last_system || strcmp(last_system, c->system) != 0)) {
+            /* Sorted by system: the first event of each makes its folder's files. */
+            snprintf(path, sizeof(path), "events/%s/enable", c->system);
+            tracefs_create(path, 0644, NULL, show_system_enable, store_system_enable,
+                           (void *)c->system);
+            snprintf(path, sizeof(path), "events/%s/filter", c->system);
+            tracefs_create(path, 0644, NULL, show_system_filter, trace_event_store_system_filter,
+                           (void *)c->system);
+            last_system = c->system;
+        }
+        snprintf(path, sizeof(path), "events/%s/%s/format", c->system, c->name);
+        tracefs_create(path, 0444, NULL, show_format, NULL, call);
+        snprintf(path, sizeof(path), "events/%s/%s/id", c->system, c->name);
+        tracefs_create(path, 0444, NULL, show_id, NULL, call);
+        if (c->flags & TRACE_EVENT_FL_FTRACE)
+            continue;
+        snprintf(path, sizeof(path), "events/%s/%s/enable", c->system, c->name);
+        tracefs_create(path, 0644, NULL, show_event_enable, store_event_enable, call);
+        snprintf(path, sizeof(path), "events/%s/%s/filter", c->system, c->name);
+        tracefs_create(path, 0644, NULL, show_event_filter, trace_event_store_filter, call);
+    }
+}

@@ -1,0 +1,49 @@
+/*
+ * State the event core shares with its tracefs files (event_files.c), private to
+ * kernel/trace/events/.
+ */
+#ifndef KERNEL_TRACE_EVENTS_EVENT_FILES_H
+#define KERNEL_TRACE_EVENTS_EVENT_FILES_H
+
+#include <kernel/compiler.h>
+
+struct seqbuf;
+
+/* set_event_pid and set_event_notrace_pid. */
+enum { TRACE_EVENT_PIDS_TRACE, TRACE_EVENT_PIDS_NOTRACE };
+#define TRACE_EVENT_PIDS_MAX 64
+struct trace_event_pids {
+    volatile unsigned count;
+    volatile int pids[TRACE_EVENT_PIDS_MAX];
+};
+extern struct trace_event_pids trace_event_pids[2];
+/* After a change of either list: refreshes the write path's fast check. */
+void trace_event_pids_changed(void);
+/* Adds or removes pid in a list from the fork-following hooks; any context. */
+void trace_event_pids_follow(int parent, int child);
+void trace_event_pids_forget(int pid);
+/* Recomputes whether sched_process_fork/free must run for options/event-fork. */
+void trace_event_update_follow(void);
+
+/* saved_cmdlines: Linux's default size in the 6.1 kernel the references come from. */
+#define TRACE_CMDLINES_DEFAULT 6552
+#define TRACE_CMDLINES_MAX 32768 /* Linux's PID_MAX_DEFAULT */
+int trace_cmdlines_resize(unsigned long size);
+unsigned trace_cmdlines_size(void);
+/* "pid comm" lines (saved_cmdlines), or "pid tgid" (saved_tgids). */
+void trace_cmdlines_show(struct seqbuf *s, bool tgids);
+
+/* Writes to an event's filter file (data: its call) and a system's (data: its name). */
+ssize_t trace_event_store_filter(void *data, const char *buf, size_t len);
+ssize_t trace_event_store_system_filter(void *data, const char *buf, size_t len);
+
+/* A filter text was refused: its reason goes to error_log. */
+struct event_filter_error;
+void trace_event_filter_report(const char *text, const struct event_filter_error *err);
+/* Writers inside a filter check, per CPU: an old filter is freed once each reads 0. */
+extern volatile unsigned trace_event_filter_users[];
+
+/* Builds events/ (one folder per system and event) at boot. */
+void trace_event_files_init(void);
+
+#endif

@@ -1,0 +1,140 @@
+/*
+ * The filter files: an event's `filter` compiles the text against the event's fields and
+ * installs it; a system's `filter` does so for every event of the system that has the
+ * fields. `0` clears. A text that does not compile gets Linux's errno and changes
+ * nothing: the old filter stays in force (Linux instead disables the event's filter and
+ * shows the error in the file; here the reason goes to error_log only).
+ *
+ * Writers of events read the filter pointer without a lock, so an old filter is freed
+ * only once every CPU has been seen outside trace_event_commit's use of it.
+ */
+#include <arch/cpu.h>
+#include <kernel/errno.h>
+#include <kernel/mm.h>
+#include <kernel/percpu.h>
+#include <kernel/smp.h>
+#include <kernel/spinlock.h>
+#include <lib/string.h>
+
+#include "event_core.h"
+#include "event_files.h"
+#include "event_filter.h"
+#include "trace_internal.h"
+
+#define FILTER_TEXT_MAX 512
+
+/* Writers inside their filter check, per CPU (nested ones count too). */
+volatile unsigned trace_event_filter_users[MAX_CPUS];
+
+static DEFINE_SPINLOCK(filter_install_lock);
+
+/*
+ * Waits until no writer can still hold a replaced filter. A writer counts itself in with
+ * a plain store and then loads the pointer, which x86 may reorder; the sync round's
+ * interrupt on each CPU orders both, so after it every writer has either seen the new
+ * pointer or is visible in its CPU's count, which is then waited out.
+ */
+static void filter_wait_unused(void)
+{
+    smp_sync_all();
+    for (unsigned c = 0; c < MAX_CPUS; c++)
+        while (__atomic_load_n(&trace_event_filter_users[c], __ATOMIC_ACQUIRE))
+            arch_cpu_relax();
+}
+
+static void filter_install(const struct trace_event_call *call, struct event_filter *filter)
+{
+    unsigned long irq = spin_lock_irqsave(&filter_install_lock);
+    struct event_filter *old = call->state->filter;
+    __atomic_store_n(&call->state->filter, filter, __ATOMIC_RELEASE);
+    spin_unlock_irqrestore(&filter_install_lock, irq);
+    if (old) {
+        filter_wait_unused();
+        event_filter_free(old);
+    }
+}
+
+/* The written text, without the newline echo adds; NULL if it does not fit. */
+static char *filter_text(const char *buf, size_t len)
+{
+    while (len && (buf[len - 1] == '\n' || buf[len - 1] == ' ' || buf[len - 1] == '\t'))
+        len--;
+    if (len >= FILTER_TEXT_MAX)
+        return NULL;
+    char *text = kmalloc(len + 1);
+    if (text) {
+        memcpy(text, buf, len);
+        text[len] = '\0';
+    }
+    return text;
+}
+
+static bool is_clear(const char *text) { return strcmp(text, "0") == 0; }
+
+ssize_t trace_event_store_filter(void *data, const char *buf, size_t len)
+{
+    const struct trace_event_call *call = data;
+    char *text = filter_text(buf, len);
+    if (!text)
+        return len >= FILTER_TEXT_MAX ? -EINVAL : -ENOMEM;
+    int err = 0;
+    if (is_clear(text)) {
+        filter_install(call, NULL);
+    } else {
+        struct event_filter *filter = NULL;
+        struct event_filter_error fe = {0};
+        err = event_filter_create(text, call->fields, call->nfields, &filter, &fe);
+        if (!err)
+            filter_install(call, filter);
+        else
+            trace_event_filter_report(text, &fe);
+    }
+    kfree(text);
+    return err ? err : (ssize_t)len;
+}
+
+/*
+ * A system's filter: installed in each event of the system whose fields it names; the
+ * others keep theirs. Fails with the first event's error if it fits none of them.
+ */
+ssize_t trace_event_store_system_filter(void *data, const char *buf, size_t len)
+{
+    const char *system = data;
+    char *text = filter_text(buf, len);
+    if (!text)
+        return len >= FILTER_TEXT_MAX ? -EINVAL : -ENOMEM;
+    int err = 0, first_err = 0;
+    unsigned installed = 0;
+    struct event_filter_error first = {0};
+    for (size_t i = 0; i < trace_event_count(); i++) {
+        const struct trace_event_call *c = trace_event_at(i);
+        if (strcmp(c->system, system) != 0 || (c->flags & TRACE_EVENT_FL_FTRACE))
+            continue;
+        if (is_clear(text)) {
+            filter_install(c, NULL);
+            installed++;
+            continue;
+        }
+        struct event_filter *filter = NULL;
+        struct event_filter_error fe = {0};
+        err = event_filter_create(text, c->fields, c->nfields, &filter, &fe);
+        if (!err) {
+            filter_install(c, filter);
+            installed++;
+        } else if (!first_err) {
+            first_err = err;
+            first = fe;
+        }
+    }
+    if (!installed && first_err)
+        trace_event_filter_report(text, &first);
+    kfree(text);
+    return !installed && first_err ? first_err : (ssize_t)len;
+}
+
+/* Linux logs a refused filter under this name; texts it cannot place get no entry. */
+void trace_event_filter_report(const char *text, const struct event_filter_error *err)
+{
+    if (err->message)
+        trace_error_log("event filter parse error", err->message, text, err->pos);
+}

@@ -1,0 +1,341 @@
+/*
+ * ftrace: the tracer's own events, with Linux's fixed ids and Linux 6.1's format files.
+ *
+ * function, funcgraph_entry/exit, print and kernel_stack describe Linux's layout of what
+ * the tracers record here in compact form (trace.h): a function event is 12 bytes of
+ * payload here against Linux's 24, and the function tracer's cost is the point of this
+ * kernel. Their format files say what a reader of a raw page in Linux's layout expects,
+ * and the export widens the compact records into exactly that. `print` is one of them:
+ * trace_marker keeps writing its compact record, which function_graph shows as a comment
+ * and which every existing reader knows; the widening gives it Linux's ip (the address of
+ * tracing_mark_write) and buf.
+ *
+ * bprint and bputs are real records in Linux's layout: trace_printk() writes them (the
+ * format's address and the arguments packed as Linux's vbin_printf packs them) and the
+ * reader formats the text, as Linux does.
+ */
+#include <kernel/errno.h>
+#include <kernel/symbols.h>
+#include "trace_internal.h"
+#include <lib/ctype.h>
+#include <lib/printf.h>
+#include <lib/string.h>
+
+#include "trace_internal.h"
+#include "event_core.h"
+
+#define FIELD_ULONG(name_, off) {"unsigned long", name_, off, 8, false, EVENT_FIELD_INT}
+
+/* ---- formats of the compact records ---- */
+
+static const struct event_field function_fields[] = {
+    FIELD_ULONG("ip", 8),
+    FIELD_ULONG("parent_ip", 16),
+};
+TRACE_EVENT_CALL(function, NULL, .system = "ftrace", .name = "function",
+                 .fields = function_fields, .nfields = ARRAY_SIZE(function_fields),
+                 .fixed_id = TRACE_EVENT_ID_FUNCTION, .flags = TRACE_EVENT_FL_FTRACE,
+                 .order = 1,
+                 .print_fmt = "\" %ps <-- %ps\", (void *)REC->ip, (void *)REC->parent_ip");
+
+static const struct event_field kernel_stack_fields[] = {
+    {"int", "size", 8, 4, true, EVENT_FIELD_INT},
+    {"unsigned long[8]", "caller", 16, 64, false, EVENT_FIELD_INT},
+};
+TRACE_EVENT_CALL(kernel_stack, NULL, .system = "ftrace", .name = "kernel_stack",
+                 .fields = kernel_stack_fields, .nfields = ARRAY_SIZE(kernel_stack_fields),
+                 .fixed_id = TRACE_EVENT_ID_KERNEL_STACK, .flags = TRACE_EVENT_FL_FTRACE,
+                 .order = 4,
+                 .print_fmt = "\"\\t=> %ps\\n\\t=> %ps\\n\\t=> %ps\\n\" \"\\t=> %ps\\n\\t=> "
+                              "%ps\\n\\t=> %ps\\n\" \"\\t=> %ps\\n\\t=> %ps\\n\", (void "
+                              "*)REC->caller[0], (void *)REC->caller[1], (void "
+                              "*)REC->caller[2], (void *)REC->caller[3], (void "
+                              "*)REC->caller[4], (void *)REC->caller[5], (void "
+                              "*)REC->caller[6], (void *)REC->caller[7]");
+
+static const struct event_field print_fields[] = {
+    FIELD_ULONG("ip", 8),
+    {"char[]", "buf", 16, 0, true, EVENT_FIELD_CHAR_ARRAY},
+};
+TRACE_EVENT_CALL(print, NULL, .system = "ftrace", .name = "print", .fields = print_fields,
+                 .nfields = ARRAY_SIZE(print_fields), .fixed_id = TRACE_EVENT_ID_PRINT,
+                 .flags = TRACE_EVENT_FL_FTRACE, .order = 5,
+                 .print_fmt = "\"%ps: %s\", (void *)REC->ip, REC->buf");
+
+static const struct event_field funcgraph_exit_fields[] = {
+    FIELD_ULONG("func", 8),
+    {"int", "depth", 16, 4, true, EVENT_FIELD_INT},
+    {"unsigned int", "overrun", 20, 4, false, EVENT_FIELD_INT},
+    {"unsigned long long", "calltime", 24, 8, false, EVENT_FIELD_INT},
+    {"unsigned long long", "rettime", 32, 8, false, EVENT_FIELD_INT},
+};
+TRACE_EVENT_CALL(funcgraph_exit, NULL, .system = "ftrace", .name = "funcgraph_exit",
+                 .fields = funcgraph_exit_fields, .nfields = ARRAY_SIZE(funcgraph_exit_fields),
+                 .fixed_id = TRACE_EVENT_ID_FUNCGRAPH_EXIT, .flags = TRACE_EVENT_FL_FTRACE,
+                 .order = 10,
+                 .print_fmt = "\"<-- %ps (%d) (start: %llx  end: %llx) over: %d\", (void "
+                              "*)REC->func, REC->depth, REC->calltime, REC->rettime, REC->depth");
+
+static const struct event_field funcgraph_entry_fields[] = {
+    FIELD_ULONG("func", 8),
+    {"int", "depth", 16, 4, true, EVENT_FIELD_INT},
+};
+TRACE_EVENT_CALL(funcgraph_entry, NULL, .system = "ftrace", .name = "funcgraph_entry",
+                 .fields = funcgraph_entry_fields, .nfields = ARRAY_SIZE(funcgraph_entry_fields),
+                 .fixed_id = TRACE_EVENT_ID_FUNCGRAPH_ENTRY, .flags = TRACE_EVENT_FL_FTRACE,
+                 .order = 11, .print_fmt = "\"--> %ps (%d)\", (void *)REC->func, REC->depth");
+
+/* ---- bprint and bputs: trace_printk() ---- */
+
+struct bprint_record {
+    struct trace_event_common common;
+    uint64_t ip;
+    uint64_t fmt;
+    uint32_t buf[];
+};
+struct bputs_record {
+    struct trace_event_common common;
+    uint64_t ip;
+    uint64_t str;
+};
+
+static void print_bprint(struct seqbuf *s, const void *record, size_t len);
+static void print_bputs(struct seqbuf *s, const void *record, size_t len);
+
+static const struct event_field bprint_fields[] = {
+    FIELD_ULONG("ip", 8),
+    {"const char *", "fmt", 16, 8, false, EVENT_FIELD_INT},
+    {"u32[]", "buf", 24, 0, false, EVENT_FIELD_INT},
+};
+TRACE_EVENT_CALL(bprint, NULL, .system = "ftrace", .name = "bprint", .fields = bprint_fields,
+                 .nfields = ARRAY_SIZE(bprint_fields), .fixed_id = TRACE_EVENT_ID_BPRINT,
+                 .flags = TRACE_EVENT_FL_FTRACE | TRACE_EVENT_FL_NO_NAME, .order = 6,
+                 .print = print_bprint,
+                 .print_fmt = "\"%ps: %s\", (void *)REC->ip, REC->fmt");
+
+static const struct event_field bputs_fields[] = {
+    FIELD_ULONG("ip", 8),
+    {"const char *", "str", 16, 8, false, EVENT_FIELD_INT},
+};
+TRACE_EVENT_CALL(bputs, NULL, .system = "ftrace", .name = "bputs", .fields = bputs_fields,
+                 .nfields = ARRAY_SIZE(bputs_fields), .fixed_id = TRACE_EVENT_ID_BPUTS,
+                 .flags = TRACE_EVENT_FL_FTRACE | TRACE_EVENT_FL_NO_NAME, .order = 14,
+                 .print = print_bputs,
+                 .print_fmt = "\"%ps: %s\", (void *)REC->ip, REC->str");
+
+/* Linux's TRACE_BUF_SIZE bounds the packed arguments; the ring buffer bounds us first. */
+#define BPRINT_ARGS_MAX (RB_MAX_PAYLOAD - sizeof(struct bprint_record))
+
+/* One conversion of a printf format: its spec (for the reader) and its packed size. */
+struct bprint_conv {
+    char spec[24]; /* "%-08lx" */
+    char conv;     /* d i u x X o c s p, or 0 for %% */
+    unsigned size; /* bytes of the argument: 1 (char), 4, 8; 0 for a string */
+};
+
+/* Parses one conversion at fmt (just after '%'); returns the characters it took, 0 if it
+ * is one trace_printk cannot record (a '*' width, an unknown conversion). */
+static size_t bprint_parse(const char *fmt, struct bprint_conv *c)
+{
+    size_t i = 0, o = 1;
+    int longs = 0;
+    c->spec[0] = '%';
+    while (fmt[i] && strchr("-+ #0", fmt[i]) && o < sizeof(c->spec) - 4)
+        c->spec[o++] = fmt[i++];
+    while ((isdigit((unsigned char)fmt[i]) || fmt[i] == '.') && o < sizeof(c->spec) - 4)
+        c->spec[o++] = fmt[i++];
+    while (fmt[i] == 'l' || fmt[i] == 'h' || fmt[i] == 'z') {
+        longs += fmt[i] == 'l' || fmt[i] == 'z' ? 1 : 0;
+        i++;
+    }
+    c->conv = fmt[i];
+    if (!c->conv || !strchr("diuxXocsp%", c->conv))
+        return 0;
+    i++;
+    if (c->conv == '%') {
+        c->conv = 0;
+        c->size = 0;
+        return i;
+    }
+    if (longs && strchr("diuxXo", c->conv)) {
+        c->spec[o++] = 'l';
+        c->spec[o++] = 'l';
+    }
+    c->spec[o++] = c->conv;
+    c->spec[o] = '\0';
+    c->size = c->conv == 'c' ? 1 : c->conv == 's' ? 0 : c->conv == 'p' || longs ? 8 : 4;
+    return i;
+}
+
+static size_t align_up(size_t n, size_t a) { return (n + a - 1) & ~(a - 1); }
+
+int trace_event_bprintk(unsigned long ip, const char *fmt, ...)
+{
+    uint8_t args[BPRINT_ARGS_MAX];
+    size_t len = 0;
+    va_list ap;
+    va_start(ap, fmt);
+    for (const char *p = fmt; *p; p++) {
+        if (*p != '%')
+            continue;
+        struct bprint_conv c;
+        size_t n = bprint_parse(p + 1, &c);
+        if (!n) {
+            va_end(ap);
+            return -EINVAL;
+        }
+        p += n;
+        if (!c.conv)
+            continue;
+        if (c.conv == 's') {
+            const char *str = va_arg(ap, const char *);
+            if (!str)
+                str = "(null)";
+            size_t sl = strnlen(str, sizeof(args));
+            if (len + sl + 1 > sizeof(args))
+                break;
+            memcpy(args + len, str, sl);
+            args[len + sl] = '\0';
+            len += sl + 1;
+            continue;
+        }
+        size_t at = c.size == 1 ? len : align_up(len, 4);
+        if (at + c.size > sizeof(args))
+            break;
+        if (c.size == 1) {
+            args[at] = (uint8_t)va_arg(ap, int);
+        } else if (c.size == 4) {
+            uint32_t v = va_arg(ap, unsigned int);
+            memcpy(args + at, &v, 4);
+        } else {
+            uint64_t v = va_arg(ap, unsigned long long);
+            memcpy(args + at, &v, 8); /* two u32 at 4-byte alignment, as Linux packs it */
+        }
+        len = at + c.size;
+    }
+    va_end(ap);
+    len = align_up(len, 4);
+    size_t size = sizeof(struct bprint_record) + len;
+    struct rb_reservation res;
+    struct bprint_record *r = trace_event_reserve(&trace_event_call_bprint, size, -1, &res);
+    if (!r)
+        return 0;
+    r->ip = ip;
+    r->fmt = (uintptr_t)fmt;
+    memcpy(r->buf, args, len);
+    trace_event_commit(&trace_event_call_bprint, r, size, &res);
+    return (int)len;
+}
+
+int trace_event_bputs(unsigned long ip, const char *str)
+{
+    struct rb_reservation res;
+    struct bputs_record *r = trace_event_reserve(&trace_event_call_bputs, sizeof(*r), -1, &res);
+    if (!r)
+        return 0;
+    r->ip = ip;
+    r->str = (uintptr_t)str;
+    trace_event_commit(&trace_event_call_bputs, r, sizeof(*r), &res);
+    return (int)strlen(str);
+}
+
+/* The format's text with the packed arguments, as Linux's bstr_printf reads them back. */
+static void bprint_format(struct seqbuf *s, const char *fmt, const uint8_t *args, size_t len)
+{
+    size_t at = 0;
+    for (const char *p = fmt; *p; p++) {
+        if (*p != '%') {
+            seq_putc(s, *p);
+            continue;
+        }
+        struct bprint_conv c;
+        size_t n = bprint_parse(p + 1, &c);
+        if (!n)
+            return;
+        p += n;
+        if (!c.conv) {
+            seq_putc(s, '%');
+            continue;
+        }
+        char out[128];
+        if (c.conv == 's') {
+            const char *str = (const char *)args + at;
+            size_t sl = at < len ? strnlen(str, len - at) : 0;
+            char tmp[128];
+            size_t k = MIN(sl, sizeof(tmp) - 1);
+            memcpy(tmp, str, k);
+            tmp[k] = '\0';
+            snprintf(out, sizeof(out), c.spec, tmp);
+            at += sl + 1;
+        } else {
+            at = c.size == 1 ? at : align_up(at, 4);
+            if (at + c.size > len)
+                return;
+            uint64_t v = 0;
+            memcpy(&v, args + at, c.size);
+            at += c.size;
+            if (c.conv == 'p')
+                snprintf(out, sizeof(out), c.spec, (void *)(uintptr_t)v);
+            else if (c.size == 8)
+                snprintf(out, sizeof(out), c.spec, (unsigned long long)v);
+            else if (strchr("di", c.conv) && c.size == 4)
+                snprintf(out, sizeof(out), c.spec, (int)(int32_t)v);
+            else
+                snprintf(out, sizeof(out), c.spec, (unsigned)v);
+        }
+        seq_puts(s, out);
+    }
+}
+
+/* Linux's line: the caller's symbol, ": ", the text (with no event name before it). */
+static void print_bprint(struct seqbuf *s, const void *record, size_t len)
+{
+    const struct bprint_record *r = record;
+    trace_print_sym(s, (unsigned long)r->ip, trace_opt(TRACE_OPT_SYM_OFFSET),
+                    trace_opt(TRACE_OPT_SYM_ADDR));
+    seq_puts(s, ": ");
+    if (len >= sizeof(*r))
+        bprint_format(s, (const char *)(uintptr_t)r->fmt, (const uint8_t *)r->buf,
+                      len - sizeof(*r));
+}
+
+static void print_bputs(struct seqbuf *s, const void *record, size_t len)
+{
+    const struct bputs_record *r = record;
+    trace_print_sym(s, (unsigned long)r->ip, trace_opt(TRACE_OPT_SYM_OFFSET),
+                    trace_opt(TRACE_OPT_SYM_ADDR));
+    seq_printf(s, ": %s", (const char *)(uintptr_t)r->str);
+}
+
+/* ---- printk_formats ---- */
+
+extern const char *const __start_trace_printk_fmt[], *const __stop_trace_printk_fmt[];
+
+static int show_printk_formats(struct seqbuf *s, void *data)
+{
+    for (const char *const *f = __start_trace_printk_fmt; f < __stop_trace_printk_fmt; f++) {
+        seq_printf(s, "0x%lx : \"", (unsigned long)*f);
+        for (const char *p = *f; *p; p++) {
+            const char *esc = NULL;
+            switch (*p) {
+            case '\\': esc = "\\\\"; break;
+            case '"': esc = "\\\""; break;
+            case '\a': esc = "\\a"; break;
+            case '\b': esc = "\\b"; break;
+            case '\f': esc = "\\f"; break;
+            case '\n': esc = "\\n"; break;
+            case '\r': esc = "\\r"; break;
+            case '\t': esc = "\\t"; break;
+            case '\v': esc = "\\v"; break;
+            }
+            if (esc)
+                seq_puts(s, esc);
+            else
+                seq_putc(s, *p);
+        }
+        seq_puts(s, "\"\n");
+    }
+    return 0;
+}
+TRACEFS_FILE(printk_formats, .path = "printk_formats", .mode = 0444,
+             .show = show_printk_formats);
