@@ -27,6 +27,7 @@ const struct trace_option_def trace_option_defs[TRACE_OPT_COUNT] = {
     [TRACE_OPT_IRQ_INFO] = {"irq-info", true, NULL},
     [TRACE_OPT_MARKERS] = {"markers", true, NULL},
     [TRACE_OPT_EVENT_FORK] = {"event-fork", false, NULL},
+    [TRACE_OPT_FUNCTION_FORK] = {"function-fork", false, NULL},
     [TRACE_OPT_FUNC_STACK_TRACE] = {"func_stack_trace", false, "function"},
     [TRACE_OPT_GRAPH_OVERRUN] = {"funcgraph-overrun", false, "function_graph"},
     [TRACE_OPT_GRAPH_CPU] = {"funcgraph-cpu", true, "function_graph"},
@@ -98,14 +99,105 @@ int trace_set_clock(const char *name)
 
 /* ---- writers ---- */
 
-bool trace_pid_listed(struct percpu *cpu)
+static bool pid_in(const int *pids, unsigned n, int pid)
 {
-    unsigned n = READ_ONCE(trace_global.pid_count);
-    int pid = cpu->current ? cpu->current->pid : 0;
     for (unsigned i = 0; i < n; i++)
-        if (trace_global.pids[i] == pid)
+        if (pids[i] == pid)
             return true;
     return false;
+}
+
+bool trace_pid_allowed(struct percpu *cpu)
+{
+    int pid = cpu->current ? cpu->current->pid : 0;
+    unsigned n = __atomic_load_n(&trace_global.pid_count, __ATOMIC_ACQUIRE);
+    if (n && !pid_in(trace_global.pids, n, pid))
+        return false;
+    n = __atomic_load_n(&trace_global.notrace_pid_count, __ATOMIC_ACQUIRE);
+    return !pid_in(trace_global.notrace_pids, n, pid);
+}
+
+static DEFINE_SPINLOCK(trace_pids_lock);
+
+static int *pid_list(enum trace_pid_list which, volatile uint16_t **count)
+{
+    *count = which == TRACE_PIDS_TRACE ? &trace_global.pid_count
+                                       : &trace_global.notrace_pid_count;
+    return which == TRACE_PIDS_TRACE ? trace_global.pids : trace_global.notrace_pids;
+}
+
+static int pids_add_locked(enum trace_pid_list which, int pid)
+{
+    volatile uint16_t *count;
+    int *pids = pid_list(which, &count);
+    unsigned n = *count;
+    if (pid_in(pids, n, pid))
+        return 0;
+    if (n == TRACE_PIDS_MAX)
+        return -ENOSPC;
+    pids[n] = pid;
+    /* The pid is in place before the count that makes writers of events look at it. */
+    __atomic_store_n(count, (uint16_t)(n + 1), __ATOMIC_RELEASE);
+    return 0;
+}
+
+static void pids_remove_locked(enum trace_pid_list which, int pid)
+{
+    volatile uint16_t *count;
+    int *pids = pid_list(which, &count);
+    unsigned n = *count;
+    for (unsigned i = 0; i < n; i++) {
+        if (pids[i] != pid)
+            continue;
+        /* The last pid takes its place: a racing reader sees one or the other. */
+        pids[i] = pids[n - 1];
+        __atomic_store_n(count, (uint16_t)(n - 1), __ATOMIC_RELEASE);
+        return;
+    }
+}
+
+int trace_pids_add(enum trace_pid_list which, int pid)
+{
+    unsigned long irq = spin_lock_irqsave(&trace_pids_lock);
+    int err = pids_add_locked(which, pid);
+    spin_unlock_irqrestore(&trace_pids_lock, irq);
+    trace_event_update_follow();
+    return err;
+}
+
+void trace_pids_clear(enum trace_pid_list which)
+{
+    volatile uint16_t *count;
+    pid_list(which, &count);
+    unsigned long irq = spin_lock_irqsave(&trace_pids_lock);
+    __atomic_store_n(count, 0, __ATOMIC_RELEASE);
+    spin_unlock_irqrestore(&trace_pids_lock, irq);
+    trace_event_update_follow();
+}
+
+/*
+ * options/function-fork, as Linux: a child of a listed thread joins its parent's list
+ * (in either file), and a freed thread leaves them. A full list drops the child silently,
+ * as a Linux pid bitmap never fills.
+ */
+void trace_pids_follow(int parent, int child)
+{
+    unsigned long irq = spin_lock_irqsave(&trace_pids_lock);
+    for (int which = TRACE_PIDS_TRACE; which <= TRACE_PIDS_NOTRACE; which++) {
+        volatile uint16_t *count;
+        int *pids = pid_list((enum trace_pid_list)which, &count);
+        if (pid_in(pids, *count, parent))
+            pids_add_locked((enum trace_pid_list)which, child);
+    }
+    spin_unlock_irqrestore(&trace_pids_lock, irq);
+}
+
+void trace_pids_forget(int pid)
+{
+    unsigned long irq = spin_lock_irqsave(&trace_pids_lock);
+    pids_remove_locked(TRACE_PIDS_TRACE, pid);
+    pids_remove_locked(TRACE_PIDS_NOTRACE, pid);
+    spin_unlock_irqrestore(&trace_pids_lock, irq);
 }
 
 void trace_function(unsigned long ip, unsigned long parent_ip, unsigned extra_preempt)
@@ -238,8 +330,8 @@ void trace_set_option(unsigned opt, bool on)
         __atomic_fetch_and(&trace_global.options, ~bit, __ATOMIC_RELAXED);
     if (opt == TRACE_OPT_OVERWRITE)
         rb_set_overwrite(trace_global.buffer, on);
-    if (opt == TRACE_OPT_EVENT_FORK)
-        trace_event_fork_option_changed(on);
+    if (opt == TRACE_OPT_EVENT_FORK || opt == TRACE_OPT_FUNCTION_FORK)
+        trace_event_update_follow();
     const struct tracer *t = trace_global.current;
     if (t && t->option_changed)
         t->option_changed(opt, on);

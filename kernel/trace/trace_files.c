@@ -392,15 +392,25 @@ static ssize_t store_cpumask(void *data, const char *buf, size_t len)
 TRACEFS_FILE(tracing_cpumask, .path = "tracing_cpumask", .mode = 0644, .show = show_cpumask,
              .store = store_cpumask);
 
+/* set_ftrace_pid and set_ftrace_notrace_pid; f->data is which list. */
+static enum trace_pid_list pid_file_list(const struct pfs_file *f)
+{
+    return (enum trace_pid_list)(uintptr_t)f->data;
+}
+
 static int pid_open(struct pfs_file *f)
 {
+    enum trace_pid_list which = pid_file_list(f);
     if ((f->flags & PFS_WRITE) && (f->flags & PFS_TRUNC))
-        WRITE_ONCE(trace_global.pid_count, 0);
+        trace_pids_clear(which);
     if (f->flags & PFS_READ) {
         struct seqbuf *s = kzalloc(sizeof(*s));
         if (!s)
             return -ENOMEM;
-        unsigned n = trace_global.pid_count;
+        const int *pids = which == TRACE_PIDS_TRACE ? trace_global.pids
+                                                    : trace_global.notrace_pids;
+        unsigned n = which == TRACE_PIDS_TRACE ? trace_global.pid_count
+                                               : trace_global.notrace_pid_count;
         if (!n)
             seq_puts(s, "no pid\n");
         /* Linux keeps pids in a bitmap: they read back in ascending order. */
@@ -408,8 +418,8 @@ static int pid_open(struct pfs_file *f)
         for (unsigned k = 0; k < n; k++) {
             int next = 0x7fffffff;
             for (unsigned i = 0; i < n; i++)
-                if (trace_global.pids[i] > last && trace_global.pids[i] < next)
-                    next = trace_global.pids[i];
+                if (pids[i] > last && pids[i] < next)
+                    next = pids[i];
             seq_printf(s, "%d\n", next);
             last = next;
         }
@@ -442,17 +452,9 @@ static ssize_t pid_write(struct pfs_file *f, const char *buf, size_t len)
             pid = pid * 10 + (buf[i++] - '0');
         if (i == start || (i < len && !isspace((unsigned char)buf[i])) || pid > TRACE_CTX_PID_MASK)
             return -EINVAL;
-        unsigned n = trace_global.pid_count;
-        bool present = false;
-        for (unsigned k = 0; k < n; k++)
-            present |= trace_global.pids[k] == pid;
-        if (present)
-            continue;
-        if (n == ARRAY_SIZE(trace_global.pids))
-            return -ENOSPC;
-        trace_global.pids[n] = (int)pid;
-        /* Publish the pid before the count that makes writers look at it. */
-        __atomic_store_n(&trace_global.pid_count, n + 1, __ATOMIC_RELEASE);
+        int err = trace_pids_add(pid_file_list(f), (int)pid);
+        if (err)
+            return err;
     }
     return len;
 }
@@ -468,7 +470,10 @@ static int pid_release(struct pfs_file *f)
 
 static const struct pfs_ops pid_ops = {
     .open = pid_open, .read = pid_read, .write = pid_write, .release = pid_release};
-TRACEFS_FILE(set_ftrace_pid, .path = "set_ftrace_pid", .mode = 0644, .ops = &pid_ops);
+TRACEFS_FILE(set_ftrace_pid, .path = "set_ftrace_pid", .mode = 0644, .ops = &pid_ops,
+             .data = (void *)(uintptr_t)TRACE_PIDS_TRACE);
+TRACEFS_FILE(set_ftrace_notrace_pid, .path = "set_ftrace_notrace_pid", .mode = 0644,
+             .ops = &pid_ops, .data = (void *)(uintptr_t)TRACE_PIDS_NOTRACE);
 
 /* ---- what is created at run time: per-CPU files and one file per option ---- */
 

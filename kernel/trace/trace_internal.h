@@ -251,6 +251,7 @@ enum trace_option {
     TRACE_OPT_IRQ_INFO,
     TRACE_OPT_MARKERS,
     TRACE_OPT_EVENT_FORK,
+    TRACE_OPT_FUNCTION_FORK,
     TRACE_OPT_FUNC_STACK_TRACE,  /* function tracer */
     TRACE_OPT_GRAPH_OVERRUN,     /* function_graph ... */
     TRACE_OPT_GRAPH_CPU,
@@ -303,15 +304,29 @@ enum trace_clock_id {
     TRACE_CLOCK_COUNT,
 };
 
+#define TRACE_PIDS_MAX 32
+
 struct trace_array {
     struct ring_buffer *buffer;
     const struct tracer *current;
     volatile uint64_t options; /* bit per enum trace_option */
     enum trace_clock_id clock;
     volatile uint32_t cpumask; /* CPUs that record */
-    /* set_ftrace_pid: when pid_count > 0, only these threads are traced. */
-    volatile unsigned pid_count;
-    int pids[32];
+    /*
+     * set_ftrace_pid (when pid_count > 0, only these threads are traced) and
+     * set_ftrace_notrace_pid (these never are). The hot path tests both counts with one
+     * load of pid_lists_used. Writers hold trace_pids_lock; readers take none, so a pid
+     * is stored before the count that exposes it.
+     */
+    union {
+        struct {
+            volatile uint16_t pid_count;
+            volatile uint16_t notrace_pid_count;
+        };
+        volatile uint32_t pid_lists_used;
+    };
+    int pids[TRACE_PIDS_MAX];
+    int notrace_pids[TRACE_PIDS_MAX];
 };
 
 extern struct trace_array trace_global;
@@ -345,14 +360,25 @@ static inline uint32_t trace_ctx_now(unsigned type, unsigned extra_preempt)
     return trace_ctx_on(this_cpu(), type, extra_preempt);
 }
 
-/* set_ftrace_pid holds cpu's current thread (the rare path of trace_should_record_on). */
-bool trace_pid_listed(struct percpu *cpu);
+/*
+ * The two pid lists (set_ftrace_pid, set_ftrace_notrace_pid). Adding returns 0, -ENOSPC
+ * when the list is full; options/function-fork makes a listed thread's children listed
+ * too and drops a thread that is freed (trace_pids_follow / trace_pids_forget, called
+ * from the fork and free tracepoints, any context).
+ */
+enum trace_pid_list { TRACE_PIDS_TRACE, TRACE_PIDS_NOTRACE };
+int trace_pids_add(enum trace_pid_list which, int pid);
+void trace_pids_clear(enum trace_pid_list which);
+void trace_pids_follow(int parent, int child);
+void trace_pids_forget(int pid);
+/* set_ftrace_pid holds cpu's current thread, and set_ftrace_notrace_pid does not. */
+bool trace_pid_allowed(struct percpu *cpu);
 /* True if `cpu` (this CPU) and its current thread should record. */
 static __always_inline bool trace_should_record_on(struct percpu *cpu)
 {
     if (!((trace_global.cpumask >> cpu->cpu) & 1))
         return false;
-    return likely(READ_ONCE(trace_global.pid_count) == 0) || trace_pid_listed(cpu);
+    return likely(READ_ONCE(trace_global.pid_lists_used) == 0) || trace_pid_allowed(cpu);
 }
 static inline bool trace_should_record(void) { return trace_should_record_on(this_cpu()); }
 

@@ -317,6 +317,7 @@ def backwards_in_time(events):
 # other tracers are not touched here.
 DEFAULT_OPTIONS = {"print-parent": 1, "sym-offset": 0, "sym-addr": 0, "context-info": 1,
                    "overwrite": 1, "irq-info": 1, "markers": 1, "event-fork": 0,
+                   "function-fork": 0,
                    "func_stack_trace": 0}
 DEFAULT_BUFFER_KB = 1408
 # The event systems whose filters reset_tracing clears.
@@ -340,6 +341,7 @@ def reset_tracing(sh):
           "echo > set_ftrace_filter",
           "echo > set_ftrace_notrace",
           "echo > set_ftrace_pid",
+          "echo > set_ftrace_notrace_pid",
           "echo > set_event",
           "echo > set_event_pid",
           "echo > set_event_notrace_pid",

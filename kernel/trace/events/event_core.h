@@ -127,13 +127,15 @@ void trace_event_print_format(struct seqbuf *s, const struct trace_event_call *c
 
 /* set_event_pid / set_event_notrace_pid: is a thread of this pid recorded? */
 bool trace_event_pid_allowed(int pid);
-/* options/event-fork changed: follow new threads of listed pids or stop. */
-void trace_event_fork_option_changed(bool on);
 
 /* The saved_cmdlines cache: records comm for pid, from any context (skips if busy). */
 void trace_event_save_cmdline(int pid, const char *comm);
 
 /* A string field copied into a record (comm): zero-padded, as Linux's memcpy of comm. */
 void trace_event_copy_comm(char dst[16], const char *src);
+
+/* Recomputes whether sched_process_fork/free must run for options/event-fork and
+ * options/function-fork (after either option or either pid list changes). */
+void trace_event_update_follow(void);
 
 #endif

@@ -10,7 +10,6 @@
 #include <kernel/errno.h>
 #include <kernel/mm.h>
 #include <kernel/spinlock.h>
-#include "trace_internal.h"
 #include <lib/ctype.h>
 #include <lib/printf.h>
 #include <lib/string.h>
@@ -46,21 +45,24 @@ static void set_bit_in(volatile uint8_t *b, uint8_t bit, bool on)
         __atomic_fetch_and(b, (uint8_t)~bit, __ATOMIC_RELEASE);
 }
 
-static bool event_fork_on;
+static DEFINE_SPINLOCK(follow_lock);
 
+/*
+ * sched_process_fork and sched_process_free run their emitters for the fork-following
+ * options even while the events are off: options/event-fork keeps set_event_pid up to
+ * date, options/function-fork the function tracer's pid lists.
+ */
 void trace_event_update_follow(void)
 {
-    bool follow = event_fork_on && READ_ONCE(trace_event_pids[TRACE_EVENT_PIDS_TRACE].count);
-    set_bit_in(&trace_event_on_sched_process_fork, TRACE_EVENT_ON_FOLLOW, follow);
-    set_bit_in(&trace_event_on_sched_process_free, TRACE_EVENT_ON_FOLLOW, follow);
-}
-
-void trace_event_fork_option_changed(bool on)
-{
-    unsigned long irq = spin_lock_irqsave(&event_files_lock);
-    event_fork_on = on;
-    trace_event_update_follow();
-    spin_unlock_irqrestore(&event_files_lock, irq);
+    unsigned long irq = spin_lock_irqsave(&follow_lock);
+    bool events = trace_opt(TRACE_OPT_EVENT_FORK) &&
+                  READ_ONCE(trace_event_pids[TRACE_EVENT_PIDS_TRACE].count);
+    bool functions = trace_opt(TRACE_OPT_FUNCTION_FORK) && READ_ONCE(trace_global.pid_lists_used);
+    set_bit_in(&trace_event_on_sched_process_fork, TRACE_EVENT_ON_FOLLOW, events);
+    set_bit_in(&trace_event_on_sched_process_free, TRACE_EVENT_ON_FOLLOW, events);
+    set_bit_in(&trace_event_on_sched_process_fork, TRACE_EVENT_ON_FOLLOW_FUNCTIONS, functions);
+    set_bit_in(&trace_event_on_sched_process_free, TRACE_EVENT_ON_FOLLOW_FUNCTIONS, functions);
+    spin_unlock_irqrestore(&follow_lock, irq);
 }
 
 static void enable_locked(const struct trace_event_call *call, bool on)

@@ -22,8 +22,6 @@ void trace_event_pids_changed(void);
 /* Adds or removes pid in a list from the fork-following hooks; any context. */
 void trace_event_pids_follow(int parent, int child);
 void trace_event_pids_forget(int pid);
-/* Recomputes whether sched_process_fork/free must run for options/event-fork. */
-void trace_event_update_follow(void);
 
 /* saved_cmdlines: Linux's default size in the 6.1 kernel the references come from. */
 #define TRACE_CMDLINES_DEFAULT 6552

@@ -16,7 +16,6 @@
  */
 #include <kernel/errno.h>
 #include <kernel/symbols.h>
-#include "trace_internal.h"
 #include <lib/ctype.h>
 #include <lib/printf.h>
 #include <lib/string.h>

@@ -252,6 +252,8 @@ void trace_event_emit_sched_process_fork(struct thread *parent, struct thread *c
         return;
     if (on & TRACE_EVENT_ON_FOLLOW)
         trace_event_pids_follow(parent->pid, child->pid);
+    if (on & TRACE_EVENT_ON_FOLLOW_FUNCTIONS)
+        trace_pids_follow(parent->pid, child->pid);
     if (!(on & TRACE_EVENT_ON_RECORD))
         return;
     struct rb_reservation res;
@@ -329,6 +331,8 @@ void trace_event_emit_sched_process_free(struct thread *t)
     /* Only once the thread is off its CPU for good, so its last switch is still seen. */
     if (on & TRACE_EVENT_ON_FOLLOW)
         trace_event_pids_forget(t->pid);
+    if (on & TRACE_EVENT_ON_FOLLOW_FUNCTIONS)
+        trace_pids_forget(t->pid);
 }
 
 /* ---- sched_migrate_task ---- */
