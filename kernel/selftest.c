@@ -2,7 +2,10 @@
  * The self-test runner: `selftest [GLOB]` runs the registered tests and prints KTAP
  * version 1, the format the harness parses.
  */
+#include <kernel/errno.h>
+#include <kernel/mm.h>
 #include <kernel/printk.h>
+#include <kernel/pseudofs.h>
 #include <kernel/selftest.h>
 #include <kernel/shell.h>
 #include <lib/glob.h>
@@ -36,6 +39,58 @@ void selftest_fail(struct selftest_ctx *t, const char *file, int line, const cha
     __builtin_va_end(ap);
     t->failures++;
     selftest_print("    # %s:%d: %s\n", file, line, msg);
+}
+
+char *selftest_read_file(const char *dir, const char *path, size_t chunk, ssize_t *err_out)
+{
+    struct pfs_file *f;
+    char *text = NULL;
+    size_t len = 0, cap = 0;
+    ssize_t n;
+    int err;
+
+    *err_out = 0;
+    err = pfs_open(dir, path, PFS_READ, &f);
+    if (err) {
+        *err_out = err;
+        return NULL;
+    }
+    for (;;) {
+        if (cap - len < chunk + 1) {
+            char *grown;
+
+            cap = (cap + chunk + 1) * 2;
+            grown = krealloc(text, cap);
+            if (!grown) {
+                n = -ENOMEM;
+                break;
+            }
+            text = grown;
+        }
+        n = pfs_read(f, text + len, chunk);
+        if (n <= 0)
+            break;
+        len += (size_t)n;
+    }
+    pfs_close(f);
+    if (n < 0 || !text) {
+        *err_out = n < 0 ? n : -ENOMEM;
+        kfree(text);
+        return NULL;
+    }
+    text[len] = '\0';
+    return text;
+}
+
+size_t selftest_read_file_into(const char *dir, const char *path, char *buf, size_t len)
+{
+    ssize_t err;
+    char *text = selftest_read_file(dir, path, 512, &err);
+    size_t got = text ? MIN(strlen(text), len - 1) : 0;
+    memcpy(buf, text ? text : "", got);
+    buf[got] = '\0';
+    kfree(text);
+    return got;
 }
 
 int selftest_run(const char *pattern)

@@ -22,6 +22,7 @@
 #include <kernel/work.h>
 #include <lib/printf.h>
 #include <lib/string.h>
+#include <lib/random.h>
 
 #define WORK_MAX_SECONDS 3600
 #define WORK_TABLE_BUCKETS 64
@@ -68,13 +69,8 @@ struct work_thread {
 
 static uint64_t work_random(struct work_thread *w)
 {
-    /* xorshift64: cheap, and deterministic per thread. */
-    uint64_t x = w->rng;
-    x ^= x << 13;
-    x ^= x >> 7;
-    x ^= x << 17;
-    w->rng = x;
-    return x;
+    /* Deterministic per thread, so a run's books can be checked. */
+    return xorshift64(&w->rng);
 }
 
 /* The computation: three layers of plain functions, as real kernel code would have. */

@@ -15,12 +15,6 @@ void panic(const char *fmt, ...) __printf(1, 2) __noreturn;
             panic("ASSERT failed at %s:%d: %s", __FILE__, __LINE__, #cond);                  \
     } while (0)
 
-#ifdef DEBUG
-#define DEBUG_ASSERT(cond) ASSERT(cond)
-#else
-#define DEBUG_ASSERT(cond) do { (void)sizeof(cond); } while (0)
-#endif
-
 #endif
 
 #ifndef KERNEL_PANIC_REPORT_H

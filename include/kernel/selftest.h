@@ -69,7 +69,7 @@ void selftest_fail(struct selftest_ctx *t, const char *file, int line, const cha
  * checks the rest of the test depends on. A test that must undo something on failure
  * (unregister an op, free memory) uses EXPECT and its own cleanup path instead.
  */
-#define ASSERT(cond)                                                                         \
+#define ASSERT_TRUE(cond)                                                                      \
     do {                                                                                     \
         t->checks++;                                                                         \
         if (!(cond)) {                                                                       \
@@ -88,7 +88,7 @@ void selftest_fail(struct selftest_ctx *t, const char *file, int line, const cha
         }                                                                                    \
     } while (0)
 
-#define ASSERT_NOT_NULL(p) ASSERT((p) != NULL)
+#define ASSERT_NOT_NULL(p) ASSERT_TRUE((p) != NULL)
 
 #define ASSERT_STREQ(a, b)                                                                   \
     do {                                                                                     \
@@ -107,6 +107,14 @@ void selftest_fail(struct selftest_ctx *t, const char *file, int line, const cha
         t->skip_reason = (reason);                                                           \
         return;                                                                              \
     } while (0)
+
+/*
+ * Reads a whole file (path relative to dir, as pfs_open takes them), chunk bytes per read,
+ * as cat would: a NUL-terminated copy to kfree, or NULL with *err_out set.
+ */
+char *selftest_read_file(const char *dir, const char *path, size_t chunk, ssize_t *err_out);
+/* The same into buf (cut to len - 1 bytes, NUL-terminated); returns the length there. */
+size_t selftest_read_file_into(const char *dir, const char *path, char *buf, size_t len);
 
 /* Runs every registered test whose name matches the glob (NULL = all); returns failures. */
 int selftest_run(const char *glob);

@@ -90,7 +90,7 @@ SELFTEST(pfs_path_resolution)
     struct pfs_node *dir = pfs_test_tree(), *text, *n;
     char path[64];
 
-    ASSERT(dir != NULL);
+    ASSERT_TRUE(dir != NULL);
     EXPECT_EQ(pfs_lookup(NULL, PFS_TEST_DIR "/a/b/text", &text), 0);
     EXPECT_EQ(pfs_lookup("/", "//selftest-pfs///a/./b/../b/text", &n), 0);
     EXPECT(n == text);

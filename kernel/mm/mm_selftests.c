@@ -75,7 +75,7 @@ SELFTEST(heap_many_blocks)
 {
     enum { N = 512 };
     void **blocks = kmalloc(N * sizeof(void *));
-    ASSERT(blocks != NULL);
+    ASSERT_TRUE(blocks != NULL);
     uint64_t in_use_before, mapped, allocs, frees, in_use;
     heap_get_stats(&in_use_before, &mapped, &allocs, &frees);
     for (int round = 0; round < 3; round++) {

@@ -52,17 +52,7 @@ static unsigned cmd_test_count_events(unsigned type, unsigned long func, unsigne
 
 static size_t cmd_test_read_filter(char *buf, size_t len)
 {
-    struct pfs_file *f;
-    size_t got = 0;
-    ssize_t n;
-
-    if (pfs_open("/", TRACEFS_ROOT "/set_ftrace_filter", PFS_READ, &f) != 0)
-        return 0;
-    while (got + 1 < len && (n = pfs_read(f, buf + got, len - 1 - got)) > 0)
-        got += (size_t)n;
-    pfs_close(f);
-    buf[got] = '\0';
-    return got;
+    return selftest_read_file_into("/", TRACEFS_ROOT "/set_ftrace_filter", buf, len);
 }
 
 SELFTEST(ftrace_cmd_traceoff_counts_changes)

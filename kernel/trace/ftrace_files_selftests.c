@@ -17,53 +17,12 @@
 
 static volatile unsigned long ftrace_filter_test_sink;
 
-/* Reads a whole file, chunk bytes per read; returns a NUL-terminated copy or NULL. */
-char *ftrace_test_read_file(const char *name, size_t chunk, ssize_t *err_out)
-{
-    struct pfs_file *f;
-    char *text = NULL;
-    size_t len = 0, cap = 0;
-    ssize_t n;
-    int err;
-
-    *err_out = 0;
-    err = pfs_open(TRACEFS_ROOT, name, PFS_READ, &f);
-    if (err) {
-        *err_out = err;
-        return NULL;
-    }
-    for (;;) {
-        if (cap - len < chunk + 1) {
-            char *grown;
-
-            cap = (cap + chunk + 1) * 2;
-            grown = krealloc(text, cap);
-            if (!grown) {
-                n = -ENOMEM;
-                break;
-            }
-            text = grown;
-        }
-        n = pfs_read(f, text + len, chunk);
-        if (n <= 0)
-            break;
-        len += (size_t)n;
-    }
-    pfs_close(f);
-    if (n < 0 || !text) {
-        *err_out = n < 0 ? n : -ENOMEM;
-        kfree(text);
-        return NULL;
-    }
-    text[len] = '\0';
-    return text;
-}
 
 /* Checks that a read of the whole file gives exactly expected. */
 bool ftrace_test_file_is(struct selftest_ctx *t, const char *name, const char *expected)
 {
     ssize_t err;
-    char *text = ftrace_test_read_file(name, 4096, &err);
+    char *text = selftest_read_file(TRACEFS_ROOT, name, 4096, &err);
     bool same = text && strcmp(text, expected) == 0;
 
     t->checks++;
@@ -358,8 +317,8 @@ SELFTEST(ftrace_files_listing_reads)
     ssize_t err;
     size_t i;
 
-    whole = ftrace_test_read_file("available_filter_functions", 65536, &err);
-    ASSERT(whole != NULL);
+    whole = selftest_read_file(TRACEFS_ROOT, "available_filter_functions", 65536, &err);
+    ASSERT_TRUE(whole != NULL);
     for (line = whole; *line; line = strchr(line, '\n') + 1) {
         const char *name = ftrace_rec_name(ftrace_rec(ftrace_test_record_of_line(lines + 1)));
 
@@ -376,7 +335,7 @@ SELFTEST(ftrace_files_listing_reads)
 
     /* Small reads give the same bytes as one big one. */
     for (i = 0; i < ARRAY_SIZE(chunks); i++) {
-        char *pieces = ftrace_test_read_file("available_filter_functions", chunks[i], &err);
+        char *pieces = selftest_read_file(TRACEFS_ROOT, "available_filter_functions", chunks[i], &err);
 
         EXPECT(pieces != NULL && strcmp(pieces, whole) == 0);
         kfree(pieces);
@@ -400,7 +359,7 @@ static void ftrace_files_test_regs_callback(unsigned long ip, unsigned long pare
 static void ftrace_test_enabled_line(char *buf, size_t len, size_t index)
 {
     ssize_t err;
-    char *text = ftrace_test_read_file("enabled_functions", 4096, &err);
+    char *text = selftest_read_file(TRACEFS_ROOT, "enabled_functions", 4096, &err);
     const char *name = ftrace_rec_name(ftrace_rec(index));
     size_t name_len = strlen(name);
     char *line;
@@ -434,7 +393,7 @@ SELFTEST(ftrace_files_enabled_functions)
 
     if (ftrace_is_dead())
         SKIP("ftrace is dead");
-    ASSERT(other != (size_t)-1);
+    ASSERT_TRUE(other != (size_t)-1);
     /* Someone else tracing the target would change the count: nothing to check then. */
     if (ftrace_rec_count(ftrace_rec(other)) != 0)
         SKIP("the target is traced by another op");

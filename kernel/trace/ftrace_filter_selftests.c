@@ -111,7 +111,7 @@ SELFTEST(ftrace_filter_match_types)
     EXPECT_EQ(ftrace_test_check_glob(t, "**"), (int)ftrace_test_visible_records());
 
     hash = ftrace_hash_alloc();
-    ASSERT(hash != NULL);
+    ASSERT_TRUE(hash != NULL);
     EXPECT(ftrace_hash_apply_glob(hash, "ftrace_test_target_[ho]*") >= 2);
     EXPECT(ftrace_hash_test(hash, hot));
     EXPECT(ftrace_hash_test(hash, other));
@@ -182,7 +182,7 @@ SELFTEST(ftrace_filter_removal)
     size_t hot = ftrace_test_index_of(ftrace_test_target_hot);
     size_t count;
 
-    ASSERT(hash != NULL);
+    ASSERT_TRUE(hash != NULL);
     EXPECT(ftrace_hash_apply_glob(hash, "ftrace_test_target*") >= 3);
     count = hash->count;
     EXPECT(ftrace_hash_test(hash, hot));
@@ -243,7 +243,7 @@ SELFTEST(ftrace_filter_disabled_records)
         EXPECT(!ftrace_hash_test(hash, other));
         EXPECT(ftrace_hash_test(hash, ftrace_test_record_of_line(line)));
     }
-    text = ftrace_test_read_file("available_filter_functions", 4096, &err);
+    text = selftest_read_file(TRACEFS_ROOT, "available_filter_functions", 4096, &err);
     EXPECT(text != NULL);
     if (text)
         EXPECT(strstr(text, "\nftrace_test_target_other\n") == NULL);
@@ -257,7 +257,7 @@ SELFTEST(ftrace_filter_commands)
 {
     struct ftrace_hash *hash = ftrace_hash_alloc();
 
-    ASSERT(hash != NULL);
+    ASSERT_TRUE(hash != NULL);
     EXPECT(ftrace_filter_command_find("fentros_no_such_command") == NULL);
     /* notrace takes no commands, known or not. */
     EXPECT_EQ(ftrace_filter_apply_token(hash, "ftrace_test_target:traceoff", false), -EINVAL);

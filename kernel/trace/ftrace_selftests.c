@@ -72,7 +72,7 @@ SELFTEST(ftrace_records)
 {
     EXPECT(ftrace_rec_total() > 100);
     struct dyn_ftrace *rec = ftrace_rec_lookup((unsigned long)ftrace_test_target);
-    ASSERT(rec != NULL);
+    ASSERT_TRUE(rec != NULL);
     EXPECT_STREQ(ftrace_rec_name(rec), "ftrace_test_target");
     EXPECT(!(rec->flags & FTRACE_FL_DISABLED));
     EXPECT(site_is_nop((unsigned long)ftrace_test_target));

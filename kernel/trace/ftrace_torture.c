@@ -27,6 +27,7 @@
 #include <lib/glob.h>
 #include <lib/printf.h>
 #include <lib/string.h>
+#include <lib/random.h>
 
 #include "trace_internal.h"
 
@@ -205,12 +206,7 @@ static int torture_hammer_main(void *arg)
 
 static uint64_t torture_random(struct torture_run *run)
 {
-    uint64_t x = run->rng;
-    x ^= x << 13;
-    x ^= x >> 7;
-    x ^= x << 17;
-    run->rng = x;
-    return x;
+    return xorshift64(&run->rng);
 }
 
 static const char *torture_pick(struct torture_run *run, const char *const *list, size_t n)

@@ -72,7 +72,7 @@ static unsigned rbt_cpu(void)
 SELFTEST(rb_write_read)
 {
     struct ring_buffer *rb = rbt_create(2);
-    ASSERT(rb != NULL);
+    ASSERT_TRUE(rb != NULL);
     unsigned cpu = rbt_cpu();
     struct rb_record r;
     unsigned long lost = 99;
@@ -112,7 +112,7 @@ SELFTEST(rb_write_read)
 SELFTEST(rb_event_sizes)
 {
     struct ring_buffer *rb = rbt_create(2);
-    ASSERT(rb != NULL);
+    ASSERT_TRUE(rb != NULL);
     unsigned cpu = rbt_cpu();
     static const struct {
         unsigned len, bytes;
@@ -153,7 +153,7 @@ SELFTEST(rb_event_sizes)
 SELFTEST(rb_time_extend)
 {
     struct ring_buffer *rb = rbt_create(2);
-    ASSERT(rb != NULL);
+    ASSERT_TRUE(rb != NULL);
     unsigned cpu = rbt_cpu();
     /* Deltas from the previous event: in the header, just too big, far too big, small. */
     static const struct {
@@ -195,7 +195,7 @@ SELFTEST(rb_time_extend)
 SELFTEST(rb_overwrite_accounting)
 {
     struct ring_buffer *rb = rbt_create(2);
-    ASSERT(rb != NULL);
+    ASSERT_TRUE(rb != NULL);
     unsigned cpu = rbt_cpu();
     const unsigned n = 1000;
     for (unsigned i = 0; i < n; i++) {
@@ -259,7 +259,7 @@ SELFTEST(rb_overwrite_accounting)
 SELFTEST(rb_producer_consumer)
 {
     struct ring_buffer *rb = rbt_create(2);
-    ASSERT(rb != NULL);
+    ASSERT_TRUE(rb != NULL);
     unsigned cpu = rbt_cpu();
     rb_set_overwrite(rb, false);
     unsigned ok = 0;
@@ -307,7 +307,7 @@ static void rbt_expect_events(struct selftest_ctx *t, struct ring_buffer *rb, un
 SELFTEST(rb_resize)
 {
     struct ring_buffer *rb = rbt_create(2);
-    ASSERT(rb != NULL);
+    ASSERT_TRUE(rb != NULL);
     unsigned cpu = rbt_cpu();
     EXPECT_EQ(rb_resize(rb, cpu, 0), -EINVAL);
     EXPECT_EQ(rb_resize(rb, -1, 0), -EINVAL);
@@ -359,7 +359,7 @@ static void rbt_expect_seqs(struct selftest_ctx *t, struct ring_buffer *rb, unsi
 SELFTEST(rb_resize_keeps_events)
 {
     struct ring_buffer *rb = rbt_create(2);
-    ASSERT(rb != NULL);
+    ASSERT_TRUE(rb != NULL);
     unsigned cpu = rbt_cpu();
     struct rb_stats st;
     struct rb_record r;
@@ -403,7 +403,7 @@ SELFTEST(rb_resize_keeps_events)
      * and reported to the reader as lost, just before the first event after them.
      */
     rb = rbt_create(5);
-    ASSERT(rb != NULL);
+    ASSERT_TRUE(rb != NULL);
     uint32_t total = 5 * RBT_EVENTS_PER_PAGE;
     for (uint32_t i = 0; i < total; i++)
         EXPECT(rbt_write(rb, RBT_FUNCTION_PAYLOAD, i));
@@ -439,7 +439,7 @@ SELFTEST(rb_resize_keeps_events)
 SELFTEST(rb_iterate_vs_consume)
 {
     struct ring_buffer *rb = rbt_create(3);
-    ASSERT(rb != NULL);
+    ASSERT_TRUE(rb != NULL);
     unsigned cpu = rbt_cpu();
     const unsigned n = 300; /* spans two pages */
     for (unsigned i = 0; i < n; i++) {
@@ -504,7 +504,7 @@ SELFTEST(rb_iterate_vs_consume)
 SELFTEST(rb_nested_commit)
 {
     struct ring_buffer *rb = rbt_create(2);
-    ASSERT(rb != NULL);
+    ASSERT_TRUE(rb != NULL);
     unsigned cpu = rbt_cpu();
     struct rb_reservation outer, inner, gone;
     struct rb_record r;
@@ -561,7 +561,7 @@ SELFTEST(rb_nested_commit)
 SELFTEST(rb_reset_and_disable)
 {
     struct ring_buffer *rb = rbt_create(2);
-    ASSERT(rb != NULL);
+    ASSERT_TRUE(rb != NULL);
     unsigned cpu = rbt_cpu();
     for (unsigned i = 0; i < 600; i++)
         rbt_write(rb, RBT_FUNCTION_PAYLOAD, i);

@@ -77,20 +77,10 @@ static unsigned stack_test_run(unsigned levels, unsigned long *max)
     return stack_trace_snapshot(stack_test_entries, STACK_TEST_MAX, max);
 }
 
-/* Reads a tracefs file whole, as cat does. */
+/* Reads a file whole, as cat does, into buf (cut to fit); returns its length there. */
 static size_t stack_test_read(const char *path, char *buf, size_t len)
 {
-    struct pfs_file *f;
-    size_t got = 0;
-    ssize_t n;
-
-    if (pfs_open("/", path, PFS_READ, &f) != 0)
-        return 0;
-    while (got + 1 < len && (n = pfs_read(f, buf + got, len - 1 - got)) > 0)
-        got += (size_t)n;
-    pfs_close(f);
-    buf[got] = '\0';
-    return got;
+    return selftest_read_file_into("/", path, buf, len);
 }
 
 SELFTEST(stack_tracer_finds_deep_chain)
