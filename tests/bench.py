@@ -17,7 +17,6 @@ to put these figures beside Linux's.
 import argparse
 import os
 import re
-import shlex
 import subprocess
 import sys
 import time
@@ -25,6 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from harness import qemu  # noqa: E402
 from harness.console import Console, describe_exit  # noqa: E402
 from harness.isos import IsoCache, IsoError  # noqa: E402
 
@@ -144,11 +144,7 @@ def describe_accel(accel):
 
 def fentros_argv(iso, smp, accel, mem):
     """The test harness's QEMU command line (tests/run.py), with the bench's CPU count."""
-    return [os.environ.get("QEMU", "qemu-system-x86_64"), "-accel", accel,
-            "-smp", str(smp), "-m", mem, "-cdrom", str(iso),
-            "-display", "none", "-serial", "stdio", "-no-reboot", "-monitor", "none",
-            "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04",
-            *shlex.split(os.environ.get("QEMU_EXTRA", ""))]
+    return qemu.fentros_argv(iso, smp, mem, accel)
 
 
 def run_fentros(smp=2, accel="tcg", mem="256M", rows=(), short=False, timeout=900,

@@ -42,6 +42,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import bench  # noqa: E402
+from harness import qemu  # noqa: E402
 
 ROOT = bench.ROOT
 LOG_DIR = bench.LOG_DIR
@@ -257,10 +258,9 @@ def boot_linux(cache, tool, script, smp, accel, mem, log, stream=None, timeout=1
     with tempfile.TemporaryDirectory() as tmp:
         initrd = Path(tmp) / "initrd.gz"
         initrd.write_bytes(initrd_bytes)
-        argv = [os.environ.get("QEMU", "qemu-system-x86_64"), "-accel", accel,
-                "-smp", str(smp), "-m", mem, "-kernel", str(cache / "vmlinuz"),
-                "-initrd", str(initrd), "-append", "console=ttyS0 quiet panic=-1",
-                "-display", "none", "-serial", "stdio", "-no-reboot", "-monitor", "none"]
+        argv = qemu.machine_argv(smp, mem, accel) + [
+            "-kernel", str(cache / "vmlinuz"), "-initrd", str(initrd),
+            "-append", "console=ttyS0 quiet panic=-1"]
         return run_guest(argv, log, stream, timeout)
 
 

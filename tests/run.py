@@ -20,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from harness import hostchecks, ktap, shelltest, tracefmt, tracetest  # noqa: E402
+from harness import hostchecks, ktap, qemu, shelltest, tracefmt, tracetest  # noqa: E402
 from harness.console import Console, describe_exit  # noqa: E402
 from harness.isos import IsoCache, IsoError  # noqa: E402
 
@@ -299,12 +299,7 @@ class Session:
             iso = self.args.iso
         else:
             iso = self.isos.get(cmdline)
-        return [os.environ.get("QEMU", "qemu-system-x86_64"),
-                "-accel", os.environ.get("QEMU_ACCEL", "tcg"),
-                "-smp", str(smp), "-m", "256M", "-cdrom", str(iso),
-                "-display", "none", "-serial", "stdio", "-no-reboot", "-monitor", "none",
-                "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04",
-                *shlex.split(os.environ.get("QEMU_EXTRA", ""))]
+        return qemu.fentros_argv(iso, smp)
 
     def start(self, group, attempt):
         """Start QEMU for `group`: (console, None) or (None, failure)."""
