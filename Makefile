@@ -53,7 +53,7 @@ NOTRACE_FILES += arch/x86_64/text_poke.c # writes kernel text; tracing it would 
 NOTRACE_FILES += arch/x86_64/tsc.c      # the trace clock
 NOTRACE_FILES += arch/x86_64/paging.c   # maps the writable alias in the middle of a patch batch
 NOTRACE_FILES += arch/x86_64/apic.c     # sends the IPIs of a patch batch's sync rounds
-NOTRACE_FILES += kernel/bench/nop_twin.c # the untraced twin that `bench nop` compares against
+NOTRACE_FILES += arch/x86_64/nop_twin.c # the untraced twin that `bench nop` compares against
 NOTRACE_FILES += kernel/smp.c           # the sync rounds and cross-CPU calls of patching
 
 # Traced although under a NOTRACE_DIRS directory, one reason each.

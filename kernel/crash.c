@@ -3,7 +3,7 @@
  * a named, symbolised report and then stops (or powers off under panic=poweroff).
  * The functions are never inlined nor cloned, so reports name them exactly.
  */
-#include <arch/cpu.h>
+#include <arch/crash.h>
 #include <kernel/panic.h>
 #include <kernel/shell.h>
 #include <lib/string.h>
@@ -20,14 +20,9 @@ CRASH_FN void crash_pf(void) { *(volatile uint64_t *)0x10 = 1; }
 /* A non-canonical address raises #GP, not #PF. */
 CRASH_FN void crash_gp(void) { *(volatile uint64_t *)0x8000000000000000ULL = 1; }
 
-CRASH_FN void crash_ud(void) { __asm__ __volatile__("ud2"); }
+CRASH_FN void crash_ud(void) { arch_crash_invalid_opcode(); }
 
-/* In C, dividing by zero is undefined and the compiler may drop the division: use div. */
-CRASH_FN void crash_de(void)
-{
-    unsigned long zero = 0, hi = 0, lo = 1;
-    __asm__ __volatile__("divq %2" : "+a"(lo), "+d"(hi) : "r"(zero));
-}
+CRASH_FN void crash_de(void) { arch_crash_divide_error(); }
 
 /* Kernel text is mapped read-only: this write must fault, not patch. */
 CRASH_FN void crash_wtext(void) { *(volatile uint8_t *)(uintptr_t)crash_ud = 0x90; }

@@ -10,23 +10,23 @@
 
 TARGET unsigned long ftrace_test_target(unsigned long a, unsigned long b, unsigned long c)
 {
-    __asm__ __volatile__("" ::: "memory");
+    barrier();
     return a * 3 + b * 5 + c * 7;
 }
 
 TARGET unsigned long ftrace_test_target_hot(unsigned long a)
 {
-    __asm__ __volatile__("" ::: "memory");
+    barrier();
     return a + 1;
 }
 
 TARGET unsigned long ftrace_test_target_other(unsigned long a)
 {
-    __asm__ __volatile__("" ::: "memory");
+    barrier();
     return a ^ 0x55;
 }
 
-TARGET void ftrace_test_empty(void) { __asm__ __volatile__("" ::: "memory"); }
+TARGET void ftrace_test_empty(void) { barrier(); }
 
 /* A three-level chain for function_graph's nesting tests. */
 TARGET unsigned long ftrace_test_chain_c(unsigned long a) { return ftrace_test_target_hot(a) + 1; }

@@ -3,13 +3,10 @@
  * (so everything after can report), then memory, interrupts, the clock, the pseudo-fs,
  * and finally the shell on a guarded stack.
  */
-#include <arch/acpi.h>
-#include <arch/apic.h>
 #include <arch/asm_calls.h>
 #include <arch/cpu.h>
+#include <arch/setup.h>
 #include <arch/text_patch.h>
-#include <arch/tsc.h>
-#include <arch/x86.h>
 #include <kernel/bootinfo.h>
 #include <kernel/console.h>
 #include <kernel/ftrace.h>
@@ -50,7 +47,7 @@ static void __noreturn kernel_main_on_stack(void)
     arch_text_poke_init();
     ftrace_init();
     /* Calibrated once here; the other CPUs reuse the figure. */
-    lapic_timer_start(1000);
+    arch_tick_start(1000);
     smp_boot_aps();
     run_initcalls();
     printk("fentros: boot finished in %lu ms\n", (unsigned long)(clock_ns() / 1000000));
@@ -60,47 +57,26 @@ static void __noreturn kernel_main_on_stack(void)
     sched_idle_loop();
 }
 
-/* Moves this CPU onto a new stack (one with a guard page) and never comes back. */
-static void __noreturn switch_stack(void *top, void (*fn)(void))
-{
-    __asm__ __volatile__("mov %0, %%rsp\n\t"
-                         "xor %%ebp, %%ebp\n\t"
-                         "call *%1\n\t"
-                         "ud2" ::"r"(top),
-                         "r"(fn)
-                         : "memory");
-    __builtin_unreachable();
-}
-
 void kernel_main(uint32_t magic, uint64_t mbi_phys)
 {
-    tsc_mark_boot();
+    arch_boot_clock_start();
     percpu_init_cpu(0, 0);
     console_init();
-    x86_cpu_tables_init(0);
-    x86_idt_init();
+    arch_cpu_setup_boot();
     symbols_init();
-    printk("fentros version " FENTROS_VERSION " (gcc " __VERSION__ ") x86_64\n");
+    printk("fentros version " FENTROS_VERSION " (gcc " __VERSION__ ") " ARCH_NAME "\n");
 
     multiboot_parse(magic, mbi_phys);
     printk("command line: %s\n", boot_info.cmdline);
     pmm_init();
-    x86_paging_init();
-    tsc_calibrate();
-
-    acpi_init();
-    /* The PIC is remapped first so a spurious legacy interrupt cannot look like an
-     * exception, then silenced for good: the APICs deliver everything. */
-    x86_pic_init();
-    x86_pic_disable();
-    lapic_init_bsp();
-    ioapic_init();
-    console_enable_rx_irq(X86_IRQ_BASE + 4);
-    ioapic_route_isa_irq(4, X86_IRQ_BASE + 4, lapic_id());
+    arch_paging_init();
+    arch_clock_calibrate();
+    arch_interrupts_init();
     pfs_init();
     arch_irq_enable();
 
+    /* The rest runs on a stack with a guard page, never to come back here. */
     void *stack = vmalloc_stack(SHELL_STACK_PAGES);
     ASSERT(stack);
-    switch_stack(stack, kernel_main_on_stack);
+    arch_switch_stack(stack, kernel_main_on_stack);
 }

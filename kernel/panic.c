@@ -67,7 +67,7 @@ void panic_backtrace_from(uintptr_t rbp, uintptr_t rip)
 
 void dump_stack(void)
 {
-    panic_backtrace_from(read_rbp(), 0);
+    panic_backtrace_from(arch_frame_pointer(), 0);
 }
 
 void (*panic_trace_dump)(void);
@@ -101,6 +101,6 @@ void panic(const char *fmt, ...)
     char sym[128];
     sym_format(sym, sizeof(sym), caller - 1);
     kprintf("Kernel panic on CPU %u: %s\ncaller: %s\n", this_cpu_id(), msg, sym);
-    panic_backtrace_from(read_rbp(), 0);
+    panic_backtrace_from(arch_frame_pointer(), 0);
     panic_end(msg);
 }

@@ -1,4 +1,3 @@
-#include <arch/cpu.h>
 #include <kernel/percpu.h>
 
 struct percpu percpu_area[MAX_CPUS];
@@ -10,7 +9,5 @@ void percpu_init_cpu(unsigned cpu, uint32_t apic_id)
     p->self = p;
     p->cpu = cpu;
     p->apic_id = apic_id;
-    wrmsr(MSR_GS_BASE, (uint64_t)p);
-    /* Nothing reads the inactive base, but a stale value would confuse a debugger. */
-    wrmsr(MSR_KERNEL_GS_BASE, 0);
+    arch_percpu_set_base(p);
 }

@@ -3,6 +3,7 @@
  * the same facts (version, meminfo, uptime, dmesg, poweroff, reboot) live here too.
  */
 #include <arch/power.h>
+#include <arch/setup.h>
 #include <kernel/bootinfo.h>
 #include <kernel/errno.h>
 #include <kernel/init.h>
@@ -16,7 +17,7 @@
 
 
 static const char version_text[] =
-    "fentros version " FENTROS_VERSION " (gcc " __VERSION__ ") #1 SMP x86_64\n";
+    "fentros version " FENTROS_VERSION " (gcc " __VERSION__ ") #1 SMP " ARCH_NAME "\n";
 
 static int show_version(struct seqbuf *s, void *data) { return seq_puts(s, version_text); }
 

@@ -6,7 +6,7 @@
  */
 #include <arch/irq.h>
 #include <arch/cpu.h>
-#include <arch/x86.h>
+#include <arch/setup.h>
 #include <kernel/list.h>
 #include <kernel/mm.h>
 #include <kernel/panic.h>
@@ -95,7 +95,7 @@ void smp_init_ipis(void)
     }
     arch_set_irq_handler(ARCH_IPI_CALL_FUNCTION, call_function_ipi, NULL);
     arch_set_irq_handler(ARCH_IPI_SYNC, sync_ipi, NULL);
-    x86_set_trap_hook(X86_VEC_NMI, stop_nmi);
+    arch_set_nmi_hook(stop_nmi);
 }
 
 void smp_call_function(cpumask_t mask, void (*fn)(void *arg), void *arg, bool wait)

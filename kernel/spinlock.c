@@ -81,6 +81,6 @@ void spin_unlock_irqrestore(struct spinlock *l, unsigned long flags)
     arch_irq_restore(flags);
     struct percpu *cpu = this_cpu();
     if (cpu->need_resched && cpu->preempt_count == 0 && cpu->irq_depth == 0 &&
-        (flags & X86_RFLAGS_IF))
+        arch_irqs_enabled_flags(flags))
         schedule();
 }

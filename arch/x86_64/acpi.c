@@ -11,6 +11,8 @@
 #include <kernel/printk.h>
 #include <lib/string.h>
 
+#include "x86_cpu.h"
+
 struct acpi_rsdp {
     char signature[8];
     uint8_t checksum;

@@ -13,6 +13,8 @@
 #include <kernel/thread.h>
 #include <kernel/time.h>
 
+#include "x86_cpu.h"
+
 #define LAPIC_ID 0x020
 #define LAPIC_EOI 0x0b0
 #define LAPIC_SVR 0x0f0

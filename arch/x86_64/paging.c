@@ -15,6 +15,8 @@
 #include <kernel/spinlock.h>
 #include <lib/string.h>
 
+#include "x86_cpu.h"
+
 #define PTE_P (1ULL << 0)
 #define PTE_W (1ULL << 1)
 #define PTE_PWT (1ULL << 3)

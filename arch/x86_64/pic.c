@@ -5,6 +5,8 @@
 #include <arch/cpu.h>
 #include <arch/x86.h>
 
+#include "x86_cpu.h"
+
 #define PIC1_CMD 0x20
 #define PIC1_DATA 0x21
 #define PIC2_CMD 0xa0

@@ -1,6 +1,8 @@
 #include <arch/cpu.h>
 #include <arch/power.h>
 
+#include "x86_cpu.h"
+
 #define DEBUG_EXIT_PORT 0xf4
 
 void arch_poweroff(int status)

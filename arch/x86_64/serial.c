@@ -11,6 +11,8 @@
 #include <kernel/thread.h>
 #include <kernel/wait.h>
 
+#include "x86_cpu.h"
+
 #define COM1 0x3f8
 #define UART_DATA 0
 #define UART_IER 1

@@ -17,6 +17,8 @@
 #include <kernel/time.h>
 #include <lib/string.h>
 
+#include "x86_cpu.h"
+
 #define TRAMPOLINE_BASE 0x8000
 #define AP_STACK_PAGES 4
 #define AP_START_TIMEOUT_NS (2 * NSEC_PER_SEC)

@@ -16,6 +16,8 @@
 #include <kernel/trap.h>
 #include <lib/string.h>
 
+#include "x86_cpu.h"
+
 struct idt_gate {
     uint16_t offset_low;
     uint16_t selector;

@@ -8,6 +8,8 @@
 #include <kernel/printk.h>
 #include <kernel/time.h>
 
+#include "x86_cpu.h"
+
 #define PIT_HZ 1193182ULL
 #define PIT_CH2_DATA 0x42
 #define PIT_CMD 0x43

@@ -28,7 +28,8 @@
 #define MAX(a, b) ((a) > (b) ? (a) : (b))
 #define container_of(ptr, type, member) ((type *)((char *)(ptr) - offsetof(type, member)))
 
-#define barrier() __asm__ __volatile__("" ::: "memory")
+/* A compiler barrier: no memory access moves across it; the CPU is not fenced. */
+#define barrier() __atomic_signal_fence(__ATOMIC_SEQ_CST)
 #define READ_ONCE(x) (*(const volatile __typeof__(x) *)&(x))
 #define WRITE_ONCE(x, v) (*(volatile __typeof__(x) *)&(x) = (v))
 

@@ -1,6 +1,7 @@
 #ifndef KERNEL_PERCPU_H
 #define KERNEL_PERCPU_H
 
+#include <arch/percpu.h>
 #include <kernel/compiler.h>
 
 #define MAX_CPUS 16
@@ -36,16 +37,12 @@ extern unsigned cpus_online;
 
 static __always_inline struct percpu *this_cpu(void)
 {
-    struct percpu *p;
-    __asm__ __volatile__("mov %%gs:0, %0" : "=r"(p));
-    return p;
+    return arch_percpu_read_ptr(offsetof(struct percpu, self));
 }
 
 static __always_inline unsigned this_cpu_id(void)
 {
-    unsigned id;
-    __asm__ __volatile__("movl %%gs:%c1, %0" : "=r"(id) : "i"(offsetof(struct percpu, cpu)));
-    return id;
+    return arch_percpu_read_u32(offsetof(struct percpu, cpu));
 }
 
 static inline struct percpu *cpu_data(unsigned cpu) { return &percpu_area[cpu]; }

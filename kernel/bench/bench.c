@@ -4,6 +4,7 @@
  * time, so the header names the accelerator and says whether times are emulated.
  */
 #include <arch/cpu.h>
+#include <arch/setup.h>
 #include <kernel/bench.h>
 #include <kernel/mm.h>
 #include <kernel/percpu.h>
@@ -57,29 +58,6 @@ void bench_report_value(struct bench_ctx *ctx, const char *name, const char *wha
                  (unsigned long long)value, unit);
 }
 
-/* Names the virtual machine from the hypervisor CPUID leaf, if there is one. */
-static const char *accelerator_name(bool *emulated)
-{
-    uint32_t a, b, c, d;
-    cpuid(1, 0, &a, &b, &c, &d);
-    *emulated = false;
-    if (!(c & (1u << 31)))
-        return "bare metal or TCG (no hypervisor CPUID leaf)";
-    static char vendor[13];
-    cpuid(0x40000000, 0, &a, &b, &c, &d);
-    memcpy(vendor + 0, &b, 4);
-    memcpy(vendor + 4, &c, 4);
-    memcpy(vendor + 8, &d, 4);
-    vendor[12] = '\0';
-    if (strcmp(vendor, "TCGTCGTCGTCG") == 0) {
-        *emulated = true;
-        return "QEMU TCG";
-    }
-    if (strncmp(vendor, "KVMKVMKVM", 9) == 0)
-        return "QEMU KVM";
-    return vendor;
-}
-
 SHELL_COMMAND(bench, "bench [-s] [ROW...]",
               "measure the tracer's costs (rows: ipi nop function graph rb patch memory)")
 {
@@ -101,7 +79,7 @@ SHELL_COMMAND(bench, "bench [-s] [ROW...]",
     }
 
     bool emulated;
-    const char *accel = accelerator_name(&emulated);
+    const char *accel = arch_machine_name(&emulated);
     shell_printf(ctx, "fentros bench: %s, %u CPU%s, TSC %llu.%03llu MHz%s\n", accel,
                  cpus_online, cpus_online == 1 ? "" : "s",
                  (unsigned long long)(tsc_hz() / 1000000),

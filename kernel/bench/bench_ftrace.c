@@ -17,7 +17,7 @@
 #include <lib/printf.h>
 #include <lib/string.h>
 
-#define BENCH_NOP_CALLS 1000 /* calls per sample: one rdtsc pair per 1000 calls */
+#define BENCH_NOP_CALLS 1000 /* calls per sample: one cycle-counter pair per 1000 calls */
 
 /* Called through pointers the compiler cannot see through, so every call is a real call. */
 static void (*volatile bench_traced_fn)(void) = ftrace_test_empty;
@@ -25,10 +25,10 @@ static void (*volatile bench_untraced_fn)(void) = ftrace_test_empty_untraced;
 
 static uint64_t bench_time_calls(void (*fn)(void))
 {
-    uint64_t t0 = rdtsc();
+    uint64_t t0 = arch_cycles();
     for (unsigned i = 0; i < BENCH_NOP_CALLS; i++)
         fn();
-    return rdtsc() - t0;
+    return arch_cycles() - t0;
 }
 
 BENCH_ROW(nop, "an idle (NOP) call site against the same function built without -pg")
@@ -91,15 +91,15 @@ static int bench_toggle_op(struct ftrace_ops *ops, unsigned runs, struct bench_t
         struct ftrace_stats s0, s1, s2;
         ftrace_get_stats(&s0);
         uint64_t r0 = smp_sync_rounds();
-        uint64_t t0 = rdtsc();
+        uint64_t t0 = arch_cycles();
         int err = register_ftrace_function(ops);
-        uint64_t t1 = rdtsc();
+        uint64_t t1 = arch_cycles();
         uint64_t r1 = smp_sync_rounds();
         if (err)
             return err;
         ftrace_get_stats(&s1);
         err = unregister_ftrace_function(ops);
-        uint64_t t2 = rdtsc();
+        uint64_t t2 = arch_cycles();
         uint64_t r2 = smp_sync_rounds();
         if (err)
             return err;

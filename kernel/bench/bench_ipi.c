@@ -23,18 +23,18 @@ BENCH_ROW(ipi, "IPI round trip and broadcast sync round")
     char what[64];
     if (target != me) {
         for (unsigned i = 0; i < n; i++) {
-            uint64_t t0 = rdtsc();
+            uint64_t t0 = arch_cycles();
             smp_call_function_single(target, ipi_noop, NULL, true);
-            samples[i] = rdtsc() - t0;
+            samples[i] = arch_cycles() - t0;
         }
         snprintf(what, sizeof(what), "IPI round trip, CPU %u -> %u and back", me, target);
         bench_report_cycles(ctx, "ipi.roundtrip", what, bench_stats_of(samples, n));
     }
     uint64_t rounds_before = smp_sync_rounds();
     for (unsigned i = 0; i < n; i++) {
-        uint64_t t0 = rdtsc();
+        uint64_t t0 = arch_cycles();
         smp_sync_all();
-        samples[i] = rdtsc() - t0;
+        samples[i] = arch_cycles() - t0;
     }
     snprintf(what, sizeof(what), "broadcast sync round, %u other CPU%s", cpus_online - 1,
              cpus_online == 2 ? "" : "s");

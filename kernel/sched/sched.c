@@ -224,7 +224,7 @@ notrace void trap_irq_exit(struct pt_regs *regs)
 {
     struct percpu *cpu = this_cpu();
     if (cpu->need_resched && cpu->preempt_count == 0 && cpu->irq_depth == 0 &&
-        (regs->rflags & X86_RFLAGS_IF) && !arch_ftrace_in_entry(regs->rip))
+        arch_regs_irqs_enabled(regs) && !arch_ftrace_in_entry(arch_regs_ip(regs)))
         schedule();
 }
 

@@ -34,7 +34,7 @@ static const struct {
 static uint64_t bench_ev_sample(enum bench_ev ev, struct thread *me)
 {
     unsigned long irq = arch_irq_save();
-    uint64_t t0 = rdtsc();
+    uint64_t t0 = arch_cycles();
     for (unsigned i = 0; i < BENCH_EV_CALLS; i++) {
         switch (ev) {
         case EV_SCHED_SWITCH:
@@ -52,9 +52,9 @@ static uint64_t bench_ev_sample(enum bench_ev ev, struct thread *me)
         case EV_NONE:
             break;
         }
-        __asm__ __volatile__("" ::: "memory");
+        barrier();
     }
-    uint64_t t = rdtsc() - t0;
+    uint64_t t = arch_cycles() - t0;
     arch_irq_restore(irq);
     return t;
 }

@@ -22,7 +22,7 @@
 
 #include "trace_internal.h"
 
-#define BENCH_RB_BATCH 64       /* events per sample: one rdtsc pair per 64 events */
+#define BENCH_RB_BATCH 64       /* events per sample: one cycle-counter pair per 64 events */
 #define BENCH_RB_PAGES 8        /* pages per CPU: small, so writers wrap and overwrite */
 #define BENCH_RB_ROUNDS 10      /* the rb phases take turns this many times */
 #define BENCH_FN_CALLS 100      /* calls per sample of `function` */
@@ -61,7 +61,7 @@ static int bench_rb_writer_main(void *arg)
         arch_cpu_relax();
     uint32_t seq = 0;
     for (unsigned r = 0; r < run->runs; r++) {
-        uint64_t t0 = rdtsc();
+        uint64_t t0 = arch_cycles();
         for (unsigned i = 0; i < BENCH_RB_BATCH; i++) {
             struct rb_reservation res;
             uint32_t *p = rb_reserve(run->rb, 12, &res);
@@ -72,7 +72,7 @@ static int bench_rb_writer_main(void *arg)
                 rb_commit(run->rb, &res);
             }
         }
-        w->samples[r] = (rdtsc() - t0) / BENCH_RB_BATCH;
+        w->samples[r] = (arch_cycles() - t0) / BENCH_RB_BATCH;
     }
     preempt_enable();
     return 0;

@@ -15,11 +15,11 @@ static uint64_t time_calls(unsigned calls)
 {
     unsigned long (*fn)(unsigned long, unsigned long, unsigned long) = bench_target;
     volatile unsigned long sink = 0;
-    uint64_t t0 = rdtsc();
+    uint64_t t0 = arch_cycles();
     for (unsigned long i = 0; i < calls; i++)
         sink += fn(i, 1, 2);
     (void)sink;
-    return rdtsc() - t0;
+    return arch_cycles() - t0;
 }
 
 void bench_tracer_sample(uint64_t *samples, unsigned runs, unsigned calls)

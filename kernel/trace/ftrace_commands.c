@@ -108,12 +108,12 @@ static void probe_traceoff_count(long *count, unsigned long ip, unsigned long pa
     probe_onoff_count(count, false);
 }
 
-/* parent_slot[-2] is where the trampoline saved rbp: the traced function's caller's frame. */
+/* The trampoline saved rbp, the traced function's caller's frame, beside parent_slot. */
 static void probe_stacktrace(long *count, unsigned long ip, unsigned long parent_ip,
                              unsigned long *parent_slot)
 {
     if (tracing_is_on())
-        trace_stack_from(ip, parent_ip, parent_slot[-2], 1);
+        trace_stack_from(ip, parent_ip, arch_ftrace_caller_frame(parent_slot), 1);
 }
 
 /*
@@ -133,7 +133,7 @@ static void probe_stacktrace_count(long *count, unsigned long ip, unsigned long 
             return;
     } while (!__atomic_compare_exchange_n(count, &old, old - 1, false, __ATOMIC_RELAXED,
                                           __ATOMIC_RELAXED));
-    trace_stack_from(ip, parent_ip, parent_slot[-2], 1);
+    trace_stack_from(ip, parent_ip, arch_ftrace_caller_frame(parent_slot), 1);
 }
 
 static void probe_dump(long *count, unsigned long ip, unsigned long parent_ip,

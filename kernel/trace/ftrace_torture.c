@@ -601,7 +601,7 @@ SHELL_COMMAND(ftrace_torture, "ftrace_torture SECONDS [SEED]",
         return 1;
     torture_running = true;
     if (!seed)
-        seed = (unsigned long)(rdtsc() | 1);
+        seed = (unsigned long)(arch_cycles() | 1);
 
     struct torture_run run = {.ctx = ctx, .rng = seed};
     struct mm_stats mm_before, mm_after;

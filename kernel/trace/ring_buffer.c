@@ -46,6 +46,7 @@
 #include "trace_internal.h"
 
 #include <arch/cpu.h>
+#include <arch/local.h>
 #include <kernel/errno.h>
 #include <kernel/mm.h>
 #include <kernel/percpu.h>
@@ -242,76 +243,17 @@ const char *rb_test_hook_name(int point)
 #define RB_HOOK(point) ((void)0)
 #endif
 
-/*
- * Same-CPU atomics for words only this CPU's writers change. One instruction each, so an
- * interrupt lands before or after, never inside; no lock prefix, since no other CPU
- * writes these words (readers elsewhere only load them). The "memory" clobber keeps the
- * compiler from moving other accesses across them: the order is what nested writers see.
- */
-#ifdef __SANITIZE_THREAD__
-/* ThreadSanitizer cannot see inline assembly: its build uses the (stronger) locked forms. */
-static __always_inline void rb_local_inc(unsigned long *p)
-{
-    __atomic_fetch_add(p, 1, __ATOMIC_SEQ_CST);
-}
-static __always_inline void rb_local_dec(unsigned long *p)
-{
-    __atomic_fetch_sub(p, 1, __ATOMIC_SEQ_CST);
-}
-static __always_inline void rb_local_add(unsigned long *p, unsigned long v)
-{
-    __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST);
-}
-static __always_inline void rb_local_sub64(uint64_t *p, uint64_t v)
-{
-    __atomic_fetch_sub(p, v, __ATOMIC_SEQ_CST);
-}
-static __always_inline bool rb_local_cmpxchg(uint64_t *p, uint64_t old, uint64_t new)
-{
-    return __atomic_compare_exchange_n(p, &old, new, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
-}
+/* Same-CPU atomics (<arch/local.h>) on this CPU's own words. */
+#define rb_local_inc(p) local_inc(p)
+#define rb_local_dec(p) local_dec(p)
+#define rb_local_add(p, v) local_add(p, v)
+#define rb_local_sub64(p, v) local_sub64(p, v)
+#define rb_local_cmpxchg(p, old, new) local_cmpxchg(p, old, new)
 static __always_inline bool rb_local_cmpxchg_page(struct rb_page **p, struct rb_page *old,
                                                   struct rb_page *new)
 {
-    return __atomic_compare_exchange_n(p, &old, new, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+    return local_cmpxchg_ptr((void **)p, old, new);
 }
-#else
-static __always_inline void rb_local_inc(unsigned long *p)
-{
-    __asm__ __volatile__("incq %0" : "+m"(*p)::"memory");
-}
-static __always_inline void rb_local_dec(unsigned long *p)
-{
-    __asm__ __volatile__("decq %0" : "+m"(*p)::"memory");
-}
-static __always_inline void rb_local_add(unsigned long *p, unsigned long v)
-{
-    __asm__ __volatile__("addq %1, %0" : "+m"(*p) : "r"(v) : "memory");
-}
-static __always_inline void rb_local_sub64(uint64_t *p, uint64_t v)
-{
-    __asm__ __volatile__("subq %1, %0" : "+m"(*p) : "r"(v) : "memory");
-}
-static __always_inline bool rb_local_cmpxchg(uint64_t *p, uint64_t old, uint64_t new)
-{
-    bool ok;
-    __asm__ __volatile__("cmpxchgq %3, %1"
-                         : "=@ccz"(ok), "+m"(*p), "+a"(old)
-                         : "r"(new)
-                         : "memory");
-    return ok;
-}
-static __always_inline bool rb_local_cmpxchg_page(struct rb_page **p, struct rb_page *old,
-                                                  struct rb_page *new)
-{
-    bool ok;
-    __asm__ __volatile__("cmpxchgq %3, %1"
-                         : "=@ccz"(ok), "+m"(*p), "+a"(old)
-                         : "r"(new)
-                         : "memory");
-    return ok;
-}
-#endif
 
 /*
  * Links between pages are also changed by the reader on another CPU, so changing them takes

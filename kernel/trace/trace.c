@@ -66,8 +66,6 @@ static uint64_t clock_uptime(void)
     return clock_ns() / NSEC_PER_MSEC * NSEC_PER_MSEC;
 }
 
-static uint64_t clock_tsc(void) { return rdtsc(); }
-
 static const struct {
     const char *name;
     uint64_t (*read)(void);
@@ -77,7 +75,7 @@ static const struct {
     [TRACE_CLOCK_GLOBAL] = {"global", clock_global, true},
     [TRACE_CLOCK_COUNTER] = {"counter", clock_counter, false},
     [TRACE_CLOCK_UPTIME] = {"uptime", clock_uptime, true},
-    [TRACE_CLOCK_X86_TSC] = {"x86-tsc", clock_tsc, false},
+    ARCH_TRACE_CLOCKS
 };
 
 uint64_t trace_clock_read(void) { return trace_clocks[trace_global.clock].read(); }

@@ -7,6 +7,8 @@
 #ifndef KERNEL_TRACE_TRACE_INTERNAL_H
 #define KERNEL_TRACE_TRACE_INTERNAL_H
 
+#include <arch/ftrace.h>
+#include <arch/trace_clock.h>
 #include <arch/cpu.h>
 #include <kernel/compiler.h>
 #include <kernel/ftrace.h>
@@ -300,8 +302,8 @@ enum trace_clock_id {
     TRACE_CLOCK_GLOBAL,
     TRACE_CLOCK_COUNTER,
     TRACE_CLOCK_UPTIME,
-    TRACE_CLOCK_X86_TSC,
-    TRACE_CLOCK_COUNT,
+    TRACE_CLOCK_ARCH, /* then the architecture's own (<arch/trace_clock.h>) */
+    TRACE_CLOCK_COUNT = TRACE_CLOCK_ARCH + ARCH_TRACE_CLOCK_COUNT,
 };
 
 #define TRACE_PIDS_MAX 32

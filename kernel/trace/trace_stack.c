@@ -62,9 +62,9 @@ static unsigned long stack_return_at(struct thread *t, unsigned long *slot)
  */
 static void stack_record(struct thread *t, unsigned long *parent_slot, uintptr_t top)
 {
-    unsigned long *slot = parent_slot - 1;
+    unsigned long *slot = arch_ftrace_site_return_slot(parent_slot);
     uintptr_t last = (uintptr_t)parent_slot;
-    uintptr_t fp = parent_slot[-2];
+    uintptr_t fp = arch_ftrace_caller_frame(parent_slot);
     unsigned n = 0;
 
     stack_entries[n++] = (struct stack_trace_entry){*slot, top - (uintptr_t)slot};
@@ -96,7 +96,7 @@ static void stack_trace_call(unsigned long ip, unsigned long parent_ip, struct f
         return;
     uintptr_t top = (uintptr_t)t->stack_top;
     uintptr_t bottom = top - t->stack_pages * PAGE_SIZE;
-    uintptr_t sp = (uintptr_t)(parent_slot - 1);
+    uintptr_t sp = (uintptr_t)arch_ftrace_site_return_slot(parent_slot);
     /* On an exception (IST) stack the depth would be that stack's, not the thread's. */
     if (sp < bottom || sp >= top)
         return;

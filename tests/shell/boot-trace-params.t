@@ -29,6 +29,7 @@ overwrite
 irq-info
 markers
 noevent-fork
+nofunction-fork
 $ cat set_graph_function
 ftrace_test_chain_a
 $ cat set_graph_notrace

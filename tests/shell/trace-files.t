@@ -63,6 +63,7 @@ overwrite
 irq-info
 markers
 noevent-fork
+nofunction-fork
 $ echo function > current_tracer
 $ cat trace_options | tail -n 1
 nofunc_stack_trace

@@ -113,7 +113,7 @@ void *trace_event_reserve(const struct trace_event_call *call, size_t size, int 
     struct percpu *cpu = this_cpu();
     /* Keeps the CPU until the commit without calling the (traced) preempt_disable. */
     cpu->preempt_count++;
-    __asm__ __volatile__("" ::: "memory");
+    barrier();
     struct thread *t = cpu->current;
     int pid = t ? t->pid : 0;
     if (!((trace_global.cpumask >> cpu->cpu) & 1))
@@ -140,7 +140,7 @@ void *trace_event_reserve(const struct trace_event_call *call, size_t size, int 
     rec->pid = pid;
     return rec;
 refuse:
-    __asm__ __volatile__("" ::: "memory");
+    barrier();
     cpu->preempt_count--;
     return NULL;
 }
@@ -160,7 +160,7 @@ void trace_event_commit(const struct trace_event_call *call, void *record, size_
         rb_commit(trace_global.buffer, res);
     else
         rb_discard(trace_global.buffer, res);
-    __asm__ __volatile__("" ::: "memory");
+    barrier();
     cpu->preempt_count--;
 }
 

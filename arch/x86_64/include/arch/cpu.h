@@ -3,110 +3,54 @@
 
 #include <kernel/compiler.h>
 
-static __always_inline void outb(uint16_t port, uint8_t v)
-{
-    __asm__ __volatile__("outb %0, %1" ::"a"(v), "Nd"(port));
-}
-static __always_inline uint8_t inb(uint16_t port)
-{
-    uint8_t v;
-    __asm__ __volatile__("inb %1, %0" : "=a"(v) : "Nd"(port));
-    return v;
-}
-static __always_inline void outl(uint16_t port, uint32_t v)
-{
-    __asm__ __volatile__("outl %0, %1" ::"a"(v), "Nd"(port));
-}
-static __always_inline uint64_t rdmsr(uint32_t msr)
-{
-    uint32_t lo, hi;
-    __asm__ __volatile__("rdmsr" : "=a"(lo), "=d"(hi) : "c"(msr));
-    return ((uint64_t)hi << 32) | lo;
-}
-static __always_inline void wrmsr(uint32_t msr, uint64_t v)
-{
-    __asm__ __volatile__("wrmsr" ::"c"(msr), "a"((uint32_t)v), "d"((uint32_t)(v >> 32)));
-}
-static __always_inline uint64_t rdtsc(void)
+/*
+ * The CPU operations generic code may use: interrupts on and off, waiting, a cycle
+ * counter, the current frame. Port I/O, MSRs, control registers and cpuid are the x86
+ * code's own (arch/x86_64/x86_cpu.h).
+ */
+
+/* A free-running cycle counter, for measuring short intervals (benchmarks, seeds). */
+static __always_inline uint64_t arch_cycles(void)
 {
     uint32_t lo, hi;
     __asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
     return ((uint64_t)hi << 32) | lo;
 }
-static __always_inline void cpuid(uint32_t leaf, uint32_t sub, uint32_t *a, uint32_t *b,
-                                  uint32_t *c, uint32_t *d)
-{
-    __asm__ __volatile__("cpuid" : "=a"(*a), "=b"(*b), "=c"(*c), "=d"(*d) : "a"(leaf), "c"(sub));
-}
-static __always_inline uint64_t read_cr0(void)
-{
-    uint64_t v;
-    __asm__ __volatile__("mov %%cr0, %0" : "=r"(v));
-    return v;
-}
-static __always_inline uint64_t read_cr2(void)
-{
-    uint64_t v;
-    __asm__ __volatile__("mov %%cr2, %0" : "=r"(v));
-    return v;
-}
-static __always_inline uint64_t read_cr3(void)
-{
-    uint64_t v;
-    __asm__ __volatile__("mov %%cr3, %0" : "=r"(v));
-    return v;
-}
-static __always_inline void write_cr3(uint64_t v)
-{
-    __asm__ __volatile__("mov %0, %%cr3" ::"r"(v) : "memory");
-}
-static __always_inline uint64_t read_cr4(void)
-{
-    uint64_t v;
-    __asm__ __volatile__("mov %%cr4, %0" : "=r"(v));
-    return v;
-}
-static __always_inline void write_cr4(uint64_t v)
-{
-    __asm__ __volatile__("mov %0, %%cr4" ::"r"(v) : "memory");
-}
-static __always_inline void invlpg(uintptr_t va)
-{
-    __asm__ __volatile__("invlpg (%0)" ::"r"(va) : "memory");
-}
-static __always_inline uint64_t read_rflags(void)
-{
-    uint64_t f;
-    __asm__ __volatile__("pushfq; popq %0" : "=r"(f)::"memory");
-    return f;
-}
-static __always_inline uintptr_t read_rbp(void)
+
+/* The frame pointer of the caller of this (inline) function: where a backtrace starts. */
+static __always_inline uintptr_t arch_frame_pointer(void)
 {
     uintptr_t v;
     __asm__ __volatile__("mov %%rbp, %0" : "=r"(v));
     return v;
 }
-static __always_inline uintptr_t read_rsp(void)
-{
-    uintptr_t v;
-    __asm__ __volatile__("mov %%rsp, %0" : "=r"(v));
-    return v;
-}
 
-#define X86_RFLAGS_IF (1UL << 9)
+/* RFLAGS.IF: interrupts are on. */
+#define ARCH_FLAGS_IRQ_ON (1UL << 9)
 
 static __always_inline void arch_irq_disable(void) { __asm__ __volatile__("cli" ::: "memory"); }
 static __always_inline void arch_irq_enable(void) { __asm__ __volatile__("sti" ::: "memory"); }
-static __always_inline bool arch_irqs_enabled(void) { return read_rflags() & X86_RFLAGS_IF; }
+static __always_inline unsigned long arch_local_flags(void)
+{
+    unsigned long f;
+    __asm__ __volatile__("pushfq; popq %0" : "=r"(f)::"memory");
+    return f;
+}
+static __always_inline bool arch_irqs_enabled(void) { return arch_local_flags() & ARCH_FLAGS_IRQ_ON; }
+/* Were interrupts on in these saved flags (arch_irq_save's result)? */
+static __always_inline bool arch_irqs_enabled_flags(unsigned long flags)
+{
+    return flags & ARCH_FLAGS_IRQ_ON;
+}
 static __always_inline unsigned long arch_irq_save(void)
 {
-    unsigned long f = read_rflags();
+    unsigned long f = arch_local_flags();
     arch_irq_disable();
     return f;
 }
 static __always_inline void arch_irq_restore(unsigned long flags)
 {
-    if (flags & X86_RFLAGS_IF)
+    if (flags & ARCH_FLAGS_IRQ_ON)
         arch_irq_enable();
 }
 static __always_inline void arch_cpu_relax(void) { __asm__ __volatile__("pause" ::: "memory"); }
@@ -135,10 +79,5 @@ static __always_inline void arch_sync_core(void)
                          "iretq\n\t"
                          "1:" ::: "rax", "memory", "cc");
 }
-
-#define MSR_EFER 0xc0000080
-#define MSR_GS_BASE 0xc0000101
-#define MSR_KERNEL_GS_BASE 0xc0000102
-#define MSR_APIC_BASE 0x1b
 
 #endif

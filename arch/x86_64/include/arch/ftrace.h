@@ -25,6 +25,21 @@ static inline void arch_ftrace_call_insn(uint8_t out[ARCH_PATCH_INSN_SIZE], unsi
 unsigned long arch_ftrace_fentry_addr(void);
 unsigned long arch_ftrace_tramp_addr(unsigned slot, bool regs);
 unsigned long arch_ftrace_list_addr(bool regs);
+/*
+ * The trampoline's frame as a callback sees it from parent_slot, the stack slot holding
+ * the traced function's return address: the word below is the trampoline's own return
+ * address into the traced function (its call site + 5), and the word below that is the
+ * rbp the trampoline saved, the traced function's caller's frame.
+ */
+static inline unsigned long *arch_ftrace_site_return_slot(unsigned long *parent_slot)
+{
+    return parent_slot - 1;
+}
+static inline uintptr_t arch_ftrace_caller_frame(const unsigned long *parent_slot)
+{
+    return parent_slot[-2];
+}
+
 /* function_graph swaps a traced function's return address for this (ftrace_graph.asm). */
 void return_to_handler(void);
 

@@ -16,4 +16,11 @@ struct pt_regs {
     uint64_t rip, cs, rflags, rsp, ss;
 };
 
+/* What generic code may ask of a frame. */
+static inline unsigned long arch_regs_ip(const struct pt_regs *regs) { return regs->rip; }
+static inline bool arch_regs_irqs_enabled(const struct pt_regs *regs)
+{
+    return regs->rflags & (1UL << 9); /* RFLAGS.IF */
+}
+
 #endif

@@ -1,0 +1,19 @@
+/*
+ * The faults `crash` raises on purpose that C cannot express: an invalid opcode and a
+ * divide error. Inline, so the report names the crash_* function that asked.
+ */
+#ifndef ARCH_CRASH_H
+#define ARCH_CRASH_H
+
+#include <kernel/compiler.h>
+
+static __always_inline void arch_crash_invalid_opcode(void) { __asm__ __volatile__("ud2"); }
+
+/* In C, dividing by zero is undefined and the compiler may drop the division: use div. */
+static __always_inline void arch_crash_divide_error(void)
+{
+    unsigned long zero = 0, hi = 0, lo = 1;
+    __asm__ __volatile__("divq %2" : "+a"(lo), "+d"(hi) : "r"(zero));
+}
+
+#endif
