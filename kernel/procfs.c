@@ -57,7 +57,7 @@ static void procfs_init(void)
     pfs_create_seq(proc, "meminfo", 0444, show_meminfo, NULL, NULL);
     pfs_create_seq(proc, "uptime", 0444, show_uptime, NULL, NULL);
 }
-INITCALL(procfs_init);
+CORE_INITCALL(procfs_init);
 
 /* Runs a show() function and sends its text to the command's output. */
 static int print_seq(struct shell_ctx *ctx, pfs_show_fn show)

@@ -58,4 +58,4 @@ static void interrupts_proc_init(void)
 {
     pfs_create_seq(pfs_mkdir("/proc"), "interrupts", 0444, show_interrupts, NULL, NULL);
 }
-INITCALL(interrupts_proc_init);
+CORE_INITCALL(interrupts_proc_init);

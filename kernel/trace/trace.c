@@ -446,4 +446,4 @@ static void trace_init(void)
     rb_set_clock(trace_global.buffer, clock_ns);
     trace_global.current = trace_find_tracer("nop");
 }
-INITCALL(trace_init);
+CORE_INITCALL(trace_init);

@@ -272,4 +272,4 @@ static void trace_boot(void)
             boot_ignored("ftrace", tracer, strerror(-err));
     }
 }
-INITCALL(trace_boot);
+TRACE_INITCALL(trace_boot);

@@ -499,4 +499,4 @@ static void trace_files_init(void)
                        (void *)(uintptr_t)o);
     }
 }
-INITCALL(trace_files_init);
+LATE_INITCALL(trace_files_init);

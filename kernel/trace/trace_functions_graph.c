@@ -558,4 +558,4 @@ static void graph_files_init(void)
     ftrace_filter_file_create("set_graph_function", &graph_filter_ops, false);
     ftrace_filter_file_create("set_graph_notrace", &graph_filter_ops, true);
 }
-INITCALL(graph_files_init);
+LATE_INITCALL(graph_files_init);

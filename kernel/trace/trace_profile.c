@@ -193,4 +193,4 @@ static void profile_files_init(void)
         tracefs_create(path, 0444, NULL, show_stat, NULL, (void *)(uintptr_t)c);
     }
 }
-INITCALL(profile_files_init);
+LATE_INITCALL(profile_files_init);

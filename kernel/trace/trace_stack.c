@@ -281,4 +281,4 @@ static void stack_files_init(void)
     if (!ftrace_filter_file_create("stack_trace_filter", &stack_ops, false))
         printk("tracefs: cannot create stack_trace_filter\n");
 }
-INITCALL(stack_files_init);
+LATE_INITCALL(stack_files_init);

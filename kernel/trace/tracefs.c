@@ -47,4 +47,4 @@ static void tracefs_init(void)
         if (!tracefs_create(f->path, f->mode, f->ops, f->show, f->store, f->data))
             printk("tracefs: cannot create %s\n", f->path);
 }
-INITCALL(tracefs_init);
+LATE_INITCALL(tracefs_init);

@@ -74,7 +74,7 @@ static void trace_events_init(void)
     }
     trace_event_files_init();
 }
-INITCALL(trace_events_init);
+CORE_INITCALL(trace_events_init);
 
 /* ---- set_event_pid / set_event_notrace_pid ---- */
 
@@ -355,4 +355,4 @@ static void trace_cmdlines_init(void)
     if (trace_cmdlines_resize(TRACE_CMDLINES_DEFAULT))
         printk("trace events: no memory for saved_cmdlines\n");
 }
-INITCALL(trace_cmdlines_init);
+CORE_INITCALL(trace_cmdlines_init);
