@@ -65,7 +65,7 @@ NOTRACE_DIR_LIST := $(strip $(NOTRACE_DIRS))
 in_notrace_dir = $(strip $(foreach d,$(NOTRACE_DIR_LIST),$(filter $(d)%,$(1))))
 is_notrace = $(if $(filter $(TRACED_FILES),$(1)),,$(or $(filter $(NOTRACE),$(1)),$(call in_notrace_dir,$(1))))
 
-C_SRCS   := $(sort $(shell find kernel lib arch -name '*.c'))
+C_SRCS   := $(filter-out arch/x86_64/asm_offsets.c,$(sort $(shell find kernel lib arch -name '*.c')))
 ASM_SRCS := $(sort $(shell find boot arch -name '*.asm'))
 OBJS     := $(patsubst %.c,$(BUILD)/obj/%.o,$(C_SRCS)) $(patsubst %.asm,$(BUILD)/obj/%.asm.o,$(ASM_SRCS))
 
@@ -83,10 +83,21 @@ $(BUILD)/obj/%.o: %.c Makefile
 	@$(CC) $(CFLAGS_BASE) $(if $(filter kernel/trace/%,$<),$(TRACE_PRIVATE_INC)) \
 		$(if $(call is_notrace,$<),,$(TRACE_FLAGS)) -c $< -o $@
 
-$(BUILD)/obj/%.asm.o: %.asm Makefile
+# The numbers assembly shares with C (struct offsets, constants), generated from
+# arch/x86_64/asm_offsets.c: compiled to assembly only, its marker lines become %defines.
+ASM_OFFSETS := $(BUILD)/gen/asm-offsets.inc
+$(ASM_OFFSETS): arch/x86_64/asm_offsets.c Makefile
+	@mkdir -p $(dir $@)
+	@echo "  GEN     $@"
+	@$(CC) $(CFLAGS_BASE) -S -o $@.s $<
+	@sed -n 's/^[[:space:]]*\.ascii "->\([A-Z_0-9]*\) \(-\{0,1\}[0-9]*\)"$$/%define \1 \2/p' $@.s > $@.tmp
+	@test -s $@.tmp || { echo "asm-offsets: no definitions generated" >&2; exit 1; }
+	@rm -f $@.s; mv $@.tmp $@
+
+$(BUILD)/obj/%.asm.o: %.asm Makefile $(ASM_OFFSETS)
 	@mkdir -p $(dir $@)
 	@echo "  NASM    $<"
-	@$(NASM) -f elf64 -g -F dwarf -Iarch/x86_64/include/ -MD $@.d -MP $< -o $@
+	@$(NASM) -f elf64 -g -F dwarf -Iarch/x86_64/include/ -I$(BUILD)/gen/ -MD $@.d -MP $< -o $@
 
 $(BUILD)/linker.ld: linker.ld Makefile
 	@mkdir -p $(BUILD)

@@ -5,6 +5,8 @@
 ; iretq resumes: int3 emulation of patched call sites relies on that.
 
 extern x86_trap_dispatch
+%include "asm-offsets.inc"
+
 global isr_stub_table
 global isr_common:function
 
@@ -52,7 +54,7 @@ isr_common:
     push r15
     ; A frame-pointer link through the interrupted rip lets backtraces cross into the
     ; code that was interrupted: [rbp] = interrupted rbp, [rbp+8] = interrupted rip.
-    push qword [rsp + 17 * 8]
+    push qword [rsp + PT_RIP]
     push rbp
     mov rbp, rsp
     lea rdi, [rsp + 16]

@@ -15,32 +15,8 @@ global arch_ftrace_tramp_table
 global arch_ftrace_list_caller:function
 global arch_ftrace_list_regs_caller:function
 
-%define TRAMP_SLOTS 8
-
-; struct pt_regs offsets
-%define PT_R15 0
-%define PT_R14 8
-%define PT_R13 16
-%define PT_R12 24
-%define PT_R11 32
-%define PT_R10 40
-%define PT_R9 48
-%define PT_R8 56
-%define PT_RBP 64
-%define PT_RDI 72
-%define PT_RSI 80
-%define PT_RDX 88
-%define PT_RCX 96
-%define PT_RBX 104
-%define PT_RAX 112
-%define PT_VECTOR 120
-%define PT_ERROR 128
-%define PT_RIP 136
-%define PT_CS 144
-%define PT_RFLAGS 152
-%define PT_RSP 160
-%define PT_SS 168
-%define PT_SIZE 176
+; TRAMP_SLOTS, the struct pt_regs offsets (PT_*) and the selectors, from the C side.
+%include "asm-offsets.inc"
 
 ; Kept apart, so that the kernel can tell when a CPU is between a site and its callback
 ; (arch_ftrace_in_entry).
@@ -107,8 +83,8 @@ global %1:function
     pushfq
     pop rax
     mov [rsp + PT_RFLAGS], rax
-    mov qword [rsp + PT_CS], 0x08
-    mov qword [rsp + PT_SS], 0x10
+    mov qword [rsp + PT_CS], KERNEL_CS
+    mov qword [rsp + PT_SS], KERNEL_DS
     mov qword [rsp + PT_VECTOR], 0
     mov qword [rsp + PT_ERROR], 0
     mov rdi, [rsp + PT_RIP]

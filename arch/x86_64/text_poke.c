@@ -141,7 +141,7 @@ static bool is_nop5(const uint8_t *insn)
 static bool emulate_site(struct pt_regs *regs, unsigned long ip, const uint8_t *insn)
 {
     unsigned long next = ip + ARCH_PATCH_INSN_SIZE;
-    if (insn[0] == 0xe8) {
+    if (insn[0] == X86_OPCODE_CALL_REL32) {
         int32_t rel;
         memcpy(&rel, &insn[1], 4);
         /* The interrupted stack has no red zone (-mno-red-zone) and #BP runs on its own
@@ -174,7 +174,7 @@ static bool emulate_stale_int3(struct pt_regs *regs, unsigned long ip, bool *int
         *int3_in_memory = true;
         return false;
     }
-    if (now[0] == 0xe8) {
+    if (now[0] == X86_OPCODE_CALL_REL32) {
         int32_t rel;
         memcpy(&rel, &now[1], 4);
         if (!in_text(ip + ARCH_PATCH_INSN_SIZE + rel, 1))
@@ -260,7 +260,7 @@ int arch_text_poke_batch(const struct text_poke_site *sites, size_t n, size_t *b
     for (size_t i = 0; i < n; i++) {
         if (!in_text(sites[i].ip, ARCH_PATCH_INSN_SIZE) || (i && sites[i].ip <= sites[i - 1].ip) ||
             memcmp((const void *)sites[i].ip, sites[i].old, ARCH_PATCH_INSN_SIZE) != 0 ||
-            (sites[i].new[0] != 0xe8 && !is_nop5(sites[i].new))) {
+            (sites[i].new[0] != X86_OPCODE_CALL_REL32 && !is_nop5(sites[i].new))) {
             if (bad)
                 *bad = i;
             spin_unlock(&poke_lock);

@@ -11,6 +11,7 @@
  * saves a full pt_regs.
  */
 #define ARCH_FTRACE_TRAMP_SLOTS 8
+#define X86_OPCODE_CALL_REL32 0xe8 /* call rel32: what an enabled site holds */
 
 extern const uint8_t arch_ftrace_nop[ARCH_PATCH_INSN_SIZE];
 
@@ -18,7 +19,7 @@ static inline void arch_ftrace_call_insn(uint8_t out[ARCH_PATCH_INSN_SIZE], unsi
                                          unsigned long target)
 {
     int32_t rel = (int32_t)(target - (ip + ARCH_PATCH_INSN_SIZE));
-    out[0] = 0xe8;
+    out[0] = X86_OPCODE_CALL_REL32;
     __builtin_memcpy(&out[1], &rel, 4);
 }
 
