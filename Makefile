@@ -49,6 +49,7 @@ NOTRACE_FILES += kernel/spinlock.c      # locks taken by the tracer and the patc
 NOTRACE_FILES += kernel/symbols.c       # symbol lookup for trace output and backtraces
 NOTRACE_FILES += arch/x86_64/traps.c    # exception dispatch, including the int3 of live patching
 NOTRACE_FILES += arch/x86_64/serial.c   # the console that panic and dump write to
+NOTRACE_FILES += arch/x86_64/unwind.c   # backtraces for panic and the stack tracer's callback
 NOTRACE_FILES += arch/x86_64/text_poke.c # writes kernel text; tracing it would patch the patcher
 NOTRACE_FILES += arch/x86_64/tsc.c      # the trace clock
 NOTRACE_FILES += arch/x86_64/paging.c   # maps the writable alias in the middle of a patch batch

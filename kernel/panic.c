@@ -5,6 +5,7 @@
  */
 #include <arch/cpu.h>
 #include <arch/power.h>
+#include <arch/unwind.h>
 #include <kernel/bootinfo.h>
 #include <kernel/mm.h>
 #include <kernel/panic.h>
@@ -46,23 +47,14 @@ static void print_frame(uintptr_t addr)
 
 void panic_backtrace_from(uintptr_t rbp, uintptr_t rip)
 {
+    struct unwind_state st;
+    unwind_start(&st, this_cpu()->current, rbp, 0, 0);
     kputs("Call Trace:\n");
     if (rip)
         print_frame(rip);
-    for (int depth = 0; depth < BACKTRACE_MAX_FRAMES && rbp; depth++) {
-        /* A corrupt chain must not fault inside the report. */
-        if ((rbp & 7) || !kernel_addr_readable(rbp, 16))
-            break;
-        uintptr_t ret = ((uintptr_t *)rbp)[1];
-        uintptr_t next = ((uintptr_t *)rbp)[0];
-        if (!ret)
-            break;
-        /* The return address points after the call; -1 names the calling function. */
-        print_frame(ret - 1);
-        if (next <= rbp && depth > 0)
-            break;
-        rbp = next;
-    }
+    /* The return address points after the call; -1 names the calling function. */
+    for (int depth = 0; depth < BACKTRACE_MAX_FRAMES && unwind_next(&st); depth++)
+        print_frame(st.ret - 1);
 }
 
 void dump_stack(void)

@@ -2,9 +2,12 @@
  * Self-tests of function_graph and the profiler on the known call tree of
  * kernel/ftrace_test_targets.c: a -> b -> c -> target_hot.
  */
+#include <arch/ftrace.h>
+#include <arch/unwind.h>
 #include <kernel/ftrace.h>
 #include <kernel/ftrace_test.h>
 #include <kernel/selftest.h>
+#include <kernel/symbols.h>
 #include <kernel/thread.h>
 
 #include "trace_internal.h"
@@ -133,4 +136,67 @@ SELFTEST(profiler_counts_calls)
     EXPECT_EQ(trace_profile_set(true), 0);
     EXPECT_EQ(profile_test_hits((unsigned long)ftrace_test_chain_a, &time_a), 0);
     EXPECT_EQ(trace_profile_set(false), 0);
+}
+
+/*
+ * The unwinder names real callers while function_graph has swapped the return addresses
+ * for return_to_handler: an op on target_hot walks its own stack from inside the chain
+ * a -> b -> c -> target_hot, as the stacktrace command and func_stack_trace do.
+ */
+#define UNWIND_TEST_FRAMES 4
+static unsigned long unwind_test_rets[UNWIND_TEST_FRAMES];
+static unsigned unwind_test_nr;
+static bool unwind_test_saw_hook;
+
+static void unwind_test_callback(unsigned long ip, unsigned long parent_ip,
+                                 struct ftrace_ops *op, struct pt_regs *regs,
+                                 unsigned long *parent_slot)
+{
+    struct thread *t = current_thread();
+    if (unwind_test_nr)
+        return;
+    unwind_test_saw_hook |= *parent_slot == (unsigned long)return_to_handler;
+    unwind_test_rets[unwind_test_nr++] = unwind_real_return(t, *parent_slot, parent_slot);
+    struct unwind_state st;
+    unwind_start(&st, t, arch_ftrace_caller_frame(parent_slot), (uintptr_t)(parent_slot + 1),
+                 (uintptr_t)t->stack_top);
+    while (unwind_test_nr < UNWIND_TEST_FRAMES && unwind_next(&st))
+        unwind_test_rets[unwind_test_nr++] = st.ret;
+}
+
+static bool returns_into(unsigned long ret, void *fn)
+{
+    uintptr_t start;
+    size_t size;
+    return sym_lookup(ret, &start, &size) && start == (uintptr_t)fn;
+}
+
+SELFTEST(unwind_through_graph_hooks)
+{
+    size_t hot = ftrace_test_index_of(ftrace_test_target_hot);
+    ASSERT_TRUE(hot != (size_t)-1);
+    struct thread *self = current_thread();
+    if (!self->stack_top)
+        SKIP("the test thread has no stack of its own");
+    struct ftrace_ops op = {.func = unwind_test_callback, .tramp_slot = -1};
+    struct ftrace_hash *hash = ftrace_hash_alloc();
+    ASSERT_NOT_NULL(hash);
+    ftrace_hash_set(hash, hot);
+    EXPECT_EQ(ftrace_ops_set_hashes(&op, hash, NULL), 0);
+    EXPECT_EQ(trace_set_tracer("function_graph"), 0);
+    EXPECT_EQ(register_ftrace_function(&op), 0);
+    unwind_test_nr = 0;
+    unwind_test_saw_hook = false;
+    ftrace_test_chain_a(1);
+    unregister_ftrace_function(&op);
+    trace_set_tracer("nop");
+    ftrace_ops_set_hashes(&op, NULL, NULL);
+    /* The hooks were in place, and every frame still names the caller it returns to. */
+    EXPECT(unwind_test_saw_hook);
+    ASSERT_EQ(unwind_test_nr, UNWIND_TEST_FRAMES);
+    for (unsigned i = 0; i < UNWIND_TEST_FRAMES; i++)
+        EXPECT(unwind_test_rets[i] != (unsigned long)return_to_handler);
+    EXPECT(returns_into(unwind_test_rets[0], ftrace_test_chain_c));
+    EXPECT(returns_into(unwind_test_rets[1], ftrace_test_chain_b));
+    EXPECT(returns_into(unwind_test_rets[2], ftrace_test_chain_a));
 }

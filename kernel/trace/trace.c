@@ -4,6 +4,7 @@
  * writers the tracers share, and the iterator that merges CPU buffers by time.
  */
 #include <arch/cpu.h>
+#include <arch/unwind.h>
 #include <kernel/errno.h>
 #include <kernel/init.h>
 #include <kernel/panic.h>
@@ -212,19 +213,12 @@ void trace_stack_from(unsigned long ip, unsigned long parent_ip, uintptr_t rbp,
         calls[nr++] = trace_addr_pack(ip);
     if (parent_ip)
         calls[nr++] = trace_addr_pack(parent_ip);
-    /* Frame-pointer walk over the rest; stops at anything implausible. */
-    while (nr < TRACE_STACK_MAX && rbp) {
-        if ((rbp & 7) || !kernel_addr_readable(rbp, 16))
-            break;
-        uintptr_t ret = ((uintptr_t *)rbp)[1];
-        uintptr_t next = ((uintptr_t *)rbp)[0];
-        if (ret < KERNEL_VMA_BASE)
-            break;
-        calls[nr++] = trace_addr_pack(ret);
-        if (next <= rbp)
-            break;
-        rbp = next;
-    }
+    /* The rest from the frame chain, each frame above the last. */
+    struct unwind_state st;
+    unwind_start(&st, this_cpu()->current, rbp, 0, 0);
+    st.strict = true;
+    while (nr < TRACE_STACK_MAX && unwind_next(&st))
+        calls[nr++] = trace_addr_pack(st.ret);
     struct rb_reservation res;
     struct trace_stack_event *ev = rb_reserve(trace_global.buffer, 8 + nr * 4, &res);
     if (!ev)

@@ -7,6 +7,7 @@
  * on and off; stack_max_size shows the deepest use and resets it.
  */
 #include <arch/cpu.h>
+#include <arch/unwind.h>
 #include <kernel/errno.h>
 #include <kernel/ftrace.h>
 #include <kernel/init.h>
@@ -46,12 +47,6 @@ static struct ftrace_ops stack_ops = {.func = stack_trace_call, .tramp_slot = -1
 static int stack_tracer_enabled;
 static DEFINE_SPINLOCK(stack_enable_lock);
 
-/* The saved return address at slot, seen through function_graph's return hooks. */
-static unsigned long stack_return_at(struct thread *t, unsigned long *slot)
-{
-    return ftrace_graph_ret_addr(t, *slot, slot);
-}
-
 /*
  * Records the frames from the traced function up. parent_slot holds the traced function's
  * return address; just below it the trampoline's call left the return into the traced
@@ -63,24 +58,16 @@ static unsigned long stack_return_at(struct thread *t, unsigned long *slot)
 static void stack_record(struct thread *t, unsigned long *parent_slot, uintptr_t top)
 {
     unsigned long *slot = arch_ftrace_site_return_slot(parent_slot);
-    uintptr_t last = (uintptr_t)parent_slot;
-    uintptr_t fp = arch_ftrace_caller_frame(parent_slot);
     unsigned n = 0;
 
     stack_entries[n++] = (struct stack_trace_entry){*slot, top - (uintptr_t)slot};
-    stack_entries[n++] =
-        (struct stack_trace_entry){stack_return_at(t, parent_slot), top - (uintptr_t)parent_slot};
-    while (n < STACK_TRACE_MAX_ENTRIES) {
-        if ((fp & 7) || fp <= last || fp + 16 > top)
-            break;
-        slot = (unsigned long *)(fp + 8);
-        unsigned long ret = stack_return_at(t, slot);
-        if (ret < KERNEL_VMA_BASE)
-            break;
-        stack_entries[n++] = (struct stack_trace_entry){ret, top - (uintptr_t)slot};
-        last = fp;
-        fp = *(uintptr_t *)fp;
-    }
+    stack_entries[n++] = (struct stack_trace_entry){
+        unwind_real_return(t, *parent_slot, parent_slot), top - (uintptr_t)parent_slot};
+    struct unwind_state st;
+    unwind_start(&st, t, arch_ftrace_caller_frame(parent_slot), (uintptr_t)(parent_slot + 1),
+                 top);
+    while (n < STACK_TRACE_MAX_ENTRIES && unwind_next(&st))
+        stack_entries[n++] = (struct stack_trace_entry){st.ret, top - (uintptr_t)st.ret_slot};
     stack_nr_entries = n;
     stack_max_size = stack_entries[0].depth;
 }

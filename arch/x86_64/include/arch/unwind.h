@@ -1,0 +1,40 @@
+/*
+ * The one stack unwinder: panic and oops reports, func_stack_trace, the stacktrace filter
+ * command and the stack tracer all walk frames with it. x86_64 frames are linked through
+ * rbp ([fp] = the caller's fp, [fp + 8] = the return address), and the interrupt entry
+ * links an interrupted frame the same way, so a walk crosses into interrupted code.
+ *
+ * Return addresses that function_graph or the profiler replaced by return_to_handler are
+ * mapped back to the real caller through the thread's shadow stack, using the stack slot
+ * they came from, so every backtrace names callers while those tracers run.
+ */
+#ifndef ARCH_UNWIND_H
+#define ARCH_UNWIND_H
+
+#include <kernel/compiler.h>
+
+struct thread;
+
+struct unwind_state {
+    struct thread *task;    /* whose shadow stack maps hooked returns (NULL: none) */
+    uintptr_t fp;           /* the frame to read next; 0 when the walk is over */
+    uintptr_t lo, hi;       /* a frame must lie in [lo, hi); hi == 0: any readable address */
+    bool strict;            /* each frame above the last (else only from the second on) */
+    unsigned frames;        /* frames read so far */
+    unsigned long *ret_slot; /* where the current return address was read */
+    unsigned long ret;      /* the current return address, hooks mapped back */
+};
+
+/*
+ * Starts a walk at frame pointer fp. With hi != 0 every frame must lie in [lo, hi) (a
+ * thread's stack) and the walk is strict; otherwise any readable kernel address will do
+ * and one step down is allowed (the interrupt entry's link from an exception stack).
+ */
+void unwind_start(struct unwind_state *st, struct thread *task, uintptr_t fp, uintptr_t lo,
+                  uintptr_t hi);
+/* Reads the next frame: true with st->ret and st->ret_slot set, false at the end. */
+bool unwind_next(struct unwind_state *st);
+/* A saved return address as the caller it stands for (return_to_handler mapped back). */
+unsigned long unwind_real_return(struct thread *task, unsigned long ret, unsigned long *slot);
+
+#endif
