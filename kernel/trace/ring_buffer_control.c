@@ -1,0 +1,438 @@
+/*
+ * The ring buffer's control half: making, freeing, resizing and resetting per-CPU buffers
+ * and switching recording, each under the buffer's locks and in thread context. The
+ * lockless writers and the readers are in ring_buffer.c.
+ */
+#include "ring_buffer_layout.h"
+
+/* ---------------------------------------------------------------------------------- */
+/* Control */
+
+static bool rb_targets(const struct ring_buffer *rb, int cpu, unsigned c)
+{
+    return cpu < 0 || (unsigned)cpu == c;
+}
+
+/* Links n ring pages into a ring with its head at pg[0]; pg[n], the reader page, leads in. */
+static void rb_link_pages(struct rb_page *pg, unsigned n)
+{
+    for (unsigned i = 0; i <= n; i++) {
+        pg[i].next = (uintptr_t)&pg[i + 1 < n ? i + 1 : 0];
+        pg[i].prev = &pg[i ? i - 1 : n - 1];
+    }
+    pg[n - 1].next |= RB_PAGE_HEAD;
+}
+
+/* Gives the descriptor `to` the data page of `from` (and `from` the one `to` had). */
+static void rb_move_page(struct rb_page *to, struct rb_page *from)
+{
+    struct rb_data_page *spare = to->data;
+    to->data = from->data;
+    to->state = from->state;
+    to->read = from->read;
+    from->data = spare;
+}
+
+static void rb_blank_page(struct rb_page *pg)
+{
+    pg->state = 0;
+    pg->read = 0;
+    pg->data->time_stamp = 0;
+    __atomic_store_n(&pg->data->commit, 0, __ATOMIC_RELAXED);
+}
+
+/* Links all pages into a fresh ring and zeroes every count. No writer inside, reader locked. */
+static void rb_clear(struct rb_cpu_buffer *cb)
+{
+    unsigned n = cb->nr_pages;
+    struct rb_page *pg = cb->pages;
+
+    for (unsigned i = 0; i <= n; i++)
+        rb_blank_page(&pg[i]);
+    /* pg[n] is the reader page: its links lead into the ring, nothing in the ring links it. */
+    rb_link_pages(pg, n);
+    cb->tail_page = &pg[0];
+    __atomic_store_n(&cb->commit_page, &pg[0], __ATOMIC_RELEASE);
+    RB_STORE(cb->head_page, &pg[0]);
+    cb->reader_page = &pg[n];
+
+    cb->before_ts = 0;
+    cb->last_ts = 0;
+    RB_STORE(cb->written, 0);
+    RB_STORE(cb->bytes_written, 0);
+    RB_STORE(cb->overrun, 0);
+    RB_STORE(cb->bytes_overrun, 0);
+    RB_STORE(cb->commit_overrun, 0);
+    RB_STORE(cb->dropped, 0);
+    RB_STORE(cb->read, 0);
+    RB_STORE(cb->bytes_read, 0);
+    cb->read_ts = 0;
+    cb->last_overrun = 0;
+    cb->lost_events = 0;
+    cb->read_gen++;
+}
+
+/*
+ * Moves cb onto the descriptors pg (n ring pages and a reader page, each with a data page
+ * of its own), keeping its unread events, as Linux does when a buffer is resized: the
+ * unread part of the reader page, then the ring's pages from the head to the tail, the
+ * newest n of them when there are more (the older ones count as overrun). Pages move
+ * whole, with their time stamps, so nothing is rewritten. The data pages left on the old
+ * descriptors are free to go. For a quiet buffer: no writer inside, readers locked out.
+ */
+static void rb_rebuild(struct rb_cpu_buffer *cb, struct rb_page *pg, unsigned n)
+{
+    /* Writers nested into one that then found recording off leave their events
+     * uncommitted, for the next outermost commit: commit them now, there is no writer. */
+    rb_advance_commit(cb);
+    struct rb_page *reader = cb->reader_page;
+    struct rb_page *tail = cb->tail_page;
+    bool tail_on_reader = tail == reader;
+    bool reader_unread = reader->read < __atomic_load_n(&reader->data->commit, __ATOMIC_RELAXED);
+
+    /* With the tail on the reader page, the ring holds nothing unread (see rb_move_tail). */
+    unsigned found = 0;
+    struct rb_page *head = NULL;
+    if (!tail_on_reader) {
+        head = rb_next(rb_find_head_prev(cb));
+        struct rb_page *p = head;
+        for (unsigned i = 0; i < cb->nr_pages; i++, p = rb_next(p)) {
+            found += RB_LOAD(p->data->commit) != 0;
+            if (p == tail)
+                break;
+        }
+    }
+    unsigned keep = found < n ? found : n;
+
+    for (unsigned i = 0; i <= n; i++)
+        rb_blank_page(&pg[i]);
+    unsigned placed = 0, skipped = 0;
+    for (struct rb_page *p = head; found && placed < keep; p = rb_next(p)) {
+        if (!RB_LOAD(p->data->commit))
+            continue;
+        if (skipped < found - keep) {
+            skipped++;
+            rb_local_add(&cb->overrun, rb_st_entries(p->state));
+            rb_local_add(&cb->bytes_overrun, rb_st_bytes(p->state));
+            continue;
+        }
+        rb_move_page(&pg[placed++], p);
+    }
+    if (tail_on_reader || reader_unread)
+        rb_move_page(&pg[n], reader);
+    rb_link_pages(pg, n);
+
+    cb->pages = pg;
+    cb->nr_pages = n;
+    cb->reader_page = &pg[n];
+    struct rb_page *new_tail = tail_on_reader ? &pg[n] : &pg[placed ? placed - 1 : 0];
+    cb->tail_page = new_tail;
+    __atomic_store_n(&cb->commit_page, new_tail, __ATOMIC_RELEASE);
+    RB_STORE(cb->head_page, &pg[0]);
+    cb->read_gen++;
+}
+
+/*
+ * Zeroed and cache-line aligned, so that no other data shares a line with what a CPU's
+ * writers change. The heap's own pointer sits just below the block.
+ */
+static void *rb_zalloc_aligned(size_t size)
+{
+    void *raw = kzalloc(size + 64 + sizeof(void *));
+    if (!raw)
+        return NULL;
+    void **block = (void **)ALIGN_UP((uintptr_t)raw + sizeof(void *), 64);
+    block[-1] = raw;
+    return block;
+}
+
+static void rb_free_aligned(void *block)
+{
+    if (block)
+        kfree(((void **)block)[-1]);
+}
+
+static void rb_free_pages(struct rb_page *pages, unsigned n)
+{
+    if (!pages)
+        return;
+    for (unsigned i = 0; i <= n; i++)
+        if (pages[i].data)
+            page_free(virt_to_phys(pages[i].data));
+    rb_free_aligned(pages);
+}
+
+/* n ring pages and the reader page, or NULL with nothing left allocated. */
+static struct rb_page *rb_alloc_pages(unsigned n)
+{
+    struct rb_page *pages = rb_zalloc_aligned((size_t)(n + 1) * sizeof(*pages));
+    if (!pages)
+        return NULL;
+    for (unsigned i = 0; i <= n; i++) {
+        uint64_t phys = page_alloc();
+        if (!phys) {
+            rb_free_pages(pages, n);
+            return NULL;
+        }
+        pages[i].data = phys_to_virt(phys);
+    }
+    return pages;
+}
+
+/* Pages for `bytes` of events; 0 when that is more than a buffer may have. */
+static unsigned rb_pages_for(size_t bytes)
+{
+    size_t n = bytes / RB_DATA_SIZE + (bytes % RB_DATA_SIZE != 0);
+    if (n > RB_MAX_PAGES)
+        return 0;
+    return n < RB_MIN_PAGES ? RB_MIN_PAGES : (unsigned)n;
+}
+
+void rb_destroy(struct ring_buffer *rb)
+{
+    if (!rb)
+        return;
+    __atomic_fetch_add(&rb->record_disabled, 1, __ATOMIC_SEQ_CST);
+    rb_wait_writers(rb, -1);
+    for (unsigned c = 0; c < rb->ncpus; c++) {
+        struct rb_cpu_buffer *cb = rb->cpus[c];
+        if (!cb)
+            continue;
+        rb_free_pages(cb->pages, cb->nr_pages);
+        rb_free_aligned(cb);
+    }
+    rb_free_aligned(rb);
+}
+
+struct ring_buffer *rb_create(size_t bytes_per_cpu, unsigned ncpus)
+{
+    unsigned n = rb_pages_for(bytes_per_cpu);
+    if (!n || !ncpus || ncpus > MAX_CPUS)
+        return NULL;
+    struct ring_buffer *rb = rb_zalloc_aligned(sizeof(*rb));
+    if (!rb)
+        return NULL;
+    rb->overwrite = true;
+    rb->clock = clock_ns;
+    rb->ncpus = ncpus;
+    /* Nothing can write before every CPU's pages exist. */
+    rb->record_disabled = 1;
+
+    for (unsigned c = 0; c < ncpus; c++) {
+        struct rb_cpu_buffer *cb = rb_zalloc_aligned(sizeof(*cb));
+        if (!cb) {
+            rb_destroy(rb);
+            return NULL;
+        }
+        rb->cpus[c] = cb;
+        cb->cpu = c;
+        cb->rb = rb;
+        spin_init(&cb->reader_lock, "rb_reader");
+        cb->pages = rb_alloc_pages(n);
+        if (!cb->pages) {
+            rb_destroy(rb);
+            return NULL;
+        }
+        cb->nr_pages = n;
+        rb_clear(cb);
+    }
+    __atomic_store_n(&rb->record_disabled, 0, __ATOMIC_RELEASE);
+    return rb;
+}
+
+/* Clears the CPUs selected by cpu, optionally switching the clock while nothing writes. */
+static void rb_reset_cpus(struct ring_buffer *rb, int cpu, uint64_t (*clock)(void))
+{
+    for (unsigned c = 0; c < rb->ncpus; c++)
+        if (rb_targets(rb, cpu, c))
+            rb_record_disable_cpu(rb, c);
+    rb_wait_writers(rb, cpu);
+    if (clock)
+        __atomic_store_n(&rb->clock, clock, __ATOMIC_RELAXED);
+    for (unsigned c = 0; c < rb->ncpus; c++) {
+        if (!rb_targets(rb, cpu, c))
+            continue;
+        struct rb_cpu_buffer *cb = rb->cpus[c];
+        unsigned long flags = spin_lock_irqsave(&cb->reader_lock);
+        rb_clear(cb);
+        spin_unlock_irqrestore(&cb->reader_lock, flags);
+    }
+    for (unsigned c = 0; c < rb->ncpus; c++)
+        if (rb_targets(rb, cpu, c))
+            rb_record_enable_cpu(rb, c);
+}
+
+void rb_reset(struct ring_buffer *rb, int cpu)
+{
+    if (cpu >= (int)rb->ncpus || cpu < -1)
+        return;
+    rb_reset_cpus(rb, cpu, NULL);
+}
+
+void rb_set_clock(struct ring_buffer *rb, uint64_t (*clock)(void))
+{
+    rb_reset_cpus(rb, -1, clock);
+}
+
+uint64_t rb_clock(struct ring_buffer *rb)
+{
+    return __atomic_load_n(&rb->clock, __ATOMIC_RELAXED)();
+}
+
+int rb_resize(struct ring_buffer *rb, int cpu, size_t bytes_per_cpu)
+{
+    if (!bytes_per_cpu || cpu >= (int)rb->ncpus || cpu < -1)
+        return -EINVAL;
+    unsigned n = rb_pages_for(bytes_per_cpu);
+    if (!n)
+        return -ENOMEM;
+
+    /* Everything is allocated before anything changes, so a failure leaves no trace. */
+    struct rb_page *pages[MAX_CPUS] = {0};
+    unsigned counts[MAX_CPUS] = {0};
+    bool any = false;
+    for (unsigned c = 0; c < rb->ncpus; c++) {
+        if (!rb_targets(rb, cpu, c) || rb->cpus[c]->nr_pages == n)
+            continue;
+        pages[c] = rb_alloc_pages(n);
+        counts[c] = n;
+        if (!pages[c]) {
+            for (unsigned k = 0; k < c; k++)
+                rb_free_pages(pages[k], counts[k]);
+            return -ENOMEM;
+        }
+        any = true;
+    }
+    if (!any)
+        return 0;
+
+    for (unsigned c = 0; c < rb->ncpus; c++)
+        if (pages[c])
+            rb_record_disable_cpu(rb, c);
+    rb_wait_writers(rb, cpu);
+
+    /* Every reader lock at once, in CPU order, so that no iterator opens halfway through. */
+    unsigned long flags[MAX_CPUS];
+    bool busy = false;
+    for (unsigned c = 0; c < rb->ncpus; c++) {
+        if (!pages[c])
+            continue;
+        flags[c] = spin_lock_irqsave(&rb->cpus[c]->reader_lock);
+        busy = busy || rb->cpus[c]->iterators;
+    }
+    for (unsigned c = 0; c < rb->ncpus && !busy; c++) {
+        if (!pages[c])
+            continue;
+        struct rb_cpu_buffer *cb = rb->cpus[c];
+        struct rb_page *old = cb->pages;
+        unsigned old_n = cb->nr_pages;
+        rb_rebuild(cb, pages[c], n);
+        /* From here pages[c] holds the old descriptors and the data pages not kept. */
+        pages[c] = old;
+        counts[c] = old_n;
+    }
+    for (unsigned c = rb->ncpus; c-- > 0;)
+        if (pages[c])
+            spin_unlock_irqrestore(&rb->cpus[c]->reader_lock, flags[c]);
+    for (unsigned c = 0; c < rb->ncpus; c++) {
+        if (!pages[c])
+            continue;
+        rb_record_enable_cpu(rb, c);
+        rb_free_pages(pages[c], counts[c]);
+    }
+    return busy ? -EBUSY : 0;
+}
+
+size_t rb_size(struct ring_buffer *rb, unsigned cpu)
+{
+    if (cpu >= rb->ncpus)
+        return 0;
+    return (size_t)rb->cpus[cpu]->nr_pages * RB_DATA_SIZE;
+}
+
+unsigned rb_ncpus(struct ring_buffer *rb)
+{
+    return rb->ncpus;
+}
+
+void rb_set_overwrite(struct ring_buffer *rb, bool overwrite)
+{
+    __atomic_store_n(&rb->overwrite, overwrite, __ATOMIC_RELAXED);
+}
+
+/* The enables release what a control operation rebuilt to the acquire in rb_reserve. */
+void rb_record_disable(struct ring_buffer *rb)
+{
+    __atomic_fetch_add(&rb->record_disabled, 1, __ATOMIC_SEQ_CST);
+}
+
+void rb_record_enable(struct ring_buffer *rb)
+{
+    __atomic_fetch_sub(&rb->record_disabled, 1, __ATOMIC_SEQ_CST);
+}
+
+void rb_record_disable_cpu(struct ring_buffer *rb, unsigned cpu)
+{
+    if (cpu < rb->ncpus)
+        __atomic_fetch_add(&rb->cpus[cpu]->record_disabled, 1, __ATOMIC_SEQ_CST);
+}
+
+void rb_record_enable_cpu(struct ring_buffer *rb, unsigned cpu)
+{
+    if (cpu < rb->ncpus)
+        __atomic_fetch_sub(&rb->cpus[cpu]->record_disabled, 1, __ATOMIC_SEQ_CST);
+}
+
+bool rb_record_is_on(struct ring_buffer *rb)
+{
+    return __atomic_load_n(&rb->record_disabled, __ATOMIC_RELAXED) == 0;
+}
+
+void rb_get_stats(struct ring_buffer *rb, unsigned cpu, struct rb_stats *st)
+{
+    memset(st, 0, sizeof(*st));
+    if (cpu >= rb->ncpus)
+        return;
+    struct rb_cpu_buffer *cb = rb->cpus[cpu];
+    struct rb_unit u;
+
+    /*
+     * The oldest time without taking a page, so that reading statistics changes nothing:
+     * exact from the reader page, else the time of the head page's first event. A writer
+     * may be overwriting that page right now, so then it is an estimate, as in Linux.
+     */
+    unsigned long flags = spin_lock_irqsave(&cb->reader_lock);
+    struct rb_page *reader = cb->reader_page;
+    struct rb_page *commit = __atomic_load_n(&cb->commit_page, __ATOMIC_ACQUIRE);
+    unsigned end = __atomic_load_n(&reader->data->commit, __ATOMIC_ACQUIRE);
+    unsigned off = reader->read;
+    bool found = false;
+    if (off < end) {
+        uint64_t ts = rb_time_at(reader, off, cb->read_ts);
+        found = rb_decode(reader->data, &off, end, &ts, &u);
+    }
+    struct rb_page *prev;
+    if (found)
+        st->oldest_ts = u.ts;
+    else if (commit != reader && (prev = rb_find_head_prev(cb)))
+        st->oldest_ts = RB_LOAD(rb_next(prev)->data->time_stamp);
+
+    /*
+     * Still under the lock, which a reset holds while it zeroes the counts. Every event
+     * overwritten or consumed was committed first, so loading `written` last keeps entries
+     * from going negative while writers go on.
+     */
+    st->overrun = __atomic_load_n(&cb->overrun, __ATOMIC_ACQUIRE);
+    unsigned long bytes_overrun = __atomic_load_n(&cb->bytes_overrun, __ATOMIC_ACQUIRE);
+    st->commit_overrun = RB_LOAD(cb->commit_overrun);
+    st->dropped = RB_LOAD(cb->dropped);
+    st->read = cb->read;
+    unsigned long bytes_read = cb->bytes_read;
+    unsigned long written = __atomic_load_n(&cb->written, __ATOMIC_ACQUIRE);
+    unsigned long bytes_written = __atomic_load_n(&cb->bytes_written, __ATOMIC_ACQUIRE);
+    spin_unlock_irqrestore(&cb->reader_lock, flags);
+
+    st->entries = written - st->overrun - st->read;
+    st->bytes = bytes_written - bytes_overrun - bytes_read;
+    st->now_ts = rb_clock(rb);
+}
