@@ -66,8 +66,6 @@ void spin_unlock(struct spinlock *l)
     spin_preempt_enable();
 }
 
-bool spin_held_by_me(const struct spinlock *l) { return l->holder == my_holder_id(); }
-
 unsigned long spin_lock_irqsave(struct spinlock *l)
 {
     unsigned long flags = arch_irq_save();

@@ -61,8 +61,6 @@ static inline void lapic_write(uint32_t reg, uint32_t v)
 
 static void lapic_eoi(unsigned vector) { lapic_write(LAPIC_EOI, 0); }
 
-bool lapic_x2apic_mode(void) { return x2apic; }
-
 uint32_t lapic_id(void)
 {
     uint32_t id = lapic_read(LAPIC_ID);

@@ -45,12 +45,6 @@ void x86_pic_init(void)
     x86_irq_eoi = pic_eoi;
 }
 
-void x86_pic_unmask(unsigned irq)
-{
-    pic_mask &= ~(1u << irq);
-    pic_write_mask();
-}
-
 void x86_pic_disable(void)
 {
     pic_mask = 0xffff;

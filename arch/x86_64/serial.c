@@ -72,8 +72,6 @@ void console_write(const char *buf, size_t len)
         spin_unlock_irqrestore(&console_out_lock, flags);
 }
 
-void console_putc(char c) { console_write(&c, 1); }
-
 static void serial_rx_irq(struct pt_regs *regs, void *arg)
 {
     bool got = false;

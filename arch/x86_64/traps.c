@@ -63,7 +63,7 @@ static const char *const vector_names[32] = {
     [21] = "#CP Control Protection",
 };
 
-const char *x86_vector_name(unsigned vector)
+static const char *x86_vector_name(unsigned vector)
 {
     if (vector < 32)
         return vector_names[vector] ? vector_names[vector] : "Reserved";
@@ -116,7 +116,7 @@ void x86_set_irq_handler(unsigned vector, x86_irq_handler_fn fn, void *arg)
     WRITE_ONCE(irq_handlers[vector].fn, fn);
 }
 
-void x86_dump_regs(const struct pt_regs *r)
+static void x86_dump_regs(const struct pt_regs *r)
 {
     char sym[128];
     sym_format(sym, sizeof(sym), r->rip);

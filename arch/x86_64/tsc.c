@@ -37,6 +37,14 @@ static uint64_t measure_pit_interval(uint32_t pit_ticks)
     return end - start;
 }
 
+static void tsc_set_frequency(uint64_t hz)
+{
+    if (!hz)
+        return;
+    tsc_freq_hz = hz;
+    tsc_clock.ns_mult = (uint64_t)(((unsigned __int128)NSEC_PER_SEC << 32) / hz);
+}
+
 void tsc_calibrate(void)
 {
     /* 50 ms, three times, keeping the shortest: an emulator's hiccup only lengthens one. */
@@ -52,13 +60,6 @@ void tsc_calibrate(void)
            (unsigned long)(tsc_freq_hz / 1000000), (unsigned long)(tsc_freq_hz / 1000 % 1000));
 }
 
-void tsc_set_frequency(uint64_t hz)
-{
-    if (!hz)
-        return;
-    tsc_freq_hz = hz;
-    tsc_clock.ns_mult = (uint64_t)(((unsigned __int128)NSEC_PER_SEC << 32) / hz);
-}
 
 uint64_t tsc_hz(void) { return tsc_freq_hz; }
 
@@ -68,8 +69,6 @@ uint64_t tsc_to_ns(uint64_t cycles)
 }
 
 uint64_t clock_ns(void) { return tsc_clock_ns(); }
-
-uint64_t tsc_boot_value(void) { return tsc_clock.boot; }
 
 void udelay(uint64_t usecs)
 {

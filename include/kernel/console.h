@@ -6,7 +6,6 @@
 /* The serial console: COM1, 115200 8N1. Output translates '\n' to "\r\n". */
 void console_init(void);
 void console_write(const char *buf, size_t len);
-void console_putc(char c);
 /* Starts interrupt-driven receive on the given vector. */
 void console_enable_rx_irq(unsigned vector);
 

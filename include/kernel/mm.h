@@ -57,7 +57,6 @@ bool kernel_addr_readable(uintptr_t addr, size_t len);
 /* Boot-time setup, in this order: pmm_init, x86_paging_init (arch), heap ready at once. */
 void pmm_init(void);
 void pmm_get_stats(uint64_t *total_pages, uint64_t *free_pages);
-uint64_t pmm_top(void);
 void heap_get_stats(uint64_t *in_use, uint64_t *mapped, uint64_t *allocs, uint64_t *frees);
 
 /* Page table flags for arch_map_page. */

@@ -22,7 +22,6 @@ void spin_init(struct spinlock *l, const char *name);
 void spin_lock(struct spinlock *l);
 void spin_unlock(struct spinlock *l);
 bool spin_trylock(struct spinlock *l);
-bool spin_held_by_me(const struct spinlock *l);
 /* Disables interrupts first, so an interrupt handler on this CPU cannot deadlock on it. */
 unsigned long spin_lock_irqsave(struct spinlock *l);
 void spin_unlock_irqrestore(struct spinlock *l, unsigned long flags);

@@ -63,8 +63,6 @@ void thread_prepare_sleep(uint64_t deadline_ns);
 void preempt_disable(void);
 void preempt_enable(void);
 
-/* Snapshot of every thread for ps: calls fn under the thread-list lock. */
-void thread_for_each(void (*fn)(const struct thread *t, void *arg), void *arg);
 size_t thread_count(void);
 /* Name of a live or recently exited thread; false when unknown. */
 bool thread_comm_of(int pid, char *buf, size_t len);

@@ -140,6 +140,3 @@ void pmm_get_stats(uint64_t *total, uint64_t *free_pages)
     *total = pmm_total_pages;
     *free_pages = READ_ONCE(pmm_free_pages);
 }
-
-/* Highest physical address the allocator manages (the direct map covers at least this). */
-uint64_t pmm_top(void) { return pmm_pages * PAGE_SIZE; }

@@ -127,7 +127,7 @@ void kthread_exit(int code)
     panic("dead thread %d was scheduled again", t->pid);
 }
 
-void thread_for_each(void (*fn)(const struct thread *t, void *arg), void *arg)
+static void thread_for_each(void (*fn)(const struct thread *t, void *arg), void *arg)
 {
     unsigned long flags = spin_lock_irqsave(&all_threads_lock);
     for (unsigned cpu = 0; cpu < MAX_CPUS; cpu++)

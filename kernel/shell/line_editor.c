@@ -29,7 +29,7 @@ static const char *shell_history_get(size_t back)
     return shell_history[(shell_history_total - back) % SHELL_HISTORY_SIZE];
 }
 
-void shell_history_add(const char *line)
+static void shell_history_add(const char *line)
 {
     size_t slot;
     char *copy;
@@ -47,7 +47,7 @@ void shell_history_add(const char *line)
     shell_history_total++;
 }
 
-void shell_print_prompt(void)
+static void shell_print_prompt(void)
 {
     shell_terminal_puts("fentros:");
     shell_terminal_puts(shell_cwd());

@@ -146,8 +146,6 @@ void shell_editor_new_line(struct shell_editor *ed);
 enum shell_edit_result shell_editor_feed(struct shell_editor *ed, int c);
 void shell_editor_insert(struct shell_editor *ed, const char *text, size_t len);
 void shell_editor_redraw(const struct shell_editor *ed);
-void shell_print_prompt(void);
-void shell_history_add(const char *line);
 
 /* ---- completion.c ---- */
 

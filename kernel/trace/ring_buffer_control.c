@@ -274,7 +274,7 @@ void rb_set_clock(struct ring_buffer *rb, uint64_t (*clock)(void))
     rb_reset_cpus(rb, -1, clock);
 }
 
-uint64_t rb_clock(struct ring_buffer *rb)
+static uint64_t rb_clock(struct ring_buffer *rb)
 {
     return __atomic_load_n(&rb->clock, __ATOMIC_RELAXED)();
 }

@@ -53,8 +53,6 @@ void trace_error_log(const char *location, const char *message, const char *comm
     kfree(dropped);
 }
 
-unsigned trace_error_log_count(void) { return READ_ONCE(error_log_nr); }
-
 static void error_log_clear(void)
 {
     char *old[TRACE_ERROR_LOG_MAX];

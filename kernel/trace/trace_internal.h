@@ -97,7 +97,6 @@ void rb_set_overwrite(struct ring_buffer *rb, bool overwrite);
  * CPU and must not be traced. Clears the buffer: times of two clocks do not mix.
  */
 void rb_set_clock(struct ring_buffer *rb, uint64_t (*clock)(void));
-uint64_t rb_clock(struct ring_buffer *rb);
 /* Clears events and counters of one CPU (cpu = -1: every CPU). */
 void rb_reset(struct ring_buffer *rb, int cpu);
 
@@ -436,10 +435,7 @@ void trace_iter_drop_peeked(struct trace_iter *it, unsigned cpu);
 
 /* Output helpers (trace_output.c). */
 void trace_print_func_header(struct seqbuf *s, int cpu_only);
-void trace_print_context(struct seqbuf *s, const struct rb_record *rec);
 void trace_print_sym(struct seqbuf *s, unsigned long addr, bool offset, bool addr_too);
-void trace_print_sym_ex(struct seqbuf *s, unsigned long addr, bool offset, bool addr_too,
-                        bool return_address);
 bool trace_format_default(struct trace_iter *it, struct seqbuf *s);
 /*
  * The reader loop's step, shared by trace/trace_pipe and the console dump: moves to the next
@@ -776,8 +772,6 @@ const char *bench_tracer_measure(const char *tracer, uint64_t *off, uint64_t *on
 void trace_error_log(const char *location, const char *message, const char *command,
                      unsigned caret_pos);
 
-/* The number of entries now held (for tests). */
-unsigned trace_error_log_count(void);
 
 
 #endif

@@ -30,18 +30,13 @@ void trace_format_timestamp(char *buf, size_t len, uint64_t ts)
         scnprintf(buf, len, "%12llu", (unsigned long long)ts);
 }
 
-void trace_print_sym(struct seqbuf *s, unsigned long addr, bool offset, bool addr_too)
-{
-    trace_print_sym_ex(s, addr, offset, addr_too, false);
-}
-
 /*
  * A return address (a parent, a stack frame) can be the first byte after its caller's
  * last instruction, a call to a function that does not return: name the caller by
  * addr - 1, as unwinders do, while the offset printed stays the address's own.
  */
-void trace_print_sym_ex(struct seqbuf *s, unsigned long addr, bool offset, bool addr_too,
-                        bool return_address)
+static void trace_print_sym_ex(struct seqbuf *s, unsigned long addr, bool offset,
+                               bool addr_too, bool return_address)
 {
     uintptr_t start;
     size_t size;
@@ -55,6 +50,12 @@ void trace_print_sym_ex(struct seqbuf *s, unsigned long addr, bool offset, bool 
     if (addr_too)
         seq_printf(s, " <%016lx>", addr);
 }
+
+void trace_print_sym(struct seqbuf *s, unsigned long addr, bool offset, bool addr_too)
+{
+    trace_print_sym_ex(s, addr, offset, addr_too, false);
+}
+
 
 static unsigned count_online(void)
 {
@@ -111,7 +112,7 @@ void trace_print_flags(struct seqbuf *s, uint32_t ctx)
     seq_puts(s, out);
 }
 
-void trace_print_context(struct seqbuf *s, const struct rb_record *rec)
+static void trace_print_context(struct seqbuf *s, const struct rb_record *rec)
 {
     uint32_t ctx = *(const uint32_t *)rec->data;
     if (!trace_opt(TRACE_OPT_CONTEXT_INFO))

@@ -56,7 +56,6 @@ $ cat stack_trace
 ~ \s+\d+\)\s+(\d+)\s+\1   arch_thread_start\+0x[0-9a-f]+/0x[0-9a-f]+
 $ cat stack_max_size
 ~ [1-9][0-9]*
-! 0
 
 # Off, with a maximum kept: the table stays, without the hint. Writing stack_max_size sets
 # the maximum (any number); with it 0 the hint comes back above the kept table.

@@ -91,7 +91,7 @@ static bool pid_in(const struct trace_event_pids *l, int pid)
     return false;
 }
 
-bool trace_event_pid_allowed(int pid)
+static bool trace_event_pid_allowed(int pid)
 {
     const struct trace_event_pids *allow = &trace_event_pids[TRACE_EVENT_PIDS_TRACE];
     if (pid_in(&trace_event_pids[TRACE_EVENT_PIDS_NOTRACE], pid))

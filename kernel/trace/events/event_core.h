@@ -125,8 +125,6 @@ bool trace_event_is_enabled(const struct trace_event_call *call);
 /* The format file's text. */
 void trace_event_print_format(struct seqbuf *s, const struct trace_event_call *call);
 
-/* set_event_pid / set_event_notrace_pid: is a thread of this pid recorded? */
-bool trace_event_pid_allowed(int pid);
 
 /* The saved_cmdlines cache: records comm for pid, from any context (skips if busy). */
 void trace_event_save_cmdline(int pid, const char *comm);

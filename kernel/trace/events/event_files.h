@@ -37,7 +37,6 @@ ssize_t trace_event_store_system_filter(void *data, const char *buf, size_t len)
 
 /* A filter text was refused: its reason goes to error_log. */
 struct event_filter_error;
-void trace_event_filter_report(const char *text, const struct event_filter_error *err);
 /* Writers inside a filter check, per CPU: an old filter is freed once each reads 0. */
 extern volatile unsigned trace_event_filter_users[];
 

@@ -71,6 +71,13 @@ static char *filter_text(const char *buf, size_t len)
 
 static bool is_clear(const char *text) { return strcmp(text, "0") == 0; }
 
+/* Linux logs a refused filter under this name; texts it cannot place get no entry. */
+static void trace_event_filter_report(const char *text, const struct event_filter_error *err)
+{
+    if (err->message)
+        trace_error_log("event filter parse error", err->message, text, err->pos);
+}
+
 ssize_t trace_event_store_filter(void *data, const char *buf, size_t len)
 {
     const struct trace_event_call *call = data;
@@ -130,11 +137,4 @@ ssize_t trace_event_store_system_filter(void *data, const char *buf, size_t len)
         trace_event_filter_report(text, &first);
     kfree(text);
     return !installed && first_err ? first_err : (ssize_t)len;
-}
-
-/* Linux logs a refused filter under this name; texts it cannot place get no entry. */
-void trace_event_filter_report(const char *text, const struct event_filter_error *err)
-{
-    if (err->message)
-        trace_error_log("event filter parse error", err->message, text, err->pos);
 }

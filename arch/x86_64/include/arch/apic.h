@@ -13,7 +13,6 @@
 void lapic_init_bsp(void);   /* maps the APIC, picks xAPIC or x2APIC, enables it */
 void lapic_init_ap(void);
 uint32_t lapic_id(void);
-bool lapic_x2apic_mode(void);
 void lapic_send_ipi(uint32_t apic_id, uint8_t vector);
 void lapic_send_ipi_others(uint8_t vector);
 void lapic_send_nmi_others(void);

@@ -19,7 +19,5 @@ static __always_inline uint64_t tsc_clock_ns(void)
 
 void tsc_mark_boot(void);
 void tsc_calibrate(void);
-void tsc_set_frequency(uint64_t hz);
-uint64_t tsc_boot_value(void);
 
 #endif
