@@ -26,7 +26,6 @@
 
 extern const initcall_fn __start_initcalls[], __stop_initcalls[];
 
-
 static void run_initcalls(void)
 {
     for (const initcall_fn *fn = __start_initcalls; fn < __stop_initcalls; fn++)

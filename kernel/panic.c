@@ -57,10 +57,7 @@ void panic_backtrace_from(uintptr_t rbp, uintptr_t rip)
         print_frame(st.ret - 1);
 }
 
-void dump_stack(void)
-{
-    panic_backtrace_from(arch_frame_pointer(), 0);
-}
+void dump_stack(void) { panic_backtrace_from(arch_frame_pointer(), 0); }
 
 void (*panic_trace_dump)(void);
 

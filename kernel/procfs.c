@@ -15,7 +15,6 @@
 #include <kernel/thread.h>
 #include <kernel/time.h>
 
-
 static const char version_text[] =
     "fentros version " FENTROS_VERSION " (gcc " __VERSION__ ") #1 SMP " ARCH_NAME "\n";
 
@@ -33,10 +32,10 @@ static int show_meminfo(struct seqbuf *s, void *data)
     seq_printf(s, "%-16s%8llu kB\n", "MemTotal:", (unsigned long long)(st.total_pages * 4));
     seq_printf(s, "%-16s%8llu kB\n", "MemFree:", (unsigned long long)(st.free_pages * 4));
     seq_printf(s, "%-16s%8llu kB\n", "MemAvailable:", (unsigned long long)(st.free_pages * 4));
-    seq_printf(s, "%-16s%8llu kB\n", "KernelHeap:",
-               (unsigned long long)(st.heap_bytes_mapped / 1024));
-    seq_printf(s, "%-16s%8llu kB\n", "HeapInUse:",
-               (unsigned long long)(st.heap_bytes_in_use / 1024));
+    seq_printf(s, "%-16s%8llu kB\n",
+               "KernelHeap:", (unsigned long long)(st.heap_bytes_mapped / 1024));
+    seq_printf(s, "%-16s%8llu kB\n",
+               "HeapInUse:", (unsigned long long)(st.heap_bytes_in_use / 1024));
     seq_printf(s, "%-16s%8llu\n", "HeapAllocs:", (unsigned long long)st.heap_allocs);
     return seq_printf(s, "%-16s%8llu\n", "HeapFrees:", (unsigned long long)st.heap_frees);
 }

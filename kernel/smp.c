@@ -4,8 +4,8 @@
  * number every other CPU acknowledges from its interrupt handler, because live patching
  * runs three of them per batch.
  */
-#include <arch/irq.h>
 #include <arch/cpu.h>
+#include <arch/irq.h>
 #include <arch/setup.h>
 #include <kernel/list.h>
 #include <kernel/mm.h>

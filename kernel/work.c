@@ -21,8 +21,8 @@
 #include <kernel/wait.h>
 #include <kernel/work.h>
 #include <lib/printf.h>
-#include <lib/string.h>
 #include <lib/random.h>
+#include <lib/string.h>
 
 #define WORK_MAX_SECONDS 3600
 #define WORK_TABLE_BUCKETS 64

@@ -42,7 +42,7 @@ static void check_format_unchecked(struct selftest_ctx *t, int line, const char 
 }
 
 #define EXPECT_FORMAT(expected, ...) check_format(t, __LINE__, expected, __VA_ARGS__)
-#define EXPECT_FORMAT_UNCHECKED(expected, ...)                                               \
+#define EXPECT_FORMAT_UNCHECKED(expected, ...)                                                     \
     check_format_unchecked(t, __LINE__, expected, __VA_ARGS__)
 
 SELFTEST(printf_integers)

@@ -10,10 +10,7 @@
 /* Deterministic pseudo-random numbers, so a failure reproduces on every boot. */
 static uint64_t test_random_state = 0x9e3779b97f4a7c15ULL;
 
-static uint64_t test_random(void)
-{
-    return xorshift64(&test_random_state);
-}
+static uint64_t test_random(void) { return xorshift64(&test_random_state); }
 
 struct sort_record {
     uint32_t key;

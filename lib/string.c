@@ -171,10 +171,7 @@ int strncmp(const char *a, const char *b, size_t n)
     return 0;
 }
 
-int strcasecmp(const char *a, const char *b)
-{
-    return strncasecmp(a, b, SIZE_MAX);
-}
+int strcasecmp(const char *a, const char *b) { return strncasecmp(a, b, SIZE_MAX); }
 
 int strncasecmp(const char *a, const char *b, size_t n)
 {

@@ -22,10 +22,7 @@ static unsigned int digit_value(char c)
     return UINT_MAX;
 }
 
-static bool base_is_valid(int base)
-{
-    return base == 0 || (base >= 2 && base <= 36);
-}
+static bool base_is_valid(int base) { return base == 0 || (base >= 2 && base <= 36); }
 
 /*
  * Resolves base 0 from the prefix and skips a "0x" that base 16 allows. A "0x" not followed

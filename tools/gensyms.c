@@ -207,6 +207,7 @@ int main(int argc, char **argv)
         write_file(argv[2], table, len);
         return 0;
     }
-    fprintf(stderr, "usage: gensyms --empty OUT | gensyms KERNEL OUT | gensyms --check KERNEL TABLE\n");
+    fprintf(stderr,
+            "usage: gensyms --empty OUT | gensyms KERNEL OUT | gensyms --check KERNEL TABLE\n");
     return 2;
 }

@@ -172,8 +172,8 @@ void acpi_init(void)
     size_t n = (root->length - sizeof(*root)) / entry_size;
     const uint8_t *entries = (const uint8_t *)(root + 1);
     for (size_t i = 0; i < n; i++) {
-        uint64_t phys = use_xsdt ? *(const uint64_t *)(entries + i * 8)
-                                 : *(const uint32_t *)(entries + i * 4);
+        uint64_t phys =
+            use_xsdt ? *(const uint64_t *)(entries + i * 8) : *(const uint32_t *)(entries + i * 4);
         const struct acpi_header *t = map_table(phys);
         if (!t)
             continue;
@@ -195,9 +195,9 @@ void acpi_init(void)
         acpi_machine.nioapics = 1;
         acpi_machine.ioapics[0].phys = 0xfec00000;
     }
-    printk("acpi: %s, %u CPU%s, %u I/O APIC%s, %u ISA override%s%s\n",
-           use_xsdt ? "XSDT" : "RSDT", acpi_machine.ncpus, acpi_machine.ncpus == 1 ? "" : "s",
-           acpi_machine.nioapics, acpi_machine.nioapics == 1 ? "" : "s", acpi_machine.noverrides,
+    printk("acpi: %s, %u CPU%s, %u I/O APIC%s, %u ISA override%s%s\n", use_xsdt ? "XSDT" : "RSDT",
+           acpi_machine.ncpus, acpi_machine.ncpus == 1 ? "" : "s", acpi_machine.nioapics,
+           acpi_machine.nioapics == 1 ? "" : "s", acpi_machine.noverrides,
            acpi_machine.noverrides == 1 ? "" : "s", acpi_machine.hpet_phys ? ", HPET" : "");
 }
 

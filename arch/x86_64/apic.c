@@ -121,10 +121,7 @@ void lapic_send_ipi(uint32_t apic_id, uint8_t vector) { icr_send(apic_id, vector
 void lapic_send_ipi_others(uint8_t vector) { icr_send(0, ICR_DEST_OTHERS | vector); }
 void lapic_send_nmi_others(void) { icr_send(0, ICR_DEST_OTHERS | ICR_MODE_NMI); }
 
-void lapic_send_init(uint32_t apic_id)
-{
-    icr_send(apic_id, ICR_MODE_INIT | ICR_LEVEL_ASSERT);
-}
+void lapic_send_init(uint32_t apic_id) { icr_send(apic_id, ICR_MODE_INIT | ICR_LEVEL_ASSERT); }
 
 void lapic_send_startup(uint32_t apic_id, uint8_t page)
 {
@@ -192,8 +189,8 @@ void ioapic_route_isa_irq(uint8_t irq, uint8_t vector, uint32_t apic_id)
         if (o.gsi < base || o.gsi >= base + entries)
             continue;
         unsigned pin = o.gsi - base;
-        uint32_t low = vector | (o.active_low ? (1u << 13) : 0) |
-                       (o.level_triggered ? (1u << 15) : 0);
+        uint32_t low =
+            vector | (o.active_low ? (1u << 13) : 0) | (o.level_triggered ? (1u << 15) : 0);
         ioapic_write(i, 0x11 + pin * 2, apic_id << 24);
         ioapic_write(i, 0x10 + pin * 2, low);
         return;

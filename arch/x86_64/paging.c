@@ -123,16 +123,14 @@ void x86_paging_init(void)
     map_range_2m_or_4k(DIRECT_MAP_BASE, 0, 0x100000, PTE_P | PTE_W | nx_bit());
     for (int i = 0; i < boot_info.mmap_count; i++) {
         const struct mem_region *r = &boot_info.mmap[i];
-        if (r->type != MEM_AVAILABLE && r->type != MEM_ACPI_RECLAIMABLE &&
-            r->type != MEM_ACPI_NVS)
+        if (r->type != MEM_AVAILABLE && r->type != MEM_ACPI_RECLAIMABLE && r->type != MEM_ACPI_NVS)
             continue;
         uint64_t base = ALIGN_DOWN(r->base, PAGE_SIZE);
         uint64_t end = ALIGN_UP(r->base + r->len, PAGE_SIZE);
         if (base < 0x100000)
             base = 0x100000;
         if (end > base)
-            map_range_2m_or_4k(DIRECT_MAP_BASE + base, base, end - base,
-                               PTE_P | PTE_W | nx_bit());
+            map_range_2m_or_4k(DIRECT_MAP_BASE + base, base, end - base, PTE_P | PTE_W | nx_bit());
     }
 
     map_kernel_range(__text_start, __text_end, PTE_P);

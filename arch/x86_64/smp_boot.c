@@ -35,7 +35,6 @@ extern const char ap_trampoline_start[], ap_trampoline_end[], ap_trampoline_para
 
 static volatile bool ap_started;
 
-
 static void __noreturn ap_entry(unsigned cpu)
 {
     percpu_init_cpu(cpu, acpi_machine.cpu_apic_ids[cpu]);

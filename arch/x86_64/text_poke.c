@@ -236,8 +236,7 @@ static bool text_poke_int3(struct pt_regs *regs)
         bool int3_in_memory;
         if (emulate_stale_int3(regs, ip, &int3_in_memory))
             return true;
-        if (!int3_in_memory ||
-            __atomic_load_n(&poke_generation, __ATOMIC_ACQUIRE) == generation)
+        if (!int3_in_memory || __atomic_load_n(&poke_generation, __ATOMIC_ACQUIRE) == generation)
             return false;
     }
 }

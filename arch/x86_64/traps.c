@@ -2,9 +2,9 @@
  * The IDT and the C side of every interrupt and exception. Not traced: the int3 that live
  * code patching plants comes through here, and so does every timer tick.
  */
+#include <arch/apic.h>
 #include <arch/asm_calls.h>
 #include <arch/cpu.h>
-#include <arch/apic.h>
 #include <arch/irq.h>
 #include <arch/x86.h>
 #include <kernel/mm.h>
@@ -123,16 +123,16 @@ static void x86_dump_regs(const struct pt_regs *r)
     kprintf("RIP: %04lx:%s [%016lx]\n", (unsigned long)r->cs, sym, (unsigned long)r->rip);
     kprintf("RSP: %04lx:%016lx EFLAGS: %08lx\n", (unsigned long)r->ss, (unsigned long)r->rsp,
             (unsigned long)r->rflags);
-    kprintf("RAX: %016lx RBX: %016lx RCX: %016lx\n", (unsigned long)r->rax,
-            (unsigned long)r->rbx, (unsigned long)r->rcx);
-    kprintf("RDX: %016lx RSI: %016lx RDI: %016lx\n", (unsigned long)r->rdx,
-            (unsigned long)r->rsi, (unsigned long)r->rdi);
+    kprintf("RAX: %016lx RBX: %016lx RCX: %016lx\n", (unsigned long)r->rax, (unsigned long)r->rbx,
+            (unsigned long)r->rcx);
+    kprintf("RDX: %016lx RSI: %016lx RDI: %016lx\n", (unsigned long)r->rdx, (unsigned long)r->rsi,
+            (unsigned long)r->rdi);
     kprintf("RBP: %016lx R08: %016lx R09: %016lx\n", (unsigned long)r->rbp, (unsigned long)r->r8,
             (unsigned long)r->r9);
-    kprintf("R10: %016lx R11: %016lx R12: %016lx\n", (unsigned long)r->r10,
-            (unsigned long)r->r11, (unsigned long)r->r12);
-    kprintf("R13: %016lx R14: %016lx R15: %016lx\n", (unsigned long)r->r13,
-            (unsigned long)r->r14, (unsigned long)r->r15);
+    kprintf("R10: %016lx R11: %016lx R12: %016lx\n", (unsigned long)r->r10, (unsigned long)r->r11,
+            (unsigned long)r->r12);
+    kprintf("R13: %016lx R14: %016lx R15: %016lx\n", (unsigned long)r->r13, (unsigned long)r->r14,
+            (unsigned long)r->r15);
     kprintf("CR2: %016lx CR3: %016lx CR0: %016lx\n", (unsigned long)read_cr2(),
             (unsigned long)read_cr3(), (unsigned long)read_cr0());
 }
@@ -147,8 +147,8 @@ static void __noreturn fatal_exception(struct pt_regs *regs)
         uint64_t cr2 = read_cr2();
         kprintf("page fault at address %016lx: %s %s in kernel mode%s\n", (unsigned long)cr2,
                 regs->error_code & 1 ? "protection violation on" : "not-present page on",
-                regs->error_code & 2 ? "write" : (regs->error_code & 16 ? "instruction fetch"
-                                                                        : "read"),
+                regs->error_code & 2 ? "write"
+                                     : (regs->error_code & 16 ? "instruction fetch" : "read"),
                 stack_guard_hit(cr2) ? " (kernel stack overflow: guard page)" : "");
     }
     if (v == X86_VEC_DF && stack_guard_hit(regs->rsp - 8))
@@ -159,10 +159,7 @@ static void __noreturn fatal_exception(struct pt_regs *regs)
 }
 
 /* The device behind a legacy line, as Linux names its irq action (irq_handler_entry). */
-static const char *irq_device_name(unsigned irq)
-{
-    return irq == 4 ? "ttyS0" : "unknown";
-}
+static const char *irq_device_name(unsigned irq) { return irq == 4 ? "ttyS0" : "unknown"; }
 
 /* Linux's events for a vector: irq_vectors:* for the local APIC's, irq:* for devices. */
 static __always_inline void trace_vector_entry(unsigned v)

@@ -60,7 +60,6 @@ void tsc_calibrate(void)
            (unsigned long)(tsc_freq_hz / 1000000), (unsigned long)(tsc_freq_hz / 1000 % 1000));
 }
 
-
 uint64_t tsc_hz(void) { return tsc_freq_hz; }
 
 uint64_t tsc_to_ns(uint64_t cycles)

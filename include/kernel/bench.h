@@ -22,10 +22,10 @@ struct bench_row {
     void (*fn)(struct bench_ctx *ctx);
 };
 
-#define BENCH_ROW(row_name, help_text)                                                       \
-    static void bench_fn_##row_name(struct bench_ctx *ctx);                                  \
-    static const struct bench_row bench_row_##row_name __used __section(".bench_rows")       \
-        __aligned(8) = {#row_name, help_text, bench_fn_##row_name};                          \
+#define BENCH_ROW(row_name, help_text)                                                             \
+    static void bench_fn_##row_name(struct bench_ctx *ctx);                                        \
+    static const struct bench_row bench_row_##row_name __used __section(".bench_rows")             \
+        __aligned(8) = {#row_name, help_text, bench_fn_##row_name};                                \
     static void bench_fn_##row_name(struct bench_ctx *ctx)
 
 struct bench_stats {
@@ -39,7 +39,7 @@ struct bench_stats bench_stats_of(uint64_t *samples, size_t n);
 void bench_report_cycles(struct bench_ctx *ctx, const char *name, const char *what,
                          struct bench_stats cycles);
 /* A plain value line (counts, bytes, ratios in per mille). */
-void bench_report_value(struct bench_ctx *ctx, const char *name, const char *what,
-                        uint64_t value, const char *unit);
+void bench_report_value(struct bench_ctx *ctx, const char *name, const char *what, uint64_t value,
+                        const char *unit);
 
 #endif

@@ -24,8 +24,8 @@
 /* One call site: 16 bytes. The name comes from the symbol table (ftrace_rec_name). */
 struct dyn_ftrace {
     uint64_t ip;
-    uint32_t flags;   /* reference count (ops wanting the site) + FTRACE_FL_* */
-    uint8_t target;   /* what the site calls now (an ftrace_target_id), 0 = NOP */
+    uint32_t flags; /* reference count (ops wanting the site) + FTRACE_FL_* */
+    uint8_t target; /* what the site calls now (an ftrace_target_id), 0 = NOP */
     uint8_t reserved[3];
 };
 
@@ -112,12 +112,12 @@ bool ftrace_is_dead(void);
 struct ftrace_stats {
     size_t records;
     size_t disabled;
-    size_t pages;           /* pages holding the records */
+    size_t pages; /* pages holding the records */
     uint64_t boot_convert_ns;
     uint64_t batches;
     uint64_t sites_patched;
-    uint64_t int3_hits;     /* int3 traps emulated during batches */
-    uint64_t entry_waits;   /* sync rounds repeated for a CPU on its way into a callback */
+    uint64_t int3_hits;   /* int3 traps emulated during batches */
+    uint64_t entry_waits; /* sync rounds repeated for a CPU on its way into a callback */
 };
 void ftrace_get_stats(struct ftrace_stats *st);
 

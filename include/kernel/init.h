@@ -19,9 +19,8 @@
  */
 typedef void (*initcall_fn)(void);
 
-#define INITCALL_LEVEL(level, fn)                                                            \
-    static const initcall_fn initcall_##fn __used __section(".initcalls." #level)            \
-        __aligned(8) = fn
+#define INITCALL_LEVEL(level, fn)                                                                  \
+    static const initcall_fn initcall_##fn __used __section(".initcalls." #level) __aligned(8) = fn
 
 #define EARLY_INITCALL(fn) INITCALL_LEVEL(1, fn)
 #define ARCH_INITCALL(fn) INITCALL_LEVEL(2, fn)

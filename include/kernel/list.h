@@ -8,7 +8,10 @@ struct list_node {
     struct list_node *next, *prev;
 };
 
-#define LIST_INIT(name) {&(name), &(name)}
+#define LIST_INIT(name)                                                                            \
+    {                                                                                              \
+        &(name), &(name)                                                                           \
+    }
 
 static inline void list_init(struct list_node *head) { head->next = head->prev = head; }
 static inline bool list_empty(const struct list_node *head) { return head->next == head; }
@@ -46,7 +49,7 @@ static inline struct list_node *list_pop_head(struct list_node *head)
 
 #define list_entry(node, type, member) container_of(node, type, member)
 #define list_for_each(pos, head) for (pos = (head)->next; pos != (head); pos = pos->next)
-#define list_for_each_safe(pos, tmp, head)                                                   \
+#define list_for_each_safe(pos, tmp, head)                                                         \
     for (pos = (head)->next, tmp = pos->next; pos != (head); pos = tmp, tmp = pos->next)
 
 #endif

@@ -9,10 +9,10 @@
  */
 void panic(const char *fmt, ...) __printf(1, 2) __noreturn;
 
-#define ASSERT(cond)                                                                         \
-    do {                                                                                     \
-        if (unlikely(!(cond)))                                                               \
-            panic("ASSERT failed at %s:%d: %s", __FILE__, __LINE__, #cond);                  \
+#define ASSERT(cond)                                                                               \
+    do {                                                                                           \
+        if (unlikely(!(cond)))                                                                     \
+            panic("ASSERT failed at %s:%d: %s", __FILE__, __LINE__, #cond);                        \
     } while (0)
 
 #endif

@@ -20,9 +20,9 @@ struct percpu {
     bool online;
     struct thread *current;
     struct thread *idle;
-    int irq_depth;       /* hardirq nesting: > 0 inside an interrupt handler */
+    int irq_depth; /* hardirq nesting: > 0 inside an interrupt handler */
     int nmi_depth;
-    int preempt_count;   /* > 0: the scheduler must not switch away */
+    int preempt_count; /* > 0: the scheduler must not switch away */
     bool need_resched;
     uint64_t ticks;
     uint64_t interrupts;

@@ -19,9 +19,9 @@ struct seqbuf;
 struct pfs_file {
     struct pfs_node *node;
     int flags;
-    void *data;  /* the node's data, from pfs_create */
-    void *priv;  /* per-open state owned by the ops */
-    size_t pos;  /* bytes already returned by read; pfs_read advances it */
+    void *data; /* the node's data, from pfs_create */
+    void *priv; /* per-open state owned by the ops */
+    size_t pos; /* bytes already returned by read; pfs_read advances it */
 };
 
 struct pfs_ops {

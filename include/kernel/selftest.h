@@ -30,38 +30,38 @@ struct selftest {
     void (*fn)(struct selftest_ctx *t);
 };
 
-#define SELFTEST(test_name)                                                                  \
-    static void selftest_fn_##test_name(struct selftest_ctx *t);                             \
-    static const struct selftest selftest_##test_name __used __section(".selftests")         \
-        __aligned(8) = {#test_name, selftest_fn_##test_name};                                \
+#define SELFTEST(test_name)                                                                        \
+    static void selftest_fn_##test_name(struct selftest_ctx *t);                                   \
+    static const struct selftest selftest_##test_name __used __section(".selftests")               \
+        __aligned(8) = {#test_name, selftest_fn_##test_name};                                      \
     static void selftest_fn_##test_name(struct selftest_ctx *t)
 #endif
 
 void selftest_fail(struct selftest_ctx *t, const char *file, int line, const char *fmt, ...)
     __printf(4, 5);
 
-#define EXPECT(cond)                                                                         \
-    do {                                                                                     \
-        t->checks++;                                                                         \
-        if (!(cond))                                                                         \
-            selftest_fail(t, __FILE__, __LINE__, "expected %s", #cond);                      \
+#define EXPECT(cond)                                                                               \
+    do {                                                                                           \
+        t->checks++;                                                                               \
+        if (!(cond))                                                                               \
+            selftest_fail(t, __FILE__, __LINE__, "expected %s", #cond);                            \
     } while (0)
 
-#define EXPECT_EQ(a, b)                                                                      \
-    do {                                                                                     \
-        long long _a = (long long)(a), _b = (long long)(b);                                  \
-        t->checks++;                                                                         \
-        if (_a != _b)                                                                        \
-            selftest_fail(t, __FILE__, __LINE__, "%s == %s: %lld != %lld", #a, #b, _a, _b);  \
+#define EXPECT_EQ(a, b)                                                                            \
+    do {                                                                                           \
+        long long _a = (long long)(a), _b = (long long)(b);                                        \
+        t->checks++;                                                                               \
+        if (_a != _b)                                                                              \
+            selftest_fail(t, __FILE__, __LINE__, "%s == %s: %lld != %lld", #a, #b, _a, _b);        \
     } while (0)
 
-#define EXPECT_STREQ(a, b)                                                                   \
-    do {                                                                                     \
-        const char *_a = (a), *_b = (b);                                                     \
-        t->checks++;                                                                         \
-        if (!_a || !_b || strcmp(_a, _b) != 0)                                               \
-            selftest_fail(t, __FILE__, __LINE__, "%s == %s: \"%s\" != \"%s\"", #a, #b,       \
-                          _a ? _a : "(null)", _b ? _b : "(null)");                           \
+#define EXPECT_STREQ(a, b)                                                                         \
+    do {                                                                                           \
+        const char *_a = (a), *_b = (b);                                                           \
+        t->checks++;                                                                               \
+        if (!_a || !_b || strcmp(_a, _b) != 0)                                                     \
+            selftest_fail(t, __FILE__, __LINE__, "%s == %s: \"%s\" != \"%s\"", #a, #b,             \
+                          _a ? _a : "(null)", _b ? _b : "(null)");                                 \
     } while (0)
 
 /*
@@ -69,43 +69,43 @@ void selftest_fail(struct selftest_ctx *t, const char *file, int line, const cha
  * checks the rest of the test depends on. A test that must undo something on failure
  * (unregister an op, free memory) uses EXPECT and its own cleanup path instead.
  */
-#define ASSERT_TRUE(cond)                                                                      \
-    do {                                                                                     \
-        t->checks++;                                                                         \
-        if (!(cond)) {                                                                       \
-            selftest_fail(t, __FILE__, __LINE__, "assertion %s", #cond);                     \
-            return;                                                                          \
-        }                                                                                    \
+#define ASSERT_TRUE(cond)                                                                          \
+    do {                                                                                           \
+        t->checks++;                                                                               \
+        if (!(cond)) {                                                                             \
+            selftest_fail(t, __FILE__, __LINE__, "assertion %s", #cond);                           \
+            return;                                                                                \
+        }                                                                                          \
     } while (0)
 
-#define ASSERT_EQ(a, b)                                                                      \
-    do {                                                                                     \
-        long long _a = (long long)(a), _b = (long long)(b);                                  \
-        t->checks++;                                                                         \
-        if (_a != _b) {                                                                      \
-            selftest_fail(t, __FILE__, __LINE__, "%s == %s: %lld != %lld", #a, #b, _a, _b);  \
-            return;                                                                          \
-        }                                                                                    \
+#define ASSERT_EQ(a, b)                                                                            \
+    do {                                                                                           \
+        long long _a = (long long)(a), _b = (long long)(b);                                        \
+        t->checks++;                                                                               \
+        if (_a != _b) {                                                                            \
+            selftest_fail(t, __FILE__, __LINE__, "%s == %s: %lld != %lld", #a, #b, _a, _b);        \
+            return;                                                                                \
+        }                                                                                          \
     } while (0)
 
 #define ASSERT_NOT_NULL(p) ASSERT_TRUE((p) != NULL)
 
-#define ASSERT_STREQ(a, b)                                                                   \
-    do {                                                                                     \
-        const char *_a = (a), *_b = (b);                                                     \
-        t->checks++;                                                                         \
-        if (!_a || !_b || strcmp(_a, _b) != 0) {                                             \
-            selftest_fail(t, __FILE__, __LINE__, "%s == %s: \"%s\" != \"%s\"", #a, #b,       \
-                          _a ? _a : "(null)", _b ? _b : "(null)");                           \
-            return;                                                                          \
-        }                                                                                    \
+#define ASSERT_STREQ(a, b)                                                                         \
+    do {                                                                                           \
+        const char *_a = (a), *_b = (b);                                                           \
+        t->checks++;                                                                               \
+        if (!_a || !_b || strcmp(_a, _b) != 0) {                                                   \
+            selftest_fail(t, __FILE__, __LINE__, "%s == %s: \"%s\" != \"%s\"", #a, #b,             \
+                          _a ? _a : "(null)", _b ? _b : "(null)");                                 \
+            return;                                                                                \
+        }                                                                                          \
     } while (0)
 
 /* Ends the test as skipped: it cannot run in this configuration (one CPU, say). */
-#define SKIP(reason)                                                                         \
-    do {                                                                                     \
-        t->skip_reason = (reason);                                                           \
-        return;                                                                              \
+#define SKIP(reason)                                                                               \
+    do {                                                                                           \
+        t->skip_reason = (reason);                                                                 \
+        return;                                                                                    \
     } while (0)
 
 /*

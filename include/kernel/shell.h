@@ -18,22 +18,22 @@ struct shell_filter;
 
 struct shell_command {
     const char *name;
-    const char *usage;  /* e.g. "head [-n N]", printed as "usage: head [-n N]" */
-    const char *help;   /* one line for `help` */
+    const char *usage; /* e.g. "head [-n N]", printed as "usage: head [-n N]" */
+    const char *help;  /* one line for `help` */
     shell_cmd_fn fn;
     /* Set for line filters (SHELL_FILTER): a pipeline pushes its input into them. */
     const struct shell_filter *filter;
 };
 
-#define SHELL_COMMAND(cmd_name, usage_text, help_text)                                      \
-    static int shell_cmd_fn_##cmd_name(struct shell_ctx *ctx, int argc, char **argv);        \
-    static const struct shell_command shell_command_##cmd_name __used                        \
-        __section(".shell_commands") __aligned(8) = {                                        \
-            .name = #cmd_name,                                                               \
-            .usage = usage_text,                                                             \
-            .help = help_text,                                                               \
-            .fn = shell_cmd_fn_##cmd_name,                                                   \
-    };                                                                                       \
+#define SHELL_COMMAND(cmd_name, usage_text, help_text)                                             \
+    static int shell_cmd_fn_##cmd_name(struct shell_ctx *ctx, int argc, char **argv);              \
+    static const struct shell_command shell_command_##cmd_name __used __section(".shell_commands") \
+        __aligned(8) = {                                                                           \
+            .name = #cmd_name,                                                                     \
+            .usage = usage_text,                                                                   \
+            .help = help_text,                                                                     \
+            .fn = shell_cmd_fn_##cmd_name,                                                         \
+    };                                                                                             \
     static int shell_cmd_fn_##cmd_name(struct shell_ctx *ctx, int argc, char **argv)
 
 /*
@@ -64,14 +64,14 @@ const char *shell_filter_input_name(struct shell_ctx *ctx);
 /* Runs a filter as a command with no piped input: it reads its FILE operands, or nothing. */
 int shell_filter_command(struct shell_ctx *ctx, int argc, char **argv);
 
-#define SHELL_FILTER(cmd_name, usage_text, help_text, filter_ops)                           \
-    static const struct shell_command shell_command_##cmd_name __used                        \
-        __section(".shell_commands") __aligned(8) = {                                        \
-            .name = #cmd_name,                                                               \
-            .usage = usage_text,                                                             \
-            .help = help_text,                                                               \
-            .fn = shell_filter_command,                                                      \
-            .filter = &(filter_ops),                                                         \
+#define SHELL_FILTER(cmd_name, usage_text, help_text, filter_ops)                                  \
+    static const struct shell_command shell_command_##cmd_name __used __section(".shell_commands") \
+        __aligned(8) = {                                                                           \
+            .name = #cmd_name,                                                                     \
+            .usage = usage_text,                                                                   \
+            .help = help_text,                                                                     \
+            .fn = shell_filter_command,                                                            \
+            .filter = &(filter_ops),                                                               \
     }
 
 /*

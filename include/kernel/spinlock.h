@@ -15,7 +15,10 @@ struct spinlock {
     const char *name;
 };
 
-#define SPINLOCK_INIT(lock_name) {0, 0, 0, lock_name}
+#define SPINLOCK_INIT(lock_name)                                                                   \
+    {                                                                                              \
+        0, 0, 0, lock_name                                                                         \
+    }
 #define DEFINE_SPINLOCK(var) struct spinlock var = SPINLOCK_INIT(#var)
 
 void spin_init(struct spinlock *l, const char *name);

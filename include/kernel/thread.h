@@ -21,27 +21,27 @@ enum thread_state {
  * migrate work, which keeps the scheduler simple and per-CPU tracing buffers meaningful.
  */
 struct thread {
-    uintptr_t saved_rsp;          /* valid while not running; first: the switch code uses it */
+    uintptr_t saved_rsp; /* valid while not running; first: the switch code uses it */
     int pid;
     char name[THREAD_NAME_LEN];
     volatile enum thread_state state;
     unsigned cpu;
     bool is_idle;
     bool detached;
-    volatile bool off_cpu;        /* dead and switched away from: its stack can be freed */
+    volatile bool off_cpu; /* dead and switched away from: its stack can be freed */
     void *stack_top;
     size_t stack_pages;
     int (*fn)(void *arg);
     void *arg;
     int exit_code;
-    uint64_t wake_deadline_ns;    /* 0 when not in a timed sleep */
+    uint64_t wake_deadline_ns; /* 0 when not in a timed sleep */
     uint64_t runtime_ns;
     uint64_t last_switch_in_ns;
     unsigned slice_ticks;
-    struct list_node run_node;    /* run queue or timed-sleep list */
+    struct list_node run_node; /* run queue or timed-sleep list */
     struct list_node sleep_node;
-    struct list_node all_node;    /* every live thread, for ps */
-    struct wait_queue exit_wait;  /* kthread_join waits here */
+    struct list_node all_node;   /* every live thread, for ps */
+    struct wait_queue exit_wait; /* kthread_join waits here */
     /* Function-graph shadow return stack and tracing state; owned by kernel/trace/. */
     void *trace_state;
 };
@@ -67,7 +67,7 @@ size_t thread_count(void);
 /* Name of a live or recently exited thread; false when unknown. */
 bool thread_comm_of(int pid, char *buf, size_t len);
 
-void sched_init_cpu(unsigned cpu);  /* turns the calling context into CPU's idle thread */
+void sched_init_cpu(unsigned cpu); /* turns the calling context into CPU's idle thread */
 void sched_idle_loop(void) __noreturn;
 void sched_tick(void);
 void sched_kick_cpu(unsigned cpu);

@@ -26,25 +26,25 @@ struct thread;
 /* sched_switch only, while any event is on: keep saved_cmdlines, as Linux does. */
 #define TRACE_EVENT_ON_CMDLINE 0x4
 
-#define TRACE_EVENT_HOOK(name, proto, args)                                                  \
-    extern volatile uint8_t trace_event_on_##name;                                           \
-    void trace_event_emit_##name proto;                                                      \
-    static __always_inline void trace_##name proto                                           \
-    {                                                                                        \
-        if (unlikely(trace_event_on_##name))                                                 \
-            trace_event_emit_##name args;                                                    \
+#define TRACE_EVENT_HOOK(name, proto, args)                                                        \
+    extern volatile uint8_t trace_event_on_##name;                                                 \
+    void trace_event_emit_##name proto;                                                            \
+    static __always_inline void trace_##name proto                                                 \
+    {                                                                                              \
+        if (unlikely(trace_event_on_##name))                                                       \
+            trace_event_emit_##name args;                                                          \
     }
 
 /* sched: the scheduler, thread creation and exit. */
-TRACE_EVENT_HOOK(sched_switch, (struct thread *prev, struct thread *next), (prev, next))
-TRACE_EVENT_HOOK(sched_waking, (struct thread *t), (t))
-TRACE_EVENT_HOOK(sched_wakeup, (struct thread *t), (t))
-TRACE_EVENT_HOOK(sched_wakeup_new, (struct thread *t), (t))
-TRACE_EVENT_HOOK(sched_process_fork, (struct thread *parent, struct thread *child),
+TRACE_EVENT_HOOK(sched_switch, (struct thread * prev, struct thread *next), (prev, next))
+TRACE_EVENT_HOOK(sched_waking, (struct thread * t), (t))
+TRACE_EVENT_HOOK(sched_wakeup, (struct thread * t), (t))
+TRACE_EVENT_HOOK(sched_wakeup_new, (struct thread * t), (t))
+TRACE_EVENT_HOOK(sched_process_fork, (struct thread * parent, struct thread *child),
                  (parent, child))
-TRACE_EVENT_HOOK(sched_process_exit, (struct thread *t), (t))
-TRACE_EVENT_HOOK(sched_process_free, (struct thread *t), (t))
-TRACE_EVENT_HOOK(sched_migrate_task, (struct thread *t, unsigned dest_cpu), (t, dest_cpu))
+TRACE_EVENT_HOOK(sched_process_exit, (struct thread * t), (t))
+TRACE_EVENT_HOOK(sched_process_free, (struct thread * t), (t))
+TRACE_EVENT_HOOK(sched_migrate_task, (struct thread * t, unsigned dest_cpu), (t, dest_cpu))
 
 /* irq: device interrupts (Linux's irq numbers: the I/O APIC / PIC line). */
 TRACE_EVENT_HOOK(irq_handler_entry, (int irq, const char *name), (irq, name))
@@ -71,21 +71,21 @@ int trace_event_bputs(unsigned long ip, const char *str);
 static inline __printf(1, 2) void trace_printk_check_format(const char *fmt, ...) { (void)fmt; }
 
 /* The address of the code where it is used, as Linux's _THIS_IP_. */
-#define TRACE_THIS_IP                                                                        \
-    ({                                                                                       \
-        __label__ trace_here_;                                                               \
-    trace_here_:                                                                             \
-        (unsigned long)&&trace_here_;                                                        \
+#define TRACE_THIS_IP                                                                              \
+    ({                                                                                             \
+        __label__ trace_here_;                                                                     \
+    trace_here_:                                                                                   \
+        (unsigned long)&&trace_here_;                                                              \
     })
 
-#define trace_printk(fmt, ...)                                                               \
-    ({                                                                                       \
-        static const char *const trace_printk_fmt_ __used                                    \
-            __section(".trace_printk_fmt") __aligned(8) = fmt;                               \
-        trace_printk_check_format(fmt, ##__VA_ARGS__);                                       \
-        __builtin_strchr(fmt, '%')                                                           \
-            ? trace_event_bprintk(TRACE_THIS_IP, trace_printk_fmt_, ##__VA_ARGS__)           \
-            : trace_event_bputs(TRACE_THIS_IP, trace_printk_fmt_);                           \
+#define trace_printk(fmt, ...)                                                                     \
+    ({                                                                                             \
+        static const char *const trace_printk_fmt_ __used __section(".trace_printk_fmt")           \
+            __aligned(8) = fmt;                                                                    \
+        trace_printk_check_format(fmt, ##__VA_ARGS__);                                             \
+        __builtin_strchr(fmt, '%')                                                                 \
+            ? trace_event_bprintk(TRACE_THIS_IP, trace_printk_fmt_, ##__VA_ARGS__)                 \
+            : trace_event_bputs(TRACE_THIS_IP, trace_printk_fmt_);                                 \
     })
 
 #endif

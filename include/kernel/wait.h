@@ -15,7 +15,10 @@ struct wait_queue {
     struct list_node waiters;
 };
 
-#define WAIT_QUEUE_INIT(name) {SPINLOCK_INIT(#name), LIST_INIT((name).waiters)}
+#define WAIT_QUEUE_INIT(name)                                                                      \
+    {                                                                                              \
+        SPINLOCK_INIT(#name), LIST_INIT((name).waiters)                                            \
+    }
 
 typedef bool (*wait_cond_fn)(void *arg);
 

@@ -49,13 +49,13 @@ void bench_report_cycles(struct bench_ctx *ctx, const char *name, const char *wh
                  (unsigned long long)(med_ns10 / 10), (unsigned long long)(med_ns10 % 10));
 }
 
-void bench_report_value(struct bench_ctx *ctx, const char *name, const char *what,
-                        uint64_t value, const char *unit)
+void bench_report_value(struct bench_ctx *ctx, const char *name, const char *what, uint64_t value,
+                        const char *unit)
 {
     shell_printf(ctx->shell, "%-22s %-44s %21llu %s\n", name, what, (unsigned long long)value,
                  unit);
-    shell_printf(ctx->shell, "bench: name=%s value=%llu unit=%s\n", name,
-                 (unsigned long long)value, unit);
+    shell_printf(ctx->shell, "bench: name=%s value=%llu unit=%s\n", name, (unsigned long long)value,
+                 unit);
 }
 
 SHELL_COMMAND(bench, "bench [-s] [ROW...]",
@@ -80,13 +80,12 @@ SHELL_COMMAND(bench, "bench [-s] [ROW...]",
 
     bool emulated;
     const char *accel = arch_machine_name(&emulated);
-    shell_printf(ctx, "fentros bench: %s, %u CPU%s, TSC %llu.%03llu MHz%s\n", accel,
-                 cpus_online, cpus_online == 1 ? "" : "s",
-                 (unsigned long long)(tsc_hz() / 1000000),
+    shell_printf(ctx, "fentros bench: %s, %u CPU%s, TSC %llu.%03llu MHz%s\n", accel, cpus_online,
+                 cpus_online == 1 ? "" : "s", (unsigned long long)(tsc_hz() / 1000000),
                  (unsigned long long)(tsc_hz() / 1000 % 1000),
                  emulated ? " (times are emulated time: compare rows, not hosts)" : "");
-    shell_printf(ctx, "%-22s %-44s %10s %10s %11s %11s\n", "row", "what", "min cyc",
-                 "median cyc", "min ns", "median ns");
+    shell_printf(ctx, "%-22s %-44s %10s %10s %11s %11s\n", "row", "what", "min cyc", "median cyc",
+                 "min ns", "median ns");
     for (const struct bench_row *r = __start_bench_rows; r < __stop_bench_rows; r++) {
         bool wanted = first >= argc;
         for (int i = first; i < argc; i++)

@@ -19,8 +19,8 @@ struct pfs_node {
     const char *name;
     unsigned mode;
     bool is_dir;
-    struct pfs_node *parent;     /* the root is its own parent, so ".." stops there */
-    struct pfs_node **children;  /* sorted by name, for lookup by binary search and for ls */
+    struct pfs_node *parent;    /* the root is its own parent, so ".." stops there */
+    struct pfs_node **children; /* sorted by name, for lookup by binary search and for ls */
     size_t nr_children;
     size_t children_cap;
     const struct pfs_ops *ops;
@@ -36,25 +36,13 @@ static struct pfs_node pfs_root_node = {
     .parent = &pfs_root_node,
 };
 
-struct pfs_node *pfs_root(void)
-{
-    return &pfs_root_node;
-}
+struct pfs_node *pfs_root(void) { return &pfs_root_node; }
 
-bool pfs_is_dir(const struct pfs_node *n)
-{
-    return n->is_dir;
-}
+bool pfs_is_dir(const struct pfs_node *n) { return n->is_dir; }
 
-const char *pfs_name(const struct pfs_node *n)
-{
-    return n->name;
-}
+const char *pfs_name(const struct pfs_node *n) { return n->name; }
 
-unsigned pfs_mode(const struct pfs_node *n)
-{
-    return n->mode;
-}
+unsigned pfs_mode(const struct pfs_node *n) { return n->mode; }
 
 struct pfs_node *pfs_child(const struct pfs_node *dir, size_t i)
 {
@@ -225,8 +213,7 @@ struct pfs_node *pfs_create(struct pfs_node *dir, const char *name, unsigned mod
  * component inside an existing directory, *missing_last is set: that is where a file would
  * have to be created.
  */
-static int pfs_walk(const char *cwd, const char *path, struct pfs_node **out,
-                    bool *missing_last)
+static int pfs_walk(const char *cwd, const char *path, struct pfs_node **out, bool *missing_last)
 {
     struct pfs_node *n = &pfs_root_node;
     const char *p = path;
@@ -291,8 +278,7 @@ static int pfs_walk(const char *cwd, const char *path, struct pfs_node **out,
     return 0;
 }
 
-static int pfs_resolve(const char *cwd, const char *path, struct pfs_node **out,
-                       bool *missing_last)
+static int pfs_resolve(const char *cwd, const char *path, struct pfs_node **out, bool *missing_last)
 {
     int err;
 

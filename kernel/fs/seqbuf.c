@@ -50,15 +50,9 @@ int seq_write(struct seqbuf *s, const char *buf, size_t len)
     return 0;
 }
 
-int seq_puts(struct seqbuf *s, const char *str)
-{
-    return seq_write(s, str, strlen(str));
-}
+int seq_puts(struct seqbuf *s, const char *str) { return seq_write(s, str, strlen(str)); }
 
-int seq_putc(struct seqbuf *s, char c)
-{
-    return seq_write(s, &c, 1);
-}
+int seq_putc(struct seqbuf *s, char c) { return seq_write(s, &c, 1); }
 
 int seq_printf(struct seqbuf *s, const char *fmt, ...)
 {

@@ -22,7 +22,7 @@ struct heap_header {
     uint32_t magic;
     uint16_t size_class; /* shift of the block size, or HEAP_CLASS_LARGE */
     uint16_t reserved;
-    uint32_t requested;  /* bytes asked for (large: pages in the run) */
+    uint32_t requested; /* bytes asked for (large: pages in the run) */
     uint32_t pages;
 };
 
@@ -167,9 +167,8 @@ void *krealloc(void *p, size_t size)
         return NULL;
     }
     struct heap_header *h = header_of(p, "krealloc");
-    size_t capacity = h->size_class == HEAP_CLASS_LARGE
-                          ? h->pages * PAGE_SIZE - sizeof(*h)
-                          : (1ul << h->size_class) - sizeof(*h);
+    size_t capacity = h->size_class == HEAP_CLASS_LARGE ? h->pages * PAGE_SIZE - sizeof(*h)
+                                                        : (1ul << h->size_class) - sizeof(*h);
     if (size <= capacity) {
         unsigned long flags = spin_lock_irqsave(&heap_lock);
         heap_in_use = heap_in_use - h->requested + size;

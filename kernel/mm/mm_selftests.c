@@ -33,8 +33,8 @@ SELFTEST(pmm_alloc_free)
 
 SELFTEST(heap_sizes_free_reuse)
 {
-    static const size_t sizes[] = {1, 7, 16, 17, 64, 100, 255, 1000, 2048, 4000, 4081,
-                                   8192, 20000, 100000};
+    static const size_t sizes[] = {1,    7,    16,   17,   64,   100,   255,
+                                   1000, 2048, 4000, 4081, 8192, 20000, 100000};
     void *p[ARRAY_SIZE(sizes)];
     uint64_t in_use_before, mapped, allocs, frees;
     heap_get_stats(&in_use_before, &mapped, &allocs, &frees);

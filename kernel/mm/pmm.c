@@ -68,7 +68,8 @@ void pmm_init(void)
         }
     }
     reserve_range(0, 0x100000);
-    reserve_range(virt_to_phys(__kernel_start), (uintptr_t)__kernel_end - (uintptr_t)__kernel_start);
+    reserve_range(virt_to_phys(__kernel_start),
+                  (uintptr_t)__kernel_end - (uintptr_t)__kernel_start);
     reserve_range(boot_info.mbi_phys, boot_info.mbi_size);
     pmm_search_hint = 0x100000 / PAGE_SIZE;
     printk("pmm: %llu MiB usable, %llu pages free\n",
@@ -124,7 +125,8 @@ void page_free_n(uint64_t phys, size_t n)
     uint64_t pfn = phys / PAGE_SIZE;
     for (size_t i = 0; i < n; i++) {
         if (pfn + i >= pmm_pages || !page_used(pfn + i))
-            panic("page_free: page %#llx is not allocated", (unsigned long long)((pfn + i) * PAGE_SIZE));
+            panic("page_free: page %#llx is not allocated",
+                  (unsigned long long)((pfn + i) * PAGE_SIZE));
         mark_free(pfn + i);
     }
     pmm_free_pages += n;

@@ -5,9 +5,9 @@
  * only its CPU switches threads.
  */
 #include <arch/asm_calls.h>
-#include <arch/irq.h>
 #include <arch/cpu.h>
 #include <arch/ftrace.h>
+#include <arch/irq.h>
 #include <arch/thread.h>
 #include <kernel/errno.h>
 #include <kernel/ftrace.h>
@@ -30,14 +30,13 @@ struct run_queue {
     struct list_node timed_sleepers;
     struct thread *current;
     struct thread *idle;
-    struct thread *prev;       /* the thread switched away from, for finish_switch */
-    struct list_node dead;     /* detached threads whose stacks can now be freed */
+    struct thread *prev;   /* the thread switched away from, for finish_switch */
+    struct list_node dead; /* detached threads whose stacks can now be freed */
     unsigned nr_ready;
 } __cacheline_aligned;
 
 static struct run_queue run_queues[MAX_CPUS];
 static bool sched_ready[MAX_CPUS];
-
 
 static inline struct run_queue *this_rq(void) { return &run_queues[this_cpu_id()]; }
 

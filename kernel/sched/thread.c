@@ -17,7 +17,6 @@
 #include <kernel/trace_events.h>
 #include <lib/string.h>
 
-
 static struct list_node all_threads = LIST_INIT(all_threads);
 
 /*
@@ -188,8 +187,7 @@ SHELL_COMMAND(ps, "ps", "list threads: pid, CPU, state (R running/ready, S sleep
     for (size_t i = 0; i < c.n && err >= 0; i++)
         err = shell_printf(ctx, "%5d %3u %c %5llu.%02llu %s\n", c.rows[i].pid, c.rows[i].cpu,
                            c.rows[i].state, (unsigned long long)(c.rows[i].runtime_ms / 1000),
-                           (unsigned long long)(c.rows[i].runtime_ms / 10 % 100),
-                           c.rows[i].name);
+                           (unsigned long long)(c.rows[i].runtime_ms / 10 % 100), c.rows[i].name);
     kfree(c.rows);
     return 0;
 }

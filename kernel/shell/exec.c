@@ -25,15 +25,9 @@ static int shell_last_status;
 /* Lines run inside a command (self-tests) must not clear the Ctrl-C of the outer line. */
 static int shell_run_depth;
 
-const struct shell_command *shell_commands_begin(void)
-{
-    return __start_shell_commands;
-}
+const struct shell_command *shell_commands_begin(void) { return __start_shell_commands; }
 
-const struct shell_command *shell_commands_end(void)
-{
-    return __stop_shell_commands;
-}
+const struct shell_command *shell_commands_end(void) { return __stop_shell_commands; }
 
 const struct shell_command *shell_find_command(const char *name)
 {
@@ -46,10 +40,7 @@ const struct shell_command *shell_find_command(const char *name)
     return NULL;
 }
 
-const char *shell_cwd(void)
-{
-    return shell_cwd_path;
-}
+const char *shell_cwd(void) { return shell_cwd_path; }
 
 int shell_chdir(const char *path)
 {
@@ -69,15 +60,9 @@ int shell_chdir(const char *path)
     return 0;
 }
 
-void shell_set_status(int status)
-{
-    shell_last_status = status;
-}
+void shell_set_status(int status) { shell_last_status = status; }
 
-const char *shell_filter_input_name(struct shell_ctx *ctx)
-{
-    return ctx->input_name;
-}
+const char *shell_filter_input_name(struct shell_ctx *ctx) { return ctx->input_name; }
 
 /* Returns 0, SHELL_STATUS_INTERRUPTED, or the filter's error status. */
 static int shell_filter_feed_file(struct shell_ctx *ctx, struct shell_line_sink *in,
@@ -190,8 +175,8 @@ struct shell_stage {
 };
 
 /* Expands the words and opens the redirections of one stage (tokens [0, count)). */
-static void shell_stage_prepare(struct shell_stage *st, const struct shell_token *tok,
-                                size_t count, int status_in)
+static void shell_stage_prepare(struct shell_stage *st, const struct shell_token *tok, size_t count,
+                                int status_in)
 {
     size_t i, words = 0;
 
@@ -303,8 +288,8 @@ static void shell_stage_close_redirect(struct shell_stage *st)
     if (!err)
         err = release_err;
     if (err && err != -EINTR) {
-        shell_eprintf(NULL, "%s: write error: %s\n",
-                      st->ctx.cmd ? st->ctx.cmd->name : "fentros", strerror(-err));
+        shell_eprintf(NULL, "%s: write error: %s\n", st->ctx.cmd ? st->ctx.cmd->name : "fentros",
+                      strerror(-err));
         st->status = 1;
     }
 }

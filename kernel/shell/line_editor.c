@@ -10,7 +10,7 @@
  * every edit is either an append, an erase of the last byte, or a redraw of the whole line.
  */
 
-#define CTRL(c) ((c) & 0x1f)
+#define CTRL(c) ((c)&0x1f)
 #define KEY_ESC 0x1b
 #define KEY_DEL 0x7f
 
@@ -62,10 +62,7 @@ void shell_editor_redraw(const struct shell_editor *ed)
     shell_terminal_puts("\x1b[K");
 }
 
-void shell_editor_init(struct shell_editor *ed)
-{
-    memset(ed, 0, sizeof(*ed));
-}
+void shell_editor_init(struct shell_editor *ed) { memset(ed, 0, sizeof(*ed)); }
 
 void shell_editor_new_line(struct shell_editor *ed)
 {
@@ -112,8 +109,7 @@ static void shell_editor_history_newer(struct shell_editor *ed)
     if (ed->history_back == 0)
         return;
     ed->history_back--;
-    shell_editor_set_line(ed, ed->history_back ? shell_history_get(ed->history_back)
-                                                : ed->draft);
+    shell_editor_set_line(ed, ed->history_back ? shell_history_get(ed->history_back) : ed->draft);
 }
 
 /* Escape sequences: only Up and Down mean something; the rest is read and dropped. */

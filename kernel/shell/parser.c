@@ -12,10 +12,7 @@
  * comments out the rest of the line.
  */
 
-static bool shell_is_blank(char c)
-{
-    return c == ' ' || c == '\t' || c == '\r';
-}
+static bool shell_is_blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
 
 /* Characters that end an unquoted word. */
 static bool shell_is_word_end(char c)
@@ -44,11 +41,11 @@ static ssize_t shell_scan_word(const char *s, char *out, int status)
 {
     size_t i = 0, o = 0;
 
-#define EMIT(ch)                                                                             \
-    do {                                                                                     \
-        if (out)                                                                             \
-            out[o] = (ch);                                                                   \
-        o++;                                                                                 \
+#define EMIT(ch)                                                                                   \
+    do {                                                                                           \
+        if (out)                                                                                   \
+            out[o] = (ch);                                                                         \
+        o++;                                                                                       \
     } while (0)
 
     while (!shell_is_word_end(s[i])) {

@@ -77,8 +77,8 @@ static const struct pfs_ops shell_test_record_ops = {
 struct shell_test_stream {
     int reads;
     int lines;
-    const char *capture;  /* the capture buffer of the running test */
-    bool streamed;        /* each line reached the capture before the next read */
+    const char *capture; /* the capture buffer of the running test */
+    bool streamed;       /* each line reached the capture before the next read */
 };
 
 static struct shell_test_stream shell_test_stream;
@@ -160,11 +160,12 @@ SELFTEST(shell_tokenizer)
 
     EXPECT_EQ(shell_test_tokens("echo  a\tb", 0, out, sizeof(out), err), 0);
     EXPECT_STREQ(out, "[echo][a][b]");
-    EXPECT_EQ(shell_test_tokens("echo 'a  b' \"c 'd'\" e\\ f 'x'\"y\"z", 0, out, sizeof(out),
-                                err), 0);
+    EXPECT_EQ(shell_test_tokens("echo 'a  b' \"c 'd'\" e\\ f 'x'\"y\"z", 0, out, sizeof(out), err),
+              0);
     EXPECT_STREQ(out, "[echo][a  b][c 'd'][e f][xyz]");
     EXPECT_EQ(shell_test_tokens("echo \"q\\\"\\\\\\$\\n\" \\$? '$?' \"$?\" x$?y", 7, out,
-                                sizeof(out), err), 0);
+                                sizeof(out), err),
+              0);
     EXPECT_STREQ(out, "[echo][q\"\\$\\n][$?][$?][7][x7y]");
     EXPECT_EQ(shell_test_tokens("a;b|c>d>>e >f", 0, out, sizeof(out), err), 0);
     EXPECT_STREQ(out, "[a];[b]|[c]>[d]>>[e]>[f]");
@@ -246,8 +247,8 @@ SELFTEST(shell_cd_pwd_ls)
     shell_test_tree();
     strlcpy(saved, shell_cwd(), sizeof(saved));
 
-    EXPECT_EQ(shell_run_line_capture("cd " SHELL_TEST_DIR "/sub; pwd; cd ..; pwd", out,
-                                     sizeof(out)), 0);
+    EXPECT_EQ(
+        shell_run_line_capture("cd " SHELL_TEST_DIR "/sub; pwd; cd ..; pwd", out, sizeof(out)), 0);
     EXPECT_STREQ(out, SHELL_TEST_DIR "/sub\n" SHELL_TEST_DIR "\n");
     EXPECT_EQ(shell_run_line_capture("ls", out, sizeof(out)), 0);
     EXPECT_STREQ(out, "record\nrows\nstream\nsub\n");
@@ -272,8 +273,9 @@ SELFTEST(shell_redirects)
     shell_test_tree();
 
     shell_test_record_reset();
-    EXPECT_EQ(shell_run_line_capture("echo hello  world > " SHELL_TEST_DIR "/record", out,
-                                     sizeof(out)), 0);
+    EXPECT_EQ(
+        shell_run_line_capture("echo hello  world > " SHELL_TEST_DIR "/record", out, sizeof(out)),
+        0);
     EXPECT_STREQ(out, "");
     EXPECT_EQ(r->opens, 1);
     EXPECT_EQ(r->open_flags, PFS_WRITE | PFS_TRUNC);
@@ -283,8 +285,8 @@ SELFTEST(shell_redirects)
     EXPECT_EQ(r->release_after_writes, 1);
 
     shell_test_record_reset();
-    EXPECT_EQ(shell_run_line_capture("echo -n more >>" SHELL_TEST_DIR "/record", out,
-                                     sizeof(out)), 0);
+    EXPECT_EQ(shell_run_line_capture("echo -n more >>" SHELL_TEST_DIR "/record", out, sizeof(out)),
+              0);
     EXPECT_EQ(r->open_flags, PFS_WRITE | PFS_APPEND);
     EXPECT_STREQ(r->text, "more");
     EXPECT_EQ(r->releases, 1);
@@ -299,44 +301,44 @@ SELFTEST(shell_redirects)
     /* A handler that takes part of the text is offered the rest. */
     shell_test_record_reset();
     r->max_take = 3;
-    EXPECT_EQ(shell_run_line_capture("echo abcdefgh > " SHELL_TEST_DIR "/record", out,
-                                     sizeof(out)), 0);
+    EXPECT_EQ(shell_run_line_capture("echo abcdefgh > " SHELL_TEST_DIR "/record", out, sizeof(out)),
+              0);
     EXPECT_STREQ(r->text, "abcdefgh\n");
     EXPECT_EQ(r->writes, 3);
 
     shell_test_record_reset();
     r->write_error = -EINVAL;
     EXPECT_EQ(shell_run_line_capture("echo nosuch > " SHELL_TEST_DIR "/record; echo $?", out,
-                                     sizeof(out)), 0);
+                                     sizeof(out)),
+              0);
     EXPECT_STREQ(out, "echo: write error: Invalid argument\n1\n");
     EXPECT_EQ(r->writes, 1);
     EXPECT_EQ(r->releases, 1);
 
     shell_test_record_reset();
     r->release_error = -EBUSY;
-    EXPECT_EQ(shell_run_line_capture("echo x > " SHELL_TEST_DIR "/record", out, sizeof(out)),
-              1);
+    EXPECT_EQ(shell_run_line_capture("echo x > " SHELL_TEST_DIR "/record", out, sizeof(out)), 1);
     EXPECT_STREQ(out, "echo: write error: Device or resource busy\n");
 
     /* The first error is the one reported. */
     shell_test_record_reset();
     r->write_error = -ENOMEM;
     r->release_error = -EBUSY;
-    EXPECT_EQ(shell_run_line_capture("echo x > " SHELL_TEST_DIR "/record", out, sizeof(out)),
-              1);
+    EXPECT_EQ(shell_run_line_capture("echo x > " SHELL_TEST_DIR "/record", out, sizeof(out)), 1);
     EXPECT_STREQ(out, "echo: write error: Cannot allocate memory\n");
 
     /* The last stage of a pipeline can be redirected. */
     shell_test_record_reset();
-    EXPECT_EQ(shell_run_line_capture("cat " SHELL_TEST_DIR "/rows | grep FIVE | tail -n 2 > "
-                                     SHELL_TEST_DIR "/record", out, sizeof(out)), 0);
+    EXPECT_EQ(shell_run_line_capture("cat " SHELL_TEST_DIR
+                                     "/rows | grep FIVE | tail -n 2 > " SHELL_TEST_DIR "/record",
+                                     out, sizeof(out)),
+              0);
     EXPECT_STREQ(out, "");
     EXPECT_STREQ(r->text, "row 15 FIVE\nrow 20 FIVE\n");
 
     EXPECT_EQ(shell_run_line_capture("echo x > " SHELL_TEST_DIR "/rows", out, sizeof(out)), 1);
     EXPECT_STREQ(out, "fentros: " SHELL_TEST_DIR "/rows: Permission denied\n");
-    EXPECT_EQ(shell_run_line_capture("echo x > " SHELL_TEST_DIR "/newfile", out, sizeof(out)),
-              1);
+    EXPECT_EQ(shell_run_line_capture("echo x > " SHELL_TEST_DIR "/newfile", out, sizeof(out)), 1);
     EXPECT_STREQ(out, "fentros: " SHELL_TEST_DIR "/newfile: Permission denied\n");
     shell_test_record_reset();
 }
@@ -357,41 +359,49 @@ SELFTEST(shell_pipelines)
     EXPECT_EQ(shell_run_line_capture("echo a | grep -c a", out, sizeof(out)), 0);
     EXPECT_STREQ(out, "1\n");
 
-    EXPECT_EQ(shell_run_line_capture("cat " SHELL_TEST_DIR "/rows | head -n 3", out,
-                                     sizeof(out)), 0);
+    EXPECT_EQ(shell_run_line_capture("cat " SHELL_TEST_DIR "/rows | head -n 3", out, sizeof(out)),
+              0);
     EXPECT_STREQ(out, "row 01\nrow 02\nrow 03\n");
-    EXPECT_EQ(shell_run_line_capture("cat " SHELL_TEST_DIR "/rows | head -2; head -n1 "
-                                     SHELL_TEST_DIR "/rows", out, sizeof(out)), 0);
+    EXPECT_EQ(shell_run_line_capture("cat " SHELL_TEST_DIR
+                                     "/rows | head -2; head -n1 " SHELL_TEST_DIR "/rows",
+                                     out, sizeof(out)),
+              0);
     EXPECT_STREQ(out, "row 01\nrow 02\nrow 01\n");
-    EXPECT_EQ(shell_run_line_capture("cat " SHELL_TEST_DIR "/rows | tail -n 2", out,
-                                     sizeof(out)), 0);
+    EXPECT_EQ(shell_run_line_capture("cat " SHELL_TEST_DIR "/rows | tail -n 2", out, sizeof(out)),
+              0);
     EXPECT_STREQ(out, "row 19\nrow 20 FIVE\n");
     EXPECT_EQ(shell_run_line_capture("cat " SHELL_TEST_DIR "/rows | grep -v row | wc -l", out,
-                                     sizeof(out)), 0);
+                                     sizeof(out)),
+              0);
     EXPECT_STREQ(out, "0\n");
-    EXPECT_EQ(shell_run_line_capture("cat " SHELL_TEST_DIR "/rows | grep -ic five", out,
-                                     sizeof(out)), 0);
+    EXPECT_EQ(
+        shell_run_line_capture("cat " SHELL_TEST_DIR "/rows | grep -ic five", out, sizeof(out)), 0);
     EXPECT_STREQ(out, "4\n");
-    EXPECT_EQ(shell_run_line_capture("cat " SHELL_TEST_DIR "/rows | grep '^row 1' | grep '7$'",
-                                     out, sizeof(out)), 0);
+    EXPECT_EQ(shell_run_line_capture("cat " SHELL_TEST_DIR "/rows | grep '^row 1' | grep '7$'", out,
+                                     sizeof(out)),
+              0);
     EXPECT_STREQ(out, "row 17\n");
-    EXPECT_EQ(shell_run_line_capture("cat " SHELL_TEST_DIR "/rows | grep '^row 11$'", out,
-                                     sizeof(out)), 0);
+    EXPECT_EQ(
+        shell_run_line_capture("cat " SHELL_TEST_DIR "/rows | grep '^row 11$'", out, sizeof(out)),
+        0);
     EXPECT_STREQ(out, "row 11\n");
-    EXPECT_EQ(shell_run_line_capture("cat " SHELL_TEST_DIR "/rows | grep '^row 10$'", out,
-                                     sizeof(out)), 1);
+    EXPECT_EQ(
+        shell_run_line_capture("cat " SHELL_TEST_DIR "/rows | grep '^row 10$'", out, sizeof(out)),
+        1);
     EXPECT_STREQ(out, "");
-    EXPECT_EQ(shell_run_line_capture("grep -c FIVE " SHELL_TEST_DIR "/rows; wc -l "
-                                     SHELL_TEST_DIR "/rows", out, sizeof(out)), 0);
+    EXPECT_EQ(shell_run_line_capture("grep -c FIVE " SHELL_TEST_DIR "/rows; wc -l " SHELL_TEST_DIR
+                                     "/rows",
+                                     out, sizeof(out)),
+              0);
     EXPECT_STREQ(out, "4\n20 " SHELL_TEST_DIR "/rows\n");
-    EXPECT_EQ(shell_run_line_capture("grep 'row 0' " SHELL_TEST_DIR "/rows /nope", out,
-                                     sizeof(out)), 2);
-    EXPECT_STREQ(out, SHELL_TEST_DIR "/rows:row 01\n" SHELL_TEST_DIR "/rows:row 02\n"
-                      SHELL_TEST_DIR "/rows:row 03\n" SHELL_TEST_DIR "/rows:row 04\n"
-                      SHELL_TEST_DIR "/rows:row 05 FIVE\n" SHELL_TEST_DIR "/rows:row 06\n"
-                      SHELL_TEST_DIR "/rows:row 07\n" SHELL_TEST_DIR "/rows:row 08\n"
-                      SHELL_TEST_DIR "/rows:row 09\n"
-                      "grep: /nope: No such file or directory\n");
+    EXPECT_EQ(
+        shell_run_line_capture("grep 'row 0' " SHELL_TEST_DIR "/rows /nope", out, sizeof(out)), 2);
+    EXPECT_STREQ(out, SHELL_TEST_DIR "/rows:row 01\n" SHELL_TEST_DIR "/rows:row 02\n" SHELL_TEST_DIR
+                                     "/rows:row 03\n" SHELL_TEST_DIR "/rows:row 04\n" SHELL_TEST_DIR
+                                     "/rows:row 05 FIVE\n" SHELL_TEST_DIR
+                                     "/rows:row 06\n" SHELL_TEST_DIR "/rows:row 07\n" SHELL_TEST_DIR
+                                     "/rows:row 08\n" SHELL_TEST_DIR "/rows:row 09\n"
+                                     "grep: /nope: No such file or directory\n");
 
     /* A filter with no input behaves as on empty input. */
     EXPECT_EQ(shell_run_line_capture("wc -l", out, sizeof(out)), 0);
@@ -416,15 +426,16 @@ SELFTEST(shell_pipeline_streams)
     /* head stops its producer: the third line is the last one read. */
     memset(s, 0, sizeof(*s));
     s->lines = 100;
-    EXPECT_EQ(shell_run_line_capture("cat " SHELL_TEST_DIR "/stream | head -n 3", out,
-                                     sizeof(out)), 0);
+    EXPECT_EQ(shell_run_line_capture("cat " SHELL_TEST_DIR "/stream | head -n 3", out, sizeof(out)),
+              0);
     EXPECT_STREQ(out, "line 1\nline 2\nline 3\n");
     EXPECT_EQ(s->reads, 3);
 
     memset(s, 0, sizeof(*s));
     s->lines = 100;
-    EXPECT_EQ(shell_run_line_capture("cat " SHELL_TEST_DIR "/stream | grep 7 | head -n 2",
-                                     out, sizeof(out)), 0);
+    EXPECT_EQ(shell_run_line_capture("cat " SHELL_TEST_DIR "/stream | grep 7 | head -n 2", out,
+                                     sizeof(out)),
+              0);
     EXPECT_STREQ(out, "line 7\nline 17\n");
     EXPECT_EQ(s->reads, 17);
 
@@ -433,8 +444,8 @@ SELFTEST(shell_pipeline_streams)
     s->lines = 5;
     s->streamed = true;
     s->capture = out;
-    EXPECT_EQ(shell_run_line_capture("cat " SHELL_TEST_DIR "/stream | grep line", out,
-                                     sizeof(out)), 0);
+    EXPECT_EQ(shell_run_line_capture("cat " SHELL_TEST_DIR "/stream | grep line", out, sizeof(out)),
+              0);
     s->capture = NULL;
     EXPECT(s->streamed);
     EXPECT_STREQ(out, "line 1\nline 2\nline 3\nline 4\nline 5\n");
@@ -468,7 +479,9 @@ SELFTEST(shell_line_editor)
 
     shell_editor_init(ed);
     shell_editor_new_line(ed);
-    EXPECT_EQ(shell_test_feed(ed, "echx\bo\x7f" "o hi\r"), SHELL_EDIT_DONE);
+    EXPECT_EQ(shell_test_feed(ed, "echx\bo\x7f"
+                                  "o hi\r"),
+              SHELL_EDIT_DONE);
     EXPECT_STREQ(ed->line, "echo hi");
     EXPECT_STREQ(echo, "echx\b \bo\b \bo hi\n");
 
@@ -480,7 +493,9 @@ SELFTEST(shell_line_editor)
 
     /* Unknown sequences vanish; Ctrl-U empties the line. */
     shell_editor_new_line(ed);
-    EXPECT_EQ(shell_test_feed(ed, "x\x15" "a\x1b[3~b\x1b[1;5Ac\x1bOPd\x01\r"), SHELL_EDIT_DONE);
+    EXPECT_EQ(shell_test_feed(ed, "x\x15"
+                                  "a\x1b[3~b\x1b[1;5Ac\x1bOPd\x01\r"),
+              SHELL_EDIT_DONE);
     EXPECT_STREQ(ed->line, "abcd");
 
     shell_editor_new_line(ed);

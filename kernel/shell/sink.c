@@ -22,10 +22,7 @@ struct shell_capture *shell_capture_begin(struct shell_capture *cap)
     return previous;
 }
 
-void shell_capture_end(struct shell_capture *previous)
-{
-    shell_active_capture = previous;
-}
+void shell_capture_end(struct shell_capture *previous) { shell_active_capture = previous; }
 
 void shell_terminal_write(const char *buf, size_t len)
 {
@@ -44,10 +41,7 @@ void shell_terminal_write(const char *buf, size_t len)
     cap->buf[cap->used] = '\0';
 }
 
-void shell_terminal_puts(const char *s)
-{
-    shell_terminal_write(s, strlen(s));
-}
+void shell_terminal_puts(const char *s) { shell_terminal_write(s, strlen(s)); }
 
 static int shell_terminal_sink_write(struct shell_sink *sink, const char *buf, size_t len)
 {
@@ -267,7 +261,4 @@ int shell_usage(struct shell_ctx *ctx)
     return SHELL_STATUS_SYNTAX;
 }
 
-bool shell_interrupted(void)
-{
-    return console_interrupted();
-}
+bool shell_interrupted(void) { return console_interrupted(); }

@@ -65,8 +65,8 @@ BENCH_ROW(graph, "one traced call under function_graph, filtered to it, against 
     }
     uint64_t events;
     char why[160];
-    const char *problem = bench_tracer_measure("function_graph", off, on, runs,
-                                               BENCH_GRAPH_CALLS, &events);
+    const char *problem =
+        bench_tracer_measure("function_graph", off, on, runs, BENCH_GRAPH_CALLS, &events);
 
     /* The warm-up's calls were traced too. */
     uint64_t calls = (uint64_t)(runs + 1) * BENCH_GRAPH_CALLS;

@@ -22,10 +22,10 @@
 
 #include "trace_internal.h"
 
-#define BENCH_RB_BATCH 64       /* events per sample: one cycle-counter pair per 64 events */
-#define BENCH_RB_PAGES 8        /* pages per CPU: small, so writers wrap and overwrite */
-#define BENCH_RB_ROUNDS 10      /* the rb phases take turns this many times */
-#define BENCH_FN_CALLS 100      /* calls per sample of `function` */
+#define BENCH_RB_BATCH 64  /* events per sample: one cycle-counter pair per 64 events */
+#define BENCH_RB_PAGES 8   /* pages per CPU: small, so writers wrap and overwrite */
+#define BENCH_RB_ROUNDS 10 /* the rb phases take turns this many times */
+#define BENCH_FN_CALLS 100 /* calls per sample of `function` */
 #define BENCH_MEMORY_EVENTS 1000
 
 /* ---- rb ---- */
@@ -176,8 +176,7 @@ BENCH_ROW(rb, "reserve+commit of a 12-byte event: one CPU alone, then every CPU 
         snprintf(name, sizeof(name), "rb.all_vs_one.cpu%u", c);
         snprintf(what, sizeof(what), "CPU %u: all / alone, median", c);
         bench_report_value(ctx, name, what,
-                           one[c].median ? all[c].median * 1000 / one[c].median : 0,
-                           "per mille");
+                           one[c].median ? all[c].median * 1000 / one[c].median : 0, "per mille");
         one_min[n] = one[c].min;
         one_med[n] = one[c].median;
         all_min[n] = all[c].min;
@@ -192,8 +191,7 @@ BENCH_ROW(rb, "reserve+commit of a 12-byte event: one CPU alone, then every CPU 
              cpus_online == 1 ? "" : "s");
     bench_report_cycles(ctx, "rb.all_cpus", what, all_sum);
     bench_report_value(ctx, "rb.all_vs_one", "all at once / alone, median (target <= 1200)",
-                       one_sum.median ? all_sum.median * 1000 / one_sum.median : 0,
-                       "per mille");
+                       one_sum.median ? all_sum.median * 1000 / one_sum.median : 0, "per mille");
 out:
     if (rb)
         rb_destroy(rb);
@@ -222,14 +220,13 @@ BENCH_ROW(function, "one traced call under the function tracer, filtered to it, 
     }
     uint64_t events;
     char why[96];
-    const char *problem = bench_tracer_measure("function", off, on, runs, BENCH_FN_CALLS,
-                                               &events);
+    const char *problem = bench_tracer_measure("function", off, on, runs, BENCH_FN_CALLS, &events);
 
     /* The warm-up's calls were traced too. */
     uint64_t calls = (uint64_t)(runs + 1) * BENCH_FN_CALLS;
     if (!problem && events != calls) {
-        snprintf(why, sizeof(why), "%llu events written for %llu calls",
-                 (unsigned long long)events, (unsigned long long)calls);
+        snprintf(why, sizeof(why), "%llu events written for %llu calls", (unsigned long long)events,
+                 (unsigned long long)calls);
         problem = why;
     }
     if (problem) {
@@ -244,11 +241,10 @@ BENCH_ROW(function, "one traced call under the function tracer, filtered to it, 
                                        BENCH_FN_CALLS};
         bench_report_cycles(ctx, "function.untraced", "call ftrace_test_target, site a NOP",
                             u_call);
-        bench_report_cycles(ctx, "function.traced", "the same under the function tracer",
-                            t_call);
+        bench_report_cycles(ctx, "function.traced", "the same under the function tracer", t_call);
         bench_report_cycles(ctx, "function.event", "overhead per event (one per call)", over);
-        bench_report_value(ctx, "function.events", "events written for as many calls",
-                           events, "events");
+        bench_report_value(ctx, "function.events", "events written for as many calls", events,
+                           "events");
     }
     kfree(off);
     kfree(on);
@@ -302,8 +298,7 @@ BENCH_ROW(memory, "bytes per call-site record and per event; ftrace's memory at 
     /* At boot ftrace allocates the record pages and nothing else: the filter hashes are
      * made when a filter is first written. A hash is a bitmap over the records. */
     char what[64];
-    snprintf(what, sizeof(what), "ftrace at boot: %zu records in %zu pages", fs.records,
-             fs.pages);
+    snprintf(what, sizeof(what), "ftrace at boot: %zu records in %zu pages", fs.records, fs.pages);
     bench_report_value(ctx, "memory.ftrace_boot", what, fs.pages * 4096, "bytes");
     bench_report_value(ctx, "memory.ftrace_hash", "one filter or notrace hash, when made",
                        sizeof(struct ftrace_hash) + (fs.records + 63) / 64 * 8 + 8, "bytes");

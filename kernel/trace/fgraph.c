@@ -149,8 +149,7 @@ unsigned long ftrace_return_to_handler(unsigned long sp)
     struct thread *t = cpu->current;
     struct fgraph_thread *g = t ? t->trace_state : NULL;
     if (!g || g->curr == 0)
-        panic("return_to_handler reached with an empty shadow stack (thread %d)",
-              t ? t->pid : -1);
+        panic("return_to_handler reached with an empty shadow stack (thread %d)", t ? t->pid : -1);
 
     cpu->preempt_count++;
     if (unlikely(g->stack[g->curr - 1].retp != slot)) {

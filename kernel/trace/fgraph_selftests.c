@@ -49,14 +49,14 @@ static size_t run_chain(struct graph_event *out, size_t max, int calls)
         if (type == TRACE_GRAPH_ENT) {
             const struct trace_graph_ent_event *e = (const void *)it->rec.data;
             if (in_chain(trace_addr_unpack(e->func)))
-                out[n++] = (struct graph_event){type, trace_addr_unpack(e->func),
-                                                e->depth & 0xffff, 0, it->rec.cpu};
+                out[n++] = (struct graph_event){type, trace_addr_unpack(e->func), e->depth & 0xffff,
+                                                0, it->rec.cpu};
         } else if (type == TRACE_GRAPH_RET) {
             const struct trace_graph_ret_event *r = (const void *)it->rec.data;
             uint64_t d = ((uint64_t)r->duration_hi << 32) | r->duration_lo;
             if (in_chain(trace_addr_unpack(r->func)))
-                out[n++] = (struct graph_event){type, trace_addr_unpack(r->func),
-                                                r->depth & 0x7ff, d, it->rec.cpu};
+                out[n++] = (struct graph_event){type, trace_addr_unpack(r->func), r->depth & 0x7ff,
+                                                d, it->rec.cpu};
         }
     }
     trace_iter_close(it);
@@ -75,10 +75,10 @@ SELFTEST(fgraph_tree_is_nested)
     /* Per call: 4 entries and 4 returns, a b c hot, properly nested. */
     EXPECT_EQ(n, 3 * 8);
     unsigned long order[8] = {
-        (unsigned long)ftrace_test_chain_a, (unsigned long)ftrace_test_chain_b,
-        (unsigned long)ftrace_test_chain_c, (unsigned long)ftrace_test_target_hot,
+        (unsigned long)ftrace_test_chain_a,    (unsigned long)ftrace_test_chain_b,
+        (unsigned long)ftrace_test_chain_c,    (unsigned long)ftrace_test_target_hot,
         (unsigned long)ftrace_test_target_hot, (unsigned long)ftrace_test_chain_c,
-        (unsigned long)ftrace_test_chain_b, (unsigned long)ftrace_test_chain_a};
+        (unsigned long)ftrace_test_chain_b,    (unsigned long)ftrace_test_chain_a};
     unsigned depth[8] = {0, 1, 2, 3, 3, 2, 1, 0};
     for (size_t i = 0; i < n && i < 24; i++) {
         EXPECT_EQ(events[i].type, (i % 8) < 4 ? TRACE_GRAPH_ENT : TRACE_GRAPH_RET);
@@ -148,9 +148,8 @@ static unsigned long unwind_test_rets[UNWIND_TEST_FRAMES];
 static unsigned unwind_test_nr;
 static bool unwind_test_saw_hook;
 
-static void unwind_test_callback(unsigned long ip, unsigned long parent_ip,
-                                 struct ftrace_ops *op, struct pt_regs *regs,
-                                 unsigned long *parent_slot)
+static void unwind_test_callback(unsigned long ip, unsigned long parent_ip, struct ftrace_ops *op,
+                                 struct pt_regs *regs, unsigned long *parent_slot)
 {
     struct thread *t = current_thread();
     if (unwind_test_nr)

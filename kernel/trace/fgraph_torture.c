@@ -14,8 +14,8 @@
 
 #include "trace_internal.h"
 
-static const char *const graph_filters[] = {"", "work_*", "k*alloc", "*lock*", "schedule",
-                                            "wait_event*"};
+static const char *const graph_filters[] = {"",       "work_*",   "k*alloc",
+                                            "*lock*", "schedule", "wait_event*"};
 
 SHELL_COMMAND(graph_torture, "graph_torture SECONDS",
               "switch function_graph and the profiler on and off under load, then check health")
@@ -53,8 +53,9 @@ SHELL_COMMAND(graph_torture, "graph_torture SECONDS",
     struct work_summary sum;
     work_finish(run, &sum);
     bool ok = !failures && sum.books_ok && !fgraph_is_dead();
-    shell_printf(ctx, "graph_torture: %lu on/off rounds, %zu threads on %u CPUs, %llu items "
-                      "handed off: %s\n",
+    shell_printf(ctx,
+                 "graph_torture: %lu on/off rounds, %zu threads on %u CPUs, %llu items "
+                 "handed off: %s\n",
                  rounds, sum.threads, sum.cpus, (unsigned long long)sum.handed_off,
                  ok ? "ok" : "FAILED");
     if (interrupted)

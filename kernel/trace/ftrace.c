@@ -51,7 +51,6 @@ enum ftrace_target_id {
     TARGET_TRAMP_BASE = 3, /* + 2 * slot (+ 1 for the regs variant) */
 };
 
-
 static struct dyn_ftrace *records;
 static size_t nr_records;
 static size_t record_pages;
@@ -76,8 +75,8 @@ static struct ftrace_ops global_ops = {.tramp_slot = -1};
 struct ftrace_ops *ftrace_global_ops = &global_ops;
 
 struct ftrace_cpu_state {
-    volatile unsigned active;   /* callbacks running on this CPU (nesting) */
-    unsigned recursion;         /* one bit per context: normal, irq, nmi */
+    volatile unsigned active; /* callbacks running on this CPU (nesting) */
+    unsigned recursion;       /* one bit per context: normal, irq, nmi */
 } __cacheline_aligned;
 static struct ftrace_cpu_state cpu_state[MAX_CPUS];
 
@@ -199,8 +198,8 @@ static inline void callback_exit(struct percpu *cpu, struct ftrace_cpu_state *st
     st->recursion &= ~bit;
 }
 
-FTRACE_ENTRY_TEXT void ftrace_tramp_dispatch(unsigned long ip, unsigned long *parent_slot,
-                                             int slot, struct pt_regs *regs)
+FTRACE_ENTRY_TEXT void ftrace_tramp_dispatch(unsigned long ip, unsigned long *parent_slot, int slot,
+                                             struct pt_regs *regs)
 {
     struct percpu *cpu = this_cpu();
     struct ftrace_cpu_state *st = &cpu_state[cpu->cpu];
@@ -219,8 +218,8 @@ FTRACE_ENTRY_TEXT void ftrace_tramp_dispatch(unsigned long ip, unsigned long *pa
     callback_exit(cpu, st, bit);
 }
 
-FTRACE_ENTRY_TEXT void ftrace_list_dispatch(unsigned long ip, unsigned long *parent_slot,
-                                            int slot, struct pt_regs *regs)
+FTRACE_ENTRY_TEXT void ftrace_list_dispatch(unsigned long ip, unsigned long *parent_slot, int slot,
+                                            struct pt_regs *regs)
 {
     struct percpu *cpu = this_cpu();
     struct ftrace_cpu_state *st = &cpu_state[cpu->cpu];
@@ -574,8 +573,8 @@ static void report_bad_site(unsigned long ip, const char *why, const uint8_t *by
     char sym[128];
     sym_format(sym, sizeof(sym), ip);
     if (bytes)
-        printk("ftrace: site %s (%016lx) %s: %02x:%02x:%02x:%02x:%02x; left alone\n", sym, ip,
-               why, bytes[0], bytes[1], bytes[2], bytes[3], bytes[4]);
+        printk("ftrace: site %s (%016lx) %s: %02x:%02x:%02x:%02x:%02x; left alone\n", sym, ip, why,
+               bytes[0], bytes[1], bytes[2], bytes[3], bytes[4]);
     else
         printk("ftrace: site %016lx %s; left alone\n", ip, why);
 }

@@ -190,8 +190,7 @@ SELFTEST(ftrace_cmd_stacktrace_count)
     for (int i = 0; i < 3; i++)
         cmd_test_call_target();
     EXPECT_EQ(ftrace_probe_count("stacktrace", "ftrace_test_target"), 0);
-    EXPECT_EQ(cmd_test_count_events(TRACE_STACK, (unsigned long)ftrace_test_target, &starting),
-              2);
+    EXPECT_EQ(cmd_test_count_events(TRACE_STACK, (unsigned long)ftrace_test_target, &starting), 2);
     EXPECT_EQ(starting, 2);
 
     /* While tracing is off nothing is recorded and nothing spent. */

@@ -62,10 +62,7 @@ static ssize_t ftrace_lines_read(struct ftrace_lines *l, char *buf, size_t len)
     return (ssize_t)copied;
 }
 
-static void ftrace_lines_free(struct ftrace_lines *l)
-{
-    seqbuf_free(&l->pending);
-}
+static void ftrace_lines_free(struct ftrace_lines *l) { seqbuf_free(&l->pending); }
 
 /* ---- available_filter_functions ---- */
 
@@ -403,8 +400,8 @@ struct pfs_node *ftrace_filter_file_create(const char *path, struct ftrace_ops *
     if (!kind)
         return NULL;
     kind->is_notrace = is_notrace;
-    kind->empty_text = is_notrace ? ftrace_filter_kind_notrace.empty_text
-                                  : ftrace_filter_kind_filter.empty_text;
+    kind->empty_text =
+        is_notrace ? ftrace_filter_kind_notrace.empty_text : ftrace_filter_kind_filter.empty_text;
     kind->ops = ops;
     return tracefs_create(path, 0644, &ftrace_filter_fops, NULL, NULL, kind);
 }

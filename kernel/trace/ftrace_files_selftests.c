@@ -17,7 +17,6 @@
 
 static volatile unsigned long ftrace_filter_test_sink;
 
-
 /* Checks that a read of the whole file gives exactly expected. */
 bool ftrace_test_file_is(struct selftest_ctx *t, const char *name, const char *expected)
 {
@@ -335,7 +334,8 @@ SELFTEST(ftrace_files_listing_reads)
 
     /* Small reads give the same bytes as one big one. */
     for (i = 0; i < ARRAY_SIZE(chunks); i++) {
-        char *pieces = selftest_read_file(TRACEFS_ROOT, "available_filter_functions", chunks[i], &err);
+        char *pieces =
+            selftest_read_file(TRACEFS_ROOT, "available_filter_functions", chunks[i], &err);
 
         EXPECT(pieces != NULL && strcmp(pieces, whole) == 0);
         kfree(pieces);

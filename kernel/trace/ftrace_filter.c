@@ -169,7 +169,6 @@ int ftrace_hash_apply_glob(struct ftrace_hash *hash, const char *token)
 
 /* ---- commands: glob:name[:param] ---- */
 
-
 const struct ftrace_filter_command *ftrace_filter_command_find(const char *name)
 {
     const struct ftrace_filter_command *cmd;

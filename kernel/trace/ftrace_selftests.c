@@ -115,7 +115,8 @@ SELFTEST(ftrace_filter_and_notrace)
     struct counting_op c;
     init_op(&c, 0, 0);
     struct ftrace_hash *filter = hash_of((unsigned long)ftrace_test_target);
-    ftrace_hash_set(filter, ftrace_rec_index(ftrace_rec_lookup((unsigned long)ftrace_test_target_other)));
+    ftrace_hash_set(filter,
+                    ftrace_rec_index(ftrace_rec_lookup((unsigned long)ftrace_test_target_other)));
     struct ftrace_hash *excluded = hash_of((unsigned long)ftrace_test_target_other);
     ftrace_ops_set_hashes(&c.ops, filter, excluded);
     EXPECT_EQ(register_ftrace_function(&c.ops), 0);
@@ -274,7 +275,8 @@ SELFTEST(ftrace_recursion_guard)
     struct counting_op c;
     init_op(&c, 0, 0);
     struct ftrace_hash *filter = hash_of((unsigned long)ftrace_test_target);
-    ftrace_hash_set(filter, ftrace_rec_index(ftrace_rec_lookup((unsigned long)ftrace_test_target_other)));
+    ftrace_hash_set(filter,
+                    ftrace_rec_index(ftrace_rec_lookup((unsigned long)ftrace_test_target_other)));
     ftrace_ops_set_hashes(&c.ops, filter, NULL);
     c.ops.func = recursing_callback;
     EXPECT_EQ(register_ftrace_function(&c.ops), 0);

@@ -26,8 +26,8 @@
 #include <kernel/work.h>
 #include <lib/glob.h>
 #include <lib/printf.h>
-#include <lib/string.h>
 #include <lib/random.h>
+#include <lib/string.h>
 
 #include "trace_internal.h"
 
@@ -204,10 +204,7 @@ static int torture_hammer_main(void *arg)
     return 0;
 }
 
-static uint64_t torture_random(struct torture_run *run)
-{
-    return xorshift64(&run->rng);
-}
+static uint64_t torture_random(struct torture_run *run) { return xorshift64(&run->rng); }
 
 static const char *torture_pick(struct torture_run *run, const char *const *list, size_t n)
 {
@@ -643,7 +640,8 @@ SHELL_COMMAND(ftrace_torture, "ftrace_torture SECONDS [SEED]",
     torture_say(&run,
                 "ftrace_torture: %llu.%03llu s on %u CPU%s, seed %#lx%s: %llu iterations, "
                 "%llu steps, %llu batches, %llu sites patched, %llu sync rounds "
-                "(%llu repeated for a CPU entering a callback), %llu int3 hits (%llu stale), %llu callbacks, %llu hammer calls, "
+                "(%llu repeated for a CPU entering a callback), %llu int3 hits (%llu stale), %llu "
+                "callbacks, %llu hammer calls, "
                 "%zu sites back to NOP\n",
                 (unsigned long long)(elapsed_ms / 1000), (unsigned long long)(elapsed_ms % 1000),
                 cpus_online, cpus_online == 1 ? "" : "s", seed,

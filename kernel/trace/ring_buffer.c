@@ -53,14 +53,8 @@ static const char *const rb_hook_names[RB_HOOK_COUNT] = {
     "reader_swap",   "reader_corrupt",
 };
 void rb_test_hook(int point);
-unsigned rb_test_hook_count(void)
-{
-    return RB_HOOK_COUNT;
-}
-const char *rb_test_hook_name(int point)
-{
-    return rb_hook_names[point];
-}
+unsigned rb_test_hook_count(void) { return RB_HOOK_COUNT; }
+const char *rb_test_hook_name(int point) { return rb_hook_names[point]; }
 #endif
 
 /* ---------------------------------------------------------------------------------- */
@@ -171,8 +165,8 @@ static bool rb_push_head(struct rb_cpu_buffer *cb, struct rb_page *tail, uintptr
  * The event does not fit on `tail`, whose state was `st`. Closes the page and moves the
  * tail on. Returns 0 to try the reservation again, -1 to drop the event.
  */
-static __noinline int rb_move_tail(struct ring_buffer *rb, struct rb_cpu_buffer *cb, struct rb_page *tail,
-                        uint64_t st)
+static __noinline int rb_move_tail(struct ring_buffer *rb, struct rb_cpu_buffer *cb,
+                                   struct rb_page *tail, uint64_t st)
 {
     unsigned off = rb_st_off(st);
     /* A nested writer may have moved on since `tail` was read: start over from there. */
@@ -312,7 +306,6 @@ static __always_inline void *rb_reserve_event(struct ring_buffer *rb, struct rb_
         return p + 2;
     }
 }
-
 
 static __always_inline void rb_end_commit(struct rb_cpu_buffer *cb)
 {
@@ -464,7 +457,6 @@ bool rb_decode(const struct rb_data_page *dp, unsigned *off, unsigned end, uint6
     *ts = t;
     return false;
 }
-
 
 /*
  * Whether the reader may spin until this CPU's writers get on. Not when it runs on that CPU

@@ -269,10 +269,7 @@ void rb_reset(struct ring_buffer *rb, int cpu)
     rb_reset_cpus(rb, cpu, NULL);
 }
 
-void rb_set_clock(struct ring_buffer *rb, uint64_t (*clock)(void))
-{
-    rb_reset_cpus(rb, -1, clock);
-}
+void rb_set_clock(struct ring_buffer *rb, uint64_t (*clock)(void)) { rb_reset_cpus(rb, -1, clock); }
 
 static uint64_t rb_clock(struct ring_buffer *rb)
 {
@@ -350,10 +347,7 @@ size_t rb_size(struct ring_buffer *rb, unsigned cpu)
     return (size_t)rb->cpus[cpu]->nr_pages * RB_DATA_SIZE;
 }
 
-unsigned rb_ncpus(struct ring_buffer *rb)
-{
-    return rb->ncpus;
-}
+unsigned rb_ncpus(struct ring_buffer *rb) { return rb->ncpus; }
 
 void rb_set_overwrite(struct ring_buffer *rb, bool overwrite)
 {

@@ -228,14 +228,8 @@ static inline uintptr_t rb_link(const struct rb_page *page)
 {
     return __atomic_load_n(&page->next, __ATOMIC_ACQUIRE);
 }
-static inline struct rb_page *rb_next(const struct rb_page *page)
-{
-    return rb_ptr(rb_link(page));
-}
-static inline unsigned rb_st_off(uint64_t st)
-{
-    return st & RB_ST_OFF_MASK;
-}
+static inline struct rb_page *rb_next(const struct rb_page *page) { return rb_ptr(rb_link(page)); }
+static inline unsigned rb_st_off(uint64_t st) { return st & RB_ST_OFF_MASK; }
 static inline unsigned rb_st_entries(uint64_t st)
 {
     return (st >> RB_ST_ENTRY_SHIFT) & RB_ST_ENTRY_MASK;

@@ -16,10 +16,7 @@
 #define RBT_EVENTS_PER_PAGE (RB_PAGE_DATA_SIZE / 16)
 
 static uint64_t rbt_now;
-static uint64_t rbt_clock(void)
-{
-    return rbt_now;
-}
+static uint64_t rbt_clock(void) { return rbt_now; }
 
 static struct ring_buffer *rbt_create(unsigned pages)
 {
@@ -32,14 +29,8 @@ static struct ring_buffer *rbt_create(unsigned pages)
 }
 
 /* Writers must keep their CPU from reserve to commit. */
-static void rbt_hold_cpu(void)
-{
-    this_cpu()->preempt_count++;
-}
-static void rbt_release_cpu(void)
-{
-    this_cpu()->preempt_count--;
-}
+static void rbt_hold_cpu(void) { this_cpu()->preempt_count++; }
+static void rbt_release_cpu(void) { this_cpu()->preempt_count--; }
 
 /* Writes one event of len bytes whose payload starts with seq; false if refused. */
 static bool rbt_write(struct ring_buffer *rb, unsigned len, uint32_t seq)
@@ -64,10 +55,7 @@ static uint32_t rbt_seq(const struct rb_record *r)
     return seq;
 }
 
-static unsigned rbt_cpu(void)
-{
-    return this_cpu_id();
-}
+static unsigned rbt_cpu(void) { return this_cpu_id(); }
 
 SELFTEST(rb_write_read)
 {

@@ -13,11 +13,10 @@
 #include <kernel/time.h>
 #include <lib/string.h>
 
-#include "trace_internal.h"
 #include "events/event_core.h"
+#include "trace_internal.h"
 
 #define TRACE_DEFAULT_KB 1408
-
 
 const struct trace_option_def trace_option_defs[TRACE_OPT_COUNT] = {
     [TRACE_OPT_PRINT_PARENT] = {"print-parent", true, NULL},
@@ -59,7 +58,10 @@ static uint64_t clock_global(void)
     return last;
 }
 
-static uint64_t clock_counter(void) { return __atomic_add_fetch(&counter_clock, 1, __ATOMIC_RELAXED); }
+static uint64_t clock_counter(void)
+{
+    return __atomic_add_fetch(&counter_clock, 1, __ATOMIC_RELAXED);
+}
 
 static uint64_t clock_uptime(void)
 {
@@ -71,13 +73,11 @@ static const struct {
     const char *name;
     uint64_t (*read)(void);
     bool ns;
-} trace_clocks[TRACE_CLOCK_COUNT] = {
-    [TRACE_CLOCK_LOCAL] = {"local", clock_ns, true},
-    [TRACE_CLOCK_GLOBAL] = {"global", clock_global, true},
-    [TRACE_CLOCK_COUNTER] = {"counter", clock_counter, false},
-    [TRACE_CLOCK_UPTIME] = {"uptime", clock_uptime, true},
-    ARCH_TRACE_CLOCKS
-};
+} trace_clocks[TRACE_CLOCK_COUNT] = {[TRACE_CLOCK_LOCAL] = {"local", clock_ns, true},
+                                     [TRACE_CLOCK_GLOBAL] = {"global", clock_global, true},
+                                     [TRACE_CLOCK_COUNTER] = {"counter", clock_counter, false},
+                                     [TRACE_CLOCK_UPTIME] = {"uptime", clock_uptime, true},
+                                     ARCH_TRACE_CLOCKS};
 
 uint64_t trace_clock_read(void) { return trace_clocks[trace_global.clock].read(); }
 const char *trace_clock_name(enum trace_clock_id id) { return trace_clocks[id].name; }
@@ -120,8 +120,7 @@ static DEFINE_SPINLOCK(trace_pids_lock);
 
 static int *pid_list(enum trace_pid_list which, volatile uint16_t **count)
 {
-    *count = which == TRACE_PIDS_TRACE ? &trace_global.pid_count
-                                       : &trace_global.notrace_pid_count;
+    *count = which == TRACE_PIDS_TRACE ? &trace_global.pid_count : &trace_global.notrace_pid_count;
     return which == TRACE_PIDS_TRACE ? trace_global.pids : trace_global.notrace_pids;
 }
 

@@ -3,12 +3,12 @@
  * formatted when they are added, so reading is a plain copy under the lock; opening the
  * file for writing with truncation (`echo > error_log`) empties it, as Linux's does.
  */
+#include "trace_internal.h"
 #include <kernel/errno.h>
 #include <kernel/mm.h>
 #include <kernel/pseudofs.h>
 #include <kernel/spinlock.h>
 #include <kernel/time.h>
-#include "trace_internal.h"
 #include <lib/printf.h>
 #include <lib/string.h>
 
@@ -28,10 +28,10 @@ void trace_error_log(const char *location, const char *message, const char *comm
     char *entry = kmalloc(len);
     if (!entry)
         return;
-    int n = scnprintf(entry, len, "[%5llu.%06llu] %s: error: %s\n" COMMAND_PREFIX "%s\n",
-                      (unsigned long long)(ns / NSEC_PER_SEC),
-                      (unsigned long long)(ns / NSEC_PER_USEC % 1000000), location, message,
-                      command);
+    int n =
+        scnprintf(entry, len, "[%5llu.%06llu] %s: error: %s\n" COMMAND_PREFIX "%s\n",
+                  (unsigned long long)(ns / NSEC_PER_SEC),
+                  (unsigned long long)(ns / NSEC_PER_USEC % 1000000), location, message, command);
     size_t indent = strlen(COMMAND_PREFIX) + caret_pos;
     if ((size_t)n + indent + 3 > len) {
         kfree(entry);

@@ -14,8 +14,6 @@
 
 #include "trace_internal.h"
 
-
-
 /* Copies a write into a NUL-terminated word without surrounding blanks. */
 static int write_word(const char *buf, size_t len, char *out, size_t out_len)
 {
@@ -86,8 +84,8 @@ static ssize_t store_tracing_on(void *data, const char *buf, size_t len)
 
 TRACEFS_FILE(available_tracers, .path = "available_tracers", .mode = 0444,
              .show = show_available_tracers);
-TRACEFS_FILE(current_tracer, .path = "current_tracer", .mode = 0644,
-             .show = show_current_tracer, .store = store_current_tracer);
+TRACEFS_FILE(current_tracer, .path = "current_tracer", .mode = 0644, .show = show_current_tracer,
+             .store = store_current_tracer);
 TRACEFS_FILE(tracing_on, .path = "tracing_on", .mode = 0644, .show = show_tracing_on,
              .store = store_tracing_on);
 
@@ -99,7 +97,7 @@ struct trace_reader {
     size_t pending_off;
     bool header_done;
     bool read_any; /* an event was returned: with tracing off, the end is EOF */
-    int cpu; /* -1: all */
+    int cpu;       /* -1: all */
 };
 
 static int reader_open(struct pfs_file *f, bool consume)
@@ -206,10 +204,7 @@ TRACEFS_FILE(trace_pipe, .path = "trace_pipe", .mode = 0444, .ops = &trace_pipe_
 
 /* ---- buffer sizes and per-CPU stats ---- */
 
-static unsigned long buffer_kb_of(unsigned cpu)
-{
-    return rb_size(trace_global.buffer, cpu) / 1024;
-}
+static unsigned long buffer_kb_of(unsigned cpu) { return rb_size(trace_global.buffer, cpu) / 1024; }
 
 static int show_buffer_size(struct seqbuf *s, void *data)
 {
@@ -380,8 +375,8 @@ static ssize_t store_cpumask(void *data, const char *buf, size_t len)
             continue;
         if (!isxdigit((unsigned char)*p) || mask >> 60)
             return -EINVAL;
-        mask = mask * 16 + (uint64_t)(isdigit((unsigned char)*p) ? *p - '0'
-                                                                  : tolower(*p) - 'a' + 10);
+        mask =
+            mask * 16 + (uint64_t)(isdigit((unsigned char)*p) ? *p - '0' : tolower(*p) - 'a' + 10);
     }
     if (mask & ~(uint64_t)cpu_online_mask())
         return -EOVERFLOW;
@@ -407,10 +402,9 @@ static int pid_open(struct pfs_file *f)
         struct seqbuf *s = kzalloc(sizeof(*s));
         if (!s)
             return -ENOMEM;
-        const int *pids = which == TRACE_PIDS_TRACE ? trace_global.pids
-                                                    : trace_global.notrace_pids;
-        unsigned n = which == TRACE_PIDS_TRACE ? trace_global.pid_count
-                                               : trace_global.notrace_pid_count;
+        const int *pids = which == TRACE_PIDS_TRACE ? trace_global.pids : trace_global.notrace_pids;
+        unsigned n =
+            which == TRACE_PIDS_TRACE ? trace_global.pid_count : trace_global.notrace_pid_count;
         if (!n)
             seq_puts(s, "no pid\n");
         /* Linux keeps pids in a bitmap: they read back in ascending order. */
@@ -495,8 +489,7 @@ static void trace_files_init(void)
     }
     for (unsigned o = 0; o < TRACE_OPT_COUNT; o++) {
         snprintf(path, sizeof(path), "options/%s", trace_option_defs[o].name);
-        tracefs_create(path, 0644, NULL, show_option_file, store_option_file,
-                       (void *)(uintptr_t)o);
+        tracefs_create(path, 0644, NULL, show_option_file, store_option_file, (void *)(uintptr_t)o);
     }
 }
 LATE_INITCALL(trace_files_init);

@@ -31,5 +31,4 @@ static int function_tracer_init(void)
 
 static void function_tracer_reset(void) { unregister_ftrace_function(ftrace_global_ops); }
 
-TRACER(function, .name = "function", .init = function_tracer_init,
-       .reset = function_tracer_reset);
+TRACER(function, .name = "function", .init = function_tracer_init, .reset = function_tracer_reset);

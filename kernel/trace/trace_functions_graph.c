@@ -14,9 +14,8 @@
 #include <lib/printf.h>
 #include <lib/string.h>
 
-#include "trace_internal.h"
 #include "events/event_core.h"
-
+#include "trace_internal.h"
 
 #define GRAPH_INDENT 2
 #define GRAPH_PROCINFO_LENGTH 14
@@ -507,8 +506,8 @@ int fgraph_set_filter_text(bool is_notrace, const char *globs)
         p += n;
         p += strspn(p, ", \t");
     }
-    struct ftrace_hash *keep = ftrace_hash_copy(is_notrace ? graph_filter_ops.filter_hash
-                                                        : graph_filter_ops.notrace_hash);
+    struct ftrace_hash *keep =
+        ftrace_hash_copy(is_notrace ? graph_filter_ops.filter_hash : graph_filter_ops.notrace_hash);
     if (is_notrace)
         ftrace_ops_set_hashes(&graph_filter_ops, keep, h);
     else
@@ -523,7 +522,10 @@ void graph_test_set_limits(unsigned long max_depth, uint64_t thresh_ns)
     WRITE_ONCE(tracing_thresh_ns, thresh_ns);
 }
 
-static int show_max_depth(struct seqbuf *s, void *data) { return seq_printf(s, "%lu\n", max_graph_depth); }
+static int show_max_depth(struct seqbuf *s, void *data)
+{
+    return seq_printf(s, "%lu\n", max_graph_depth);
+}
 
 static ssize_t store_max_depth(void *data, const char *buf, size_t len)
 {

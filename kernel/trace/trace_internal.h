@@ -7,9 +7,9 @@
 #ifndef KERNEL_TRACE_TRACE_INTERNAL_H
 #define KERNEL_TRACE_TRACE_INTERNAL_H
 
+#include <arch/cpu.h>
 #include <arch/ftrace.h>
 #include <arch/trace_clock.h>
-#include <arch/cpu.h>
 #include <kernel/compiler.h>
 #include <kernel/ftrace.h>
 #include <kernel/mm.h>
@@ -174,15 +174,17 @@ enum trace_type {
 #define TRACE_FLAG_HARDIRQ 0x4
 #define TRACE_FLAG_NMI 0x8
 
-static inline uint32_t trace_ctx_make(unsigned type, unsigned flags, unsigned preempt,
-                                      unsigned pid)
+static inline uint32_t trace_ctx_make(unsigned type, unsigned flags, unsigned preempt, unsigned pid)
 {
     return (type << TRACE_CTX_TYPE_SHIFT) | ((flags & 0xf) << TRACE_CTX_FLAGS_SHIFT) |
            ((preempt > 15 ? 15 : preempt) << TRACE_CTX_PREEMPT_SHIFT) | (pid & TRACE_CTX_PID_MASK);
 }
 static inline unsigned trace_ctx_type(uint32_t c) { return c >> TRACE_CTX_TYPE_SHIFT; }
 static inline unsigned trace_ctx_flags(uint32_t c) { return (c >> TRACE_CTX_FLAGS_SHIFT) & 0xf; }
-static inline unsigned trace_ctx_preempt(uint32_t c) { return (c >> TRACE_CTX_PREEMPT_SHIFT) & 0xf; }
+static inline unsigned trace_ctx_preempt(uint32_t c)
+{
+    return (c >> TRACE_CTX_PREEMPT_SHIFT) & 0xf;
+}
 static inline unsigned trace_ctx_pid(uint32_t c) { return c & TRACE_CTX_PID_MASK; }
 
 /* The pid of any record: in the context word, or a full event's common_pid. */
@@ -253,8 +255,8 @@ enum trace_option {
     TRACE_OPT_MARKERS,
     TRACE_OPT_EVENT_FORK,
     TRACE_OPT_FUNCTION_FORK,
-    TRACE_OPT_FUNC_STACK_TRACE,  /* function tracer */
-    TRACE_OPT_GRAPH_OVERRUN,     /* function_graph ... */
+    TRACE_OPT_FUNC_STACK_TRACE, /* function tracer */
+    TRACE_OPT_GRAPH_OVERRUN,    /* function_graph ... */
     TRACE_OPT_GRAPH_CPU,
     TRACE_OPT_GRAPH_OVERHEAD,
     TRACE_OPT_GRAPH_PROC,
@@ -290,9 +292,8 @@ struct tracer {
     void (*option_changed)(unsigned opt, bool on);
 };
 
-#define TRACER(id, ...)                                                                      \
-    static const struct tracer tracer_##id __used __section(".tracers") __aligned(8) = {     \
-        __VA_ARGS__}
+#define TRACER(id, ...)                                                                            \
+    static const struct tracer tracer_##id __used __section(".tracers") __aligned(8) = {__VA_ARGS__}
 /* The table the linker gathers them in. */
 extern const struct tracer __start_tracers[], __stop_tracers[];
 
@@ -353,8 +354,7 @@ static __always_inline uint32_t trace_ctx_on(struct percpu *cpu, unsigned type,
         flags |= TRACE_FLAG_HARDIRQ;
     int preempt = cpu->preempt_count - (int)extra_preempt;
     struct thread *t = cpu->current;
-    return trace_ctx_make(type, flags, preempt > 0 ? (unsigned)preempt : 0,
-                          t ? t->pid : 0);
+    return trace_ctx_make(type, flags, preempt > 0 ? (unsigned)preempt : 0, t ? t->pid : 0);
 }
 static inline uint32_t trace_ctx_now(unsigned type, unsigned extra_preempt)
 {
@@ -412,13 +412,13 @@ int trace_print(const char *text, size_t len);
 /* Merges per-CPU buffers by time; consuming (trace_pipe) or not (trace). */
 struct trace_iter {
     bool consume;
-    int cpu_only;              /* -1: every CPU */
+    int cpu_only; /* -1: every CPU */
     struct rb_iter *iters[MAX_CPUS];
-    struct rb_record rec;      /* the current event */
+    struct rb_record rec; /* the current event */
     bool have_rec;
     unsigned long lost[MAX_CPUS];
-    int last_pid[MAX_CPUS];    /* for function_graph's task-switch markers */
-    void *tracer_state;        /* per-open state of the current tracer's printer */
+    int last_pid[MAX_CPUS]; /* for function_graph's task-switch markers */
+    void *tracer_state;     /* per-open state of the current tracer's printer */
     /* Per-CPU lookahead: the merge compares heads, and function_graph looks at the next
      * event of a CPU to spot leaf calls. */
     struct rb_record *head[MAX_CPUS];
@@ -477,8 +477,7 @@ struct ftrace_hash *stack_trace_filter_copy(void);
 unsigned long stack_trace_max_size(void);
 void stack_trace_set_max_size(unsigned long size);
 /* Copies up to max frames of the deepest stack seen; returns how many it has. */
-unsigned stack_trace_snapshot(struct stack_trace_entry *out, unsigned max,
-                              unsigned long *max_size);
+unsigned stack_trace_snapshot(struct stack_trace_entry *out, unsigned max, unsigned long *max_size);
 /* A /proc/sys integer as Linux's proc_dointvec reads it. */
 int trace_parse_sysctl_int(const char *buf, size_t len, int *out);
 
@@ -533,7 +532,7 @@ bool trace_format_body(struct seqbuf *s, const struct rb_record *rec);
 #define FGRAPH_FRAME_OVERFLOW (1u << 4)  /* the shadow stack was full: the return is not hooked */
 
 struct fgraph_frame {
-    unsigned long ret;   /* the real return address */
+    unsigned long ret; /* the real return address */
     unsigned long func;
     uint64_t calltime;   /* trace clock at entry */
     unsigned long *retp; /* the stack slot that held ret: checked at return */
@@ -543,10 +542,10 @@ struct fgraph_frame {
 };
 
 struct fgraph_thread {
-    unsigned curr;        /* frames in use */
-    unsigned in_notrace;  /* set_graph_notrace functions being run */
-    unsigned in_filter;   /* set_graph_function functions being run */
-    uint32_t overrun;     /* functions not hooked because the stack was full */
+    unsigned curr;       /* frames in use */
+    unsigned in_notrace; /* set_graph_notrace functions being run */
+    unsigned in_filter;  /* set_graph_function functions being run */
+    uint32_t overrun;    /* functions not hooked because the stack was full */
     struct fgraph_frame stack[FGRAPH_DEPTH];
 };
 
@@ -629,9 +628,9 @@ struct ftrace_filter_command {
     int (*show)(struct seqbuf *s);
 };
 
-#define FTRACE_FILTER_COMMAND(id, ...)                                                       \
-    static const struct ftrace_filter_command ftrace_filter_command_##id __used              \
-        __section(".ftrace_commands") __aligned(8) = {__VA_ARGS__}
+#define FTRACE_FILTER_COMMAND(id, ...)                                                             \
+    static const struct ftrace_filter_command ftrace_filter_command_##id __used __section(         \
+        ".ftrace_commands") __aligned(8) = {__VA_ARGS__}
 extern const struct ftrace_filter_command __start_ftrace_commands[], __stop_ftrace_commands[];
 
 /*
@@ -686,8 +685,8 @@ struct tracefs_file {
     void *data;
 };
 
-#define TRACEFS_FILE(id, ...)                                                                \
-    static const struct tracefs_file tracefs_file_##id __used __section(".tracefs_files")    \
+#define TRACEFS_FILE(id, ...)                                                                      \
+    static const struct tracefs_file tracefs_file_##id __used __section(".tracefs_files")          \
         __aligned(8) = {__VA_ARGS__}
 extern const struct tracefs_file __start_tracefs_files[], __stop_tracefs_files[];
 
@@ -771,7 +770,5 @@ const char *bench_tracer_measure(const char *tracer, uint64_t *off, uint64_t *on
  */
 void trace_error_log(const char *location, const char *message, const char *command,
                      unsigned caret_pos);
-
-
 
 #endif

@@ -9,8 +9,8 @@
 #include <lib/printf.h>
 #include <lib/string.h>
 
-#include "trace_internal.h"
 #include "events/event_core.h"
+#include "trace_internal.h"
 
 const char *trace_comm_of(int pid, char *buf, size_t len)
 {
@@ -35,8 +35,8 @@ void trace_format_timestamp(char *buf, size_t len, uint64_t ts)
  * last instruction, a call to a function that does not return: name the caller by
  * addr - 1, as unwinders do, while the offset printed stays the address's own.
  */
-static void trace_print_sym_ex(struct seqbuf *s, unsigned long addr, bool offset,
-                               bool addr_too, bool return_address)
+static void trace_print_sym_ex(struct seqbuf *s, unsigned long addr, bool offset, bool addr_too,
+                               bool return_address)
 {
     uintptr_t start;
     size_t size;
@@ -55,7 +55,6 @@ void trace_print_sym(struct seqbuf *s, unsigned long addr, bool offset, bool add
 {
     trace_print_sym_ex(s, addr, offset, addr_too, false);
 }
-
 
 static unsigned count_online(void)
 {

@@ -103,7 +103,10 @@ uint64_t profile_test_hits(unsigned long ip, uint64_t *time)
     return hits;
 }
 
-static int show_enabled(struct seqbuf *s, void *data) { return seq_printf(s, "%u\n", profile_on ? 1 : 0); }
+static int show_enabled(struct seqbuf *s, void *data)
+{
+    return seq_printf(s, "%u\n", profile_on ? 1 : 0);
+}
 
 static ssize_t store_enabled(void *data, const char *buf, size_t len)
 {
@@ -139,8 +142,9 @@ static int cmp_time_desc(const void *a, const void *b)
 static int show_stat(struct seqbuf *s, void *data)
 {
     unsigned cpu = (unsigned)(uintptr_t)data;
-    seq_puts(s, "  Function                               Hit    Time            Avg             s^2\n"
-                "  --------                               ---    ----            ---             ---\n");
+    seq_puts(
+        s, "  Function                               Hit    Time            Avg             s^2\n"
+           "  --------                               ---    ----            ---             ---\n");
     struct profile_entry *table = profile[cpu];
     if (!table)
         return 0;

@@ -2,8 +2,8 @@
  * The tracefs README: a short guide to the files this tracefs has, in the place Linux
  * users look for one. Its text lists only what exists here.
  */
-#include <kernel/pseudofs.h>
 #include "trace_internal.h"
+#include <kernel/pseudofs.h>
 
 static const char trace_readme_text[] =
     "tracing mini-HOWTO (fentros):\n"
@@ -49,7 +49,8 @@ static const char trace_readme_text[] =
     "\n"
     " Event filters (write to an event's or a system's 'filter'; '0' clears):\n"
     "  numbers:\t\t==, !=, <, <=, >, >=, & (bit test)\t e.g. prev_pid == 0\n"
-    "  strings:\t\t==, !=, ~ (glob: 'sw*', '*er', '*app*', 's?[ab]*')\t e.g. next_comm ~ \"work*\"\n"
+    "  strings:\t\t==, !=, ~ (glob: 'sw*', '*er', '*app*', 's?[ab]*')\t e.g. next_comm ~ "
+    "\"work*\"\n"
     "  combined with:\t&&, ||, !, ( )\n"
     "  every event also has common_pid, common_flags, common_preempt_count, cpu and comm\n"
     "  a refused filter leaves the old one in place; error_log says why\n";

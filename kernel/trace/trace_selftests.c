@@ -22,7 +22,6 @@
 
 #include "trace_internal.h"
 
-
 struct tst_saved {
     const struct tracer *tracer;
     bool on;
@@ -234,8 +233,7 @@ SELFTEST(trace_marker_event)
     EXPECT_EQ(n, 2);
     /* One line each, newline added where the text had none, context first. */
     const char *first = out.buf ? strstr(out.buf, ": tracing_mark_write: hello marker\n") : NULL;
-    const char *second =
-        out.buf ? strstr(out.buf, ": tracing_mark_write: no newline\n") : NULL;
+    const char *second = out.buf ? strstr(out.buf, ": tracing_mark_write: no newline\n") : NULL;
     EXPECT(first != NULL);
     EXPECT(second != NULL && second > first);
     EXPECT(out.buf && strstr(out.buf, "] ") != NULL);

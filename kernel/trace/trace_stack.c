@@ -22,7 +22,6 @@
 
 #include "trace_internal.h"
 
-
 /* A thread stack is 16 KiB and a frame at least 16 bytes: this covers any real chain. */
 #define STACK_TRACE_MAX_ENTRIES 512
 
@@ -64,8 +63,7 @@ static void stack_record(struct thread *t, unsigned long *parent_slot, uintptr_t
     stack_entries[n++] = (struct stack_trace_entry){
         unwind_real_return(t, *parent_slot, parent_slot), top - (uintptr_t)parent_slot};
     struct unwind_state st;
-    unwind_start(&st, t, arch_ftrace_caller_frame(parent_slot), (uintptr_t)(parent_slot + 1),
-                 top);
+    unwind_start(&st, t, arch_ftrace_caller_frame(parent_slot), (uintptr_t)(parent_slot + 1), top);
     while (n < STACK_TRACE_MAX_ENTRIES && unwind_next(&st))
         stack_entries[n++] = (struct stack_trace_entry){st.ret, top - (uintptr_t)st.ret_slot};
     stack_nr_entries = n;
@@ -140,8 +138,7 @@ void stack_trace_set_max_size(unsigned long size)
     spin_unlock_irqrestore(&stack_max_lock, flags);
 }
 
-unsigned stack_trace_snapshot(struct stack_trace_entry *out, unsigned max,
-                              unsigned long *max_size)
+unsigned stack_trace_snapshot(struct stack_trace_entry *out, unsigned max, unsigned long *max_size)
 {
     unsigned long flags = spin_lock_irqsave(&stack_max_lock);
     unsigned n = MIN(stack_nr_entries, max);
@@ -203,8 +200,8 @@ static ssize_t stack_max_size_store(void *data, const char *buf, size_t len)
 }
 
 TRACEFS_FILE(stack_trace, .path = "stack_trace", .mode = 0444, .show = stack_trace_show);
-TRACEFS_FILE(stack_max_size, .path = "stack_max_size", .mode = 0644,
-             .show = stack_max_size_show, .store = stack_max_size_store);
+TRACEFS_FILE(stack_max_size, .path = "stack_max_size", .mode = 0644, .show = stack_max_size_show,
+             .store = stack_max_size_store);
 
 /* ---- /proc/sys/kernel/stack_tracer_enabled ---- */
 

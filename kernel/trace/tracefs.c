@@ -9,7 +9,6 @@
 
 #include "trace_internal.h"
 
-
 struct pfs_node *tracefs_create(const char *path, unsigned mode, const struct pfs_ops *ops,
                                 pfs_show_fn show, pfs_store_fn store, void *data)
 {

@@ -202,10 +202,7 @@ static struct {
 
 static struct vstate vs[MAX_WRITERS];
 
-static const struct phase *cur_phase(void)
-{
-    return __atomic_load_n(&g.phase, __ATOMIC_ACQUIRE);
-}
+static const struct phase *cur_phase(void) { return __atomic_load_n(&g.phase, __ATOMIC_ACQUIRE); }
 static __thread struct writer *tl_w;
 static __thread int tl_depth;
 static __thread int tl_role;
@@ -260,18 +257,9 @@ void page_free(uint64_t phys)
     free(phys_to_virt(phys));
 }
 
-void *kmalloc(size_t size)
-{
-    return malloc(size);
-}
-void *kzalloc(size_t size)
-{
-    return calloc(1, size);
-}
-void kfree(void *p)
-{
-    free(p);
-}
+void *kmalloc(size_t size) { return malloc(size); }
+void *kzalloc(size_t size) { return calloc(1, size); }
+void kfree(void *p) { free(p); }
 
 void mm_get_stats(struct mm_stats *st)
 {
@@ -360,10 +348,7 @@ static uint32_t small_check(unsigned cpu, unsigned depth, uint64_t seq)
     return mix64(seq * 131 + cpu * 7 + depth) & 0xfffff;
 }
 
-static uint8_t fill_byte(uint64_t seq, unsigned i)
-{
-    return (uint8_t)(mix64(seq) >> 8) + i * 37;
-}
+static uint8_t fill_byte(uint64_t seq, unsigned i) { return (uint8_t)(mix64(seq) >> 8) + i * 37; }
 
 static uint32_t big_check(uint32_t tag, uint64_t seq, uint64_t t0, uint64_t t1)
 {
@@ -1038,8 +1023,7 @@ static int run_selftests(void)
         if (t.skip_reason && !t.failures)
             printf("ok %u %s # SKIP %s\n", i + 1, t.name, t.skip_reason);
         else
-            printf("%s %u %s (%d checks)\n", t.failures ? "not ok" : "ok", i + 1, t.name,
-                   t.checks);
+            printf("%s %u %s (%d checks)\n", t.failures ? "not ok" : "ok", i + 1, t.name, t.checks);
     }
     return failed;
 }

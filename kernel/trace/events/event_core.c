@@ -15,9 +15,9 @@
 #include <lib/sort.h>
 #include <lib/string.h>
 
-#include "trace_internal.h"
 #include "event_core.h"
 #include "event_files.h"
+#include "trace_internal.h"
 
 extern const struct trace_event_call __start_trace_events[], __stop_trace_events[];
 
@@ -36,7 +36,10 @@ static size_t events_nr;
 static const struct trace_event_call *events_by_id[TRACE_EVENT_ID_MAX];
 
 size_t trace_event_count(void) { return events_nr; }
-const struct trace_event_call *trace_event_at(size_t i) { return i < events_nr ? events_sorted[i] : NULL; }
+const struct trace_event_call *trace_event_at(size_t i)
+{
+    return i < events_nr ? events_sorted[i] : NULL;
+}
 
 const struct trace_event_call *trace_event_by_id(unsigned id)
 {
@@ -250,7 +253,7 @@ void trace_event_print_format(struct seqbuf *s, const struct trace_event_call *c
 static struct trace_cmdline {
     int pid;
     char comm[THREAD_NAME_LEN];
-} *cmdlines;
+} * cmdlines;
 static unsigned cmdlines_size = TRACE_CMDLINES_DEFAULT, cmdlines_next;
 static uint16_t *cmdline_of_pid; /* slot + 1, by pid % CMDLINE_PID_MAP */
 static DEFINE_SPINLOCK(cmdline_lock);

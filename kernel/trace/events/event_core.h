@@ -22,8 +22,8 @@
 #include <kernel/compiler.h>
 #include <kernel/trace_events.h>
 
-#include "trace_internal.h"
 #include "event_filter.h"
+#include "trace_internal.h"
 
 struct seqbuf;
 struct rb_record;
@@ -58,7 +58,7 @@ enum {
 
 struct trace_event_state {
     uint16_t id;
-    volatile uint8_t *enabled; /* the byte the tracepoint tests (trace_events.h) */
+    volatile uint8_t *enabled;   /* the byte the tracepoint tests (trace_events.h) */
     struct event_filter *filter; /* NULL: every record passes; swapped under the files' lock */
 };
 
@@ -70,7 +70,7 @@ struct trace_event_call {
     const char *name;
     const struct event_field *fields; /* the event's own, after the common ones */
     size_t nfields;
-    const char *print_fmt;            /* Linux's, verbatim */
+    const char *print_fmt; /* Linux's, verbatim */
     /* The body of the trace line, after "name: ", newline included. */
     void (*print)(struct seqbuf *s, const void *record, size_t len);
     struct trace_event_state *state;
@@ -84,11 +84,10 @@ struct trace_event_call {
  * (&trace_event_on_NAME, defined with TRACE_EVENT_ENABLED_BYTE), or NULL for events no
  * tracepoint emits (ftrace's own, written by the tracers).
  */
-#define TRACE_EVENT_CALL(id_, enabled_, ...)                                                 \
-    static struct trace_event_state trace_event_state_##id_ = {.enabled = (enabled_)};       \
-    static const struct trace_event_call trace_event_call_##id_ __used                       \
-        __section(".trace_events") __aligned(8) = {.state = &trace_event_state_##id_,         \
-                                                   __VA_ARGS__}
+#define TRACE_EVENT_CALL(id_, enabled_, ...)                                                       \
+    static struct trace_event_state trace_event_state_##id_ = {.enabled = (enabled_)};             \
+    static const struct trace_event_call trace_event_call_##id_ __used __section(".trace_events")  \
+        __aligned(8) = {.state = &trace_event_state_##id_, __VA_ARGS__}
 #define TRACE_EVENT_ENABLED_BYTE(name) volatile uint8_t trace_event_on_##name
 
 /* Every event, in the order available_events lists them. */
@@ -124,7 +123,6 @@ int trace_event_enable(const struct trace_event_call *call, bool on);
 bool trace_event_is_enabled(const struct trace_event_call *call);
 /* The format file's text. */
 void trace_event_print_format(struct seqbuf *s, const struct trace_event_call *call);
-
 
 /* The saved_cmdlines cache: records comm for pid, from any context (skips if busy). */
 void trace_event_save_cmdline(int pid, const char *comm);

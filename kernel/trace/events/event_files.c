@@ -14,9 +14,9 @@
 #include <lib/printf.h>
 #include <lib/string.h>
 
-#include "trace_internal.h"
 #include "event_core.h"
 #include "event_files.h"
+#include "trace_internal.h"
 
 /* Serialises every change of enabled bytes, pid lists and filters made from the files. */
 static DEFINE_SPINLOCK(event_files_lock);
@@ -363,8 +363,7 @@ static ssize_t set_event_write(struct pfs_file *f, const char *buf, size_t len)
 }
 
 static const struct pfs_ops set_event_ops = {
-    .open = set_event_open, .read = text_read, .write = set_event_write,
-    .release = text_release};
+    .open = set_event_open, .read = text_read, .write = set_event_write, .release = text_release};
 TRACEFS_FILE(set_event, .path = "set_event", .mode = 0644, .ops = &set_event_ops);
 
 /* ---- set_event_pid, set_event_notrace_pid ---- */
@@ -490,8 +489,8 @@ static const struct pfs_ops pids_ops = {
     .open = pids_open, .read = text_read, .write = pids_write, .release = text_release};
 TRACEFS_FILE(set_event_pid, .path = "set_event_pid", .mode = 0644, .ops = &pids_ops,
              .data = (void *)TRACE_EVENT_PIDS_TRACE);
-TRACEFS_FILE(set_event_notrace_pid, .path = "set_event_notrace_pid", .mode = 0644,
-             .ops = &pids_ops, .data = (void *)TRACE_EVENT_PIDS_NOTRACE);
+TRACEFS_FILE(set_event_notrace_pid, .path = "set_event_notrace_pid", .mode = 0644, .ops = &pids_ops,
+             .data = (void *)TRACE_EVENT_PIDS_NOTRACE);
 
 /* ---- saved_cmdlines, saved_cmdlines_size, saved_tgids ---- */
 
@@ -515,8 +514,8 @@ static ssize_t store_cmdlines_size(void *data, const char *buf, size_t len)
     return err ? err : (ssize_t)len;
 }
 
-TRACEFS_FILE(saved_cmdlines, .path = "saved_cmdlines", .mode = 0444,
-             .show = show_saved_cmdlines, .data = (void *)0);
+TRACEFS_FILE(saved_cmdlines, .path = "saved_cmdlines", .mode = 0444, .show = show_saved_cmdlines,
+             .data = (void *)0);
 TRACEFS_FILE(saved_tgids, .path = "saved_tgids", .mode = 0444, .show = show_saved_cmdlines,
              .data = (void *)1);
 TRACEFS_FILE(saved_cmdlines_size, .path = "saved_cmdlines_size", .mode = 0644,

@@ -108,7 +108,7 @@ static uint64_t load_int(const uint8_t *p, unsigned size, bool is_signed)
 {
     switch (size) {
     case 1:
-        return is_signed ? (uint64_t)(int64_t)*(const int8_t *)p : *p;
+        return is_signed ? (uint64_t)(int64_t) * (const int8_t *)p : *p;
     case 2: {
         uint16_t v;
         memcpy(&v, p, 2);
@@ -133,19 +133,29 @@ static bool compare_int(const struct filter_pred *p, uint64_t v)
     if (p->is_signed) {
         int64_t a = (int64_t)v, b = (int64_t)p->value;
         switch (p->op) {
-        case OP_LT: return a < b;
-        case OP_LE: return a <= b;
-        case OP_GT: return a > b;
-        case OP_GE: return a >= b;
-        default: break;
+        case OP_LT:
+            return a < b;
+        case OP_LE:
+            return a <= b;
+        case OP_GT:
+            return a > b;
+        case OP_GE:
+            return a >= b;
+        default:
+            break;
         }
     } else {
         switch (p->op) {
-        case OP_LT: return v < p->value;
-        case OP_LE: return v <= p->value;
-        case OP_GT: return v > p->value;
-        case OP_GE: return v >= p->value;
-        default: break;
+        case OP_LT:
+            return v < p->value;
+        case OP_LE:
+            return v <= p->value;
+        case OP_GT:
+            return v > p->value;
+        case OP_GE:
+            return v >= p->value;
+        default:
+            break;
         }
     }
     if (p->op == OP_BAND)
@@ -285,8 +295,8 @@ static const struct event_field generic_fields[] = {
     {"char *", "comm", 0, 0, false, EVENT_FIELD_CHAR_ARRAY},
 };
 
-static const struct event_field *find_field(struct filter_parser *ps, const char *name,
-                                            size_t len, enum pred_source *src)
+static const struct event_field *find_field(struct filter_parser *ps, const char *name, size_t len,
+                                            enum pred_source *src)
 {
     *src = SRC_RECORD;
     for (size_t i = 0; i < ps->nfields; i++)
@@ -498,8 +508,7 @@ static int parse_pred(struct filter_parser *ps, size_t at, int *pred_index)
     return (int)i;
 }
 
-static int new_node(struct filter_parser *ps, enum node_kind kind, bool negate, int left,
-                    int right)
+static int new_node(struct filter_parser *ps, enum node_kind kind, bool negate, int left, int right)
 {
     struct filter_node *n = &ps->nodes[ps->nnodes];
     n->kind = (uint8_t)kind;

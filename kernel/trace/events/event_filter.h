@@ -23,7 +23,7 @@ enum event_field_kind {
 struct event_field {
     const char *type; /* as the format file prints it: "pid_t", "char[16]", "__data_loc char[]" */
     const char *name;
-    uint16_t offset;  /* from the start of the record */
+    uint16_t offset; /* from the start of the record */
     uint16_t size;
     bool is_signed;
     enum event_field_kind kind;
@@ -49,8 +49,7 @@ struct event_filter_error {
 int event_filter_create(const char *text, const struct event_field *fields, size_t nfields,
                         struct event_filter **out, struct event_filter_error *err);
 /* Does the record pass? Safe in any context (no locks, no allocation). */
-bool event_filter_match(const struct event_filter *filter, const void *record,
-                        size_t record_len);
+bool event_filter_match(const struct event_filter *filter, const void *record, size_t record_len);
 /* The text as the filter file reads it back. */
 const char *event_filter_text(const struct event_filter *filter);
 void event_filter_free(struct event_filter *filter);

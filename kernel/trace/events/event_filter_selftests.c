@@ -236,8 +236,7 @@ SELFTEST(event_filter_text_and_limits)
     EXPECT_EQ(event_filter_create(deep, test_fields, TEST_NFIELDS, &f, &err), -EINVAL);
     EXPECT(f == NULL);
     /* The generic cpu and comm fields are known to every event. */
-    EXPECT_EQ(event_filter_create("cpu >= 0 && comm ~ \"*\"", test_fields, TEST_NFIELDS, &f,
-                                  &err),
+    EXPECT_EQ(event_filter_create("cpu >= 0 && comm ~ \"*\"", test_fields, TEST_NFIELDS, &f, &err),
               0);
     if (f) {
         struct test_record r;

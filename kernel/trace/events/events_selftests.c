@@ -11,9 +11,9 @@
 #include <kernel/thread.h>
 #include <lib/string.h>
 
-#include "trace_internal.h"
 #include "event_core.h"
 #include "event_files.h"
+#include "trace_internal.h"
 
 struct evt_saved {
     bool on;
@@ -81,7 +81,7 @@ SELFTEST(events_ids)
     static const struct {
         const char *name;
         unsigned id;
-    } fixed[] = {{"function", 1}, {"kernel_stack", 4}, {"print", 5}, {"bprint", 6},
+    } fixed[] = {{"function", 1},        {"kernel_stack", 4},     {"print", 5}, {"bprint", 6},
                  {"funcgraph_exit", 10}, {"funcgraph_entry", 11}, {"bputs", 14}};
     for (size_t i = 0; i < ARRAY_SIZE(fixed); i++) {
         const struct trace_event_call *c = trace_event_find("ftrace", fixed[i].name);
@@ -137,10 +137,10 @@ SELFTEST(events_record_layout)
         EXPECT_EQ(c->flags & TRACE_EVENT_FLAG_IRQS_OFF, i == 1 ? TRACE_EVENT_FLAG_IRQS_OFF : 0);
     }
     /* The line: Linux's context columns from the common fields, then name and text. */
-    const char *first = text.buf ? strstr(text.buf, ": call_function_single_entry: vector=4660\n")
-                                 : NULL;
-    const char *second = text.buf ? strstr(text.buf, ": call_function_single_entry: vector=4661\n")
-                                  : NULL;
+    const char *first =
+        text.buf ? strstr(text.buf, ": call_function_single_entry: vector=4660\n") : NULL;
+    const char *second =
+        text.buf ? strstr(text.buf, ": call_function_single_entry: vector=4661\n") : NULL;
     EXPECT(first && second && first < second);
     /* The flag columns of each: irqs on and off, no preemption shown. */
     EXPECT(evt_line_has(text.buf, first, "] ..... "));
@@ -239,8 +239,8 @@ SELFTEST(events_trace_printk)
                                         "abcdef012 c%\n"));
     EXPECT(text.buf && strstr(text.buf, ": selftest_fn_events_trace_printk: plain text\n"));
     /* Both formats are listed in printk_formats, at the address the records hold. */
-    EXPECT(evt_fmt_listed((const char *)(uintptr_t)*(const uint64_t *)(recs[0].data + 16)));
-    EXPECT(evt_fmt_listed((const char *)(uintptr_t)*(const uint64_t *)(recs[1].data + 16)));
+    EXPECT(evt_fmt_listed((const char *)(uintptr_t) * (const uint64_t *)(recs[0].data + 16)));
+    EXPECT(evt_fmt_listed((const char *)(uintptr_t) * (const uint64_t *)(recs[1].data + 16)));
     /* Linux's packing: -42 as a u32 at 24, "str\0" at 28, the long at 32 (two u32). */
     EXPECT_EQ(*(const int32_t *)(recs[0].data + 24), -42);
     EXPECT(memcmp(recs[0].data + 28, "str", 4) == 0);

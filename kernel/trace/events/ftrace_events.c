@@ -20,10 +20,13 @@
 #include <lib/printf.h>
 #include <lib/string.h>
 
-#include "trace_internal.h"
 #include "event_core.h"
+#include "trace_internal.h"
 
-#define FIELD_ULONG(name_, off) {"unsigned long", name_, off, 8, false, EVENT_FIELD_INT}
+#define FIELD_ULONG(name_, off)                                                                    \
+    {                                                                                              \
+        "unsigned long", name_, off, 8, false, EVENT_FIELD_INT                                     \
+    }
 
 /* ---- formats of the compact records ---- */
 
@@ -31,10 +34,9 @@ static const struct event_field function_fields[] = {
     FIELD_ULONG("ip", 8),
     FIELD_ULONG("parent_ip", 16),
 };
-TRACE_EVENT_CALL(function, NULL, .system = "ftrace", .name = "function",
-                 .fields = function_fields, .nfields = ARRAY_SIZE(function_fields),
-                 .fixed_id = TRACE_EVENT_ID_FUNCTION, .flags = TRACE_EVENT_FL_FTRACE,
-                 .order = 1,
+TRACE_EVENT_CALL(function, NULL, .system = "ftrace", .name = "function", .fields = function_fields,
+                 .nfields = ARRAY_SIZE(function_fields), .fixed_id = TRACE_EVENT_ID_FUNCTION,
+                 .flags = TRACE_EVENT_FL_FTRACE, .order = 1,
                  .print_fmt = "\" %ps <-- %ps\", (void *)REC->ip, (void *)REC->parent_ip");
 
 static const struct event_field kernel_stack_fields[] = {
@@ -109,8 +111,7 @@ static const struct event_field bprint_fields[] = {
 TRACE_EVENT_CALL(bprint, NULL, .system = "ftrace", .name = "bprint", .fields = bprint_fields,
                  .nfields = ARRAY_SIZE(bprint_fields), .fixed_id = TRACE_EVENT_ID_BPRINT,
                  .flags = TRACE_EVENT_FL_FTRACE | TRACE_EVENT_FL_NO_NAME, .order = 6,
-                 .print = print_bprint,
-                 .print_fmt = "\"%ps: %s\", (void *)REC->ip, REC->fmt");
+                 .print = print_bprint, .print_fmt = "\"%ps: %s\", (void *)REC->ip, REC->fmt");
 
 static const struct event_field bputs_fields[] = {
     FIELD_ULONG("ip", 8),
@@ -119,8 +120,7 @@ static const struct event_field bputs_fields[] = {
 TRACE_EVENT_CALL(bputs, NULL, .system = "ftrace", .name = "bputs", .fields = bputs_fields,
                  .nfields = ARRAY_SIZE(bputs_fields), .fixed_id = TRACE_EVENT_ID_BPUTS,
                  .flags = TRACE_EVENT_FL_FTRACE | TRACE_EVENT_FL_NO_NAME, .order = 14,
-                 .print = print_bputs,
-                 .print_fmt = "\"%ps: %s\", (void *)REC->ip, REC->str");
+                 .print = print_bputs, .print_fmt = "\"%ps: %s\", (void *)REC->ip, REC->str");
 
 /* Linux's TRACE_BUF_SIZE bounds the packed arguments; the ring buffer bounds us first. */
 #define BPRINT_ARGS_MAX (RB_MAX_PAYLOAD - sizeof(struct bprint_record))
@@ -317,15 +317,33 @@ static int show_printk_formats(struct seqbuf *s, void *data)
         for (const char *p = *f; *p; p++) {
             const char *esc = NULL;
             switch (*p) {
-            case '\\': esc = "\\\\"; break;
-            case '"': esc = "\\\""; break;
-            case '\a': esc = "\\a"; break;
-            case '\b': esc = "\\b"; break;
-            case '\f': esc = "\\f"; break;
-            case '\n': esc = "\\n"; break;
-            case '\r': esc = "\\r"; break;
-            case '\t': esc = "\\t"; break;
-            case '\v': esc = "\\v"; break;
+            case '\\':
+                esc = "\\\\";
+                break;
+            case '"':
+                esc = "\\\"";
+                break;
+            case '\a':
+                esc = "\\a";
+                break;
+            case '\b':
+                esc = "\\b";
+                break;
+            case '\f':
+                esc = "\\f";
+                break;
+            case '\n':
+                esc = "\\n";
+                break;
+            case '\r':
+                esc = "\\r";
+                break;
+            case '\t':
+                esc = "\\t";
+                break;
+            case '\v':
+                esc = "\\v";
+                break;
             }
             if (esc)
                 seq_puts(s, esc);
@@ -336,5 +354,4 @@ static int show_printk_formats(struct seqbuf *s, void *data)
     }
     return 0;
 }
-TRACEFS_FILE(printk_formats, .path = "printk_formats", .mode = 0444,
-             .show = show_printk_formats);
+TRACEFS_FILE(printk_formats, .path = "printk_formats", .mode = 0444, .show = show_printk_formats);

@@ -10,8 +10,8 @@
  */
 #include <lib/string.h>
 
-#include "trace_internal.h"
 #include "event_core.h"
+#include "trace_internal.h"
 
 /* ---- irq_handler_entry / irq_handler_exit ---- */
 
@@ -42,8 +42,7 @@ static void print_irq_entry(struct seqbuf *s, const void *record, size_t len)
 TRACE_EVENT_ENABLED_BYTE(irq_handler_entry);
 TRACE_EVENT_CALL(irq_handler_entry, &trace_event_on_irq_handler_entry, .system = "irq",
                  .name = "irq_handler_entry", .fields = irq_entry_fields,
-                 .nfields = ARRAY_SIZE(irq_entry_fields), .print = print_irq_entry,
-                 .order = 202,
+                 .nfields = ARRAY_SIZE(irq_entry_fields), .print = print_irq_entry, .order = 202,
                  .print_fmt = "\"irq=%d name=%s\", REC->irq, __get_str(name)");
 
 void trace_event_emit_irq_handler_entry(int irq, const char *name)
@@ -80,10 +79,11 @@ static void print_irq_exit(struct seqbuf *s, const void *record, size_t len)
 }
 
 TRACE_EVENT_ENABLED_BYTE(irq_handler_exit);
-TRACE_EVENT_CALL(irq_handler_exit, &trace_event_on_irq_handler_exit, .system = "irq",
-                 .name = "irq_handler_exit", .fields = irq_exit_fields,
-                 .nfields = ARRAY_SIZE(irq_exit_fields), .print = print_irq_exit, .order = 201,
-                 .print_fmt = "\"irq=%d ret=%s\", REC->irq, REC->ret ? \"handled\" : \"unhandled\"");
+TRACE_EVENT_CALL(
+    irq_handler_exit, &trace_event_on_irq_handler_exit, .system = "irq", .name = "irq_handler_exit",
+    .fields = irq_exit_fields, .nfields = ARRAY_SIZE(irq_exit_fields), .print = print_irq_exit,
+    .order = 201,
+    .print_fmt = "\"irq=%d ret=%s\", REC->irq, REC->ret ? \"handled\" : \"unhandled\"");
 
 void trace_event_emit_irq_handler_exit(int irq, int ret)
 {
@@ -124,12 +124,12 @@ static void emit_vector(const struct trace_event_call *call, int vector)
     trace_event_commit(call, r, sizeof(*r), &res);
 }
 
-#define IRQ_VECTOR_EVENT(name_, order_)                                                      \
-    TRACE_EVENT_ENABLED_BYTE(name_);                                                         \
-    TRACE_EVENT_CALL(name_, &trace_event_on_##name_, .system = "irq_vectors",                \
-                     .name = #name_, .fields = irq_vector_fields,                            \
-                     .nfields = ARRAY_SIZE(irq_vector_fields), .print = print_irq_vector,    \
-                     .order = order_, .print_fmt = "\"vector=%d\", REC->vector");             \
+#define IRQ_VECTOR_EVENT(name_, order_)                                                            \
+    TRACE_EVENT_ENABLED_BYTE(name_);                                                               \
+    TRACE_EVENT_CALL(name_, &trace_event_on_##name_, .system = "irq_vectors", .name = #name_,      \
+                     .fields = irq_vector_fields, .nfields = ARRAY_SIZE(irq_vector_fields),        \
+                     .print = print_irq_vector, .order = order_,                                   \
+                     .print_fmt = "\"vector=%d\", REC->vector");                                   \
     void trace_event_emit_##name_(int vector) { emit_vector(&trace_event_call_##name_, vector); }
 
 /* Linux lists them newest-defined first: the order of its available_events. */

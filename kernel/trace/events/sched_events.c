@@ -8,9 +8,9 @@
 #include <lib/printf.h>
 #include <lib/string.h>
 
-#include "trace_internal.h"
 #include "event_core.h"
 #include "event_files.h"
+#include "trace_internal.h"
 
 #define SCHED_PRIO_DEFAULT 120
 
@@ -20,8 +20,14 @@
 #define SCHED_STATE_Z 0x20
 #define SCHED_STATE_PREEMPTED 0x100 /* TASK_REPORT_MAX: printed as "R+" */
 
-#define FIELD_COMM(name_, off) {"char[16]", name_, off, 16, true, EVENT_FIELD_CHAR_ARRAY}
-#define FIELD_S32(type_, name_, off) {type_, name_, off, 4, true, EVENT_FIELD_INT}
+#define FIELD_COMM(name_, off)                                                                     \
+    {                                                                                              \
+        "char[16]", name_, off, 16, true, EVENT_FIELD_CHAR_ARRAY                                   \
+    }
+#define FIELD_S32(type_, name_, off)                                                               \
+    {                                                                                              \
+        type_, name_, off, 4, true, EVENT_FIELD_INT                                                \
+    }
 
 /* The comm an event shows: the idle threads are Linux's swapper/N. */
 static void sched_comm(char dst[16], const struct thread *t)
@@ -55,12 +61,9 @@ struct sched_switch_record {
 _Static_assert(sizeof(struct sched_switch_record) == 64, "sched_switch: Linux's 64 bytes");
 
 static const struct event_field sched_switch_fields[] = {
-    FIELD_COMM("prev_comm", 8),
-    FIELD_S32("pid_t", "prev_pid", 24),
-    FIELD_S32("int", "prev_prio", 28),
-    {"long", "prev_state", 32, 8, true, EVENT_FIELD_INT},
-    FIELD_COMM("next_comm", 40),
-    FIELD_S32("pid_t", "next_pid", 56),
+    FIELD_COMM("prev_comm", 8),        FIELD_S32("pid_t", "prev_pid", 24),
+    FIELD_S32("int", "prev_prio", 28), {"long", "prev_state", 32, 8, true, EVENT_FIELD_INT},
+    FIELD_COMM("next_comm", 40),       FIELD_S32("pid_t", "next_pid", 56),
     FIELD_S32("int", "next_prio", 60),
 };
 
@@ -93,24 +96,23 @@ static void print_sched_switch(struct seqbuf *s, const void *record, size_t len)
 }
 
 TRACE_EVENT_ENABLED_BYTE(sched_switch);
-TRACE_EVENT_CALL(sched_switch, &trace_event_on_sched_switch, .system = "sched",
-                 .name = "sched_switch", .fields = sched_switch_fields,
-                 .nfields = ARRAY_SIZE(sched_switch_fields), .print = print_sched_switch,
-                 .order = 305,
-                 .print_fmt =
-                     "\"prev_comm=%s prev_pid=%d prev_prio=%d prev_state=%s%s ==> "
-                     "next_comm=%s next_pid=%d next_prio=%d\", REC->prev_comm, REC->prev_pid, "
-                     "REC->prev_prio, (REC->prev_state & ((((0x00000000 | 0x00000001 | "
-                     "0x00000002 | 0x00000004 | 0x00000008 | 0x00000010 | 0x00000020 | "
-                     "0x00000040) + 1) << 1) - 1)) ? __print_flags(REC->prev_state & "
-                     "((((0x00000000 | 0x00000001 | 0x00000002 | 0x00000004 | 0x00000008 | "
-                     "0x00000010 | 0x00000020 | 0x00000040) + 1) << 1) - 1), \"|\", { "
-                     "0x00000001, \"S\" }, { 0x00000002, \"D\" }, { 0x00000004, \"T\" }, { "
-                     "0x00000008, \"t\" }, { 0x00000010, \"X\" }, { 0x00000020, \"Z\" }, { "
-                     "0x00000040, \"P\" }, { 0x00000080, \"I\" }) : \"R\", REC->prev_state & "
-                     "(((0x00000000 | 0x00000001 | 0x00000002 | 0x00000004 | 0x00000008 | "
-                     "0x00000010 | 0x00000020 | 0x00000040) + 1) << 1) ? \"+\" : \"\", "
-                     "REC->next_comm, REC->next_pid, REC->next_prio");
+TRACE_EVENT_CALL(
+    sched_switch, &trace_event_on_sched_switch, .system = "sched", .name = "sched_switch",
+    .fields = sched_switch_fields, .nfields = ARRAY_SIZE(sched_switch_fields),
+    .print = print_sched_switch, .order = 305,
+    .print_fmt = "\"prev_comm=%s prev_pid=%d prev_prio=%d prev_state=%s%s ==> "
+                 "next_comm=%s next_pid=%d next_prio=%d\", REC->prev_comm, REC->prev_pid, "
+                 "REC->prev_prio, (REC->prev_state & ((((0x00000000 | 0x00000001 | "
+                 "0x00000002 | 0x00000004 | 0x00000008 | 0x00000010 | 0x00000020 | "
+                 "0x00000040) + 1) << 1) - 1)) ? __print_flags(REC->prev_state & "
+                 "((((0x00000000 | 0x00000001 | 0x00000002 | 0x00000004 | 0x00000008 | "
+                 "0x00000010 | 0x00000020 | 0x00000040) + 1) << 1) - 1), \"|\", { "
+                 "0x00000001, \"S\" }, { 0x00000002, \"D\" }, { 0x00000004, \"T\" }, { "
+                 "0x00000008, \"t\" }, { 0x00000010, \"X\" }, { 0x00000020, \"Z\" }, { "
+                 "0x00000040, \"P\" }, { 0x00000080, \"I\" }) : \"R\", REC->prev_state & "
+                 "(((0x00000000 | 0x00000001 | 0x00000002 | 0x00000004 | 0x00000008 | "
+                 "0x00000010 | 0x00000020 | 0x00000040) + 1) << 1) ? \"+\" : \"\", "
+                 "REC->next_comm, REC->next_pid, REC->next_prio");
 
 /* Linux's report of the thread being switched out. */
 static int64_t sched_switch_state(const struct thread *prev)
@@ -169,8 +171,8 @@ static const struct event_field sched_wakeup_fields[] = {
     FIELD_S32("int", "prio", 28),
     FIELD_S32("int", "target_cpu", 32),
 };
-#define SCHED_WAKEUP_FMT                                                                     \
-    "\"comm=%s pid=%d prio=%d target_cpu=%03d\", REC->comm, REC->pid, REC->prio, "           \
+#define SCHED_WAKEUP_FMT                                                                           \
+    "\"comm=%s pid=%d prio=%d target_cpu=%03d\", REC->comm, REC->pid, REC->prio, "                 \
     "REC->target_cpu"
 
 static void print_sched_wakeup(struct seqbuf *s, const void *record, size_t len)
@@ -194,16 +196,12 @@ static void emit_wakeup(const struct trace_event_call *call, struct thread *t)
     trace_event_commit(call, r, sizeof(*r), &res);
 }
 
-#define SCHED_WAKEUP_EVENT(name_, order_)                                                    \
-    TRACE_EVENT_ENABLED_BYTE(name_);                                                         \
-    TRACE_EVENT_CALL(name_, &trace_event_on_##name_, .system = "sched", .name = #name_,      \
-                     .fields = sched_wakeup_fields, .nfields = ARRAY_SIZE(sched_wakeup_fields), \
-                     .print = print_sched_wakeup, .order = order_,                           \
-                     .print_fmt = SCHED_WAKEUP_FMT);                                          \
-    void trace_event_emit_##name_(struct thread *t)                                          \
-    {                                                                                        \
-        emit_wakeup(&trace_event_call_##name_, t);                                           \
-    }
+#define SCHED_WAKEUP_EVENT(name_, order_)                                                          \
+    TRACE_EVENT_ENABLED_BYTE(name_);                                                               \
+    TRACE_EVENT_CALL(name_, &trace_event_on_##name_, .system = "sched", .name = #name_,            \
+                     .fields = sched_wakeup_fields, .nfields = ARRAY_SIZE(sched_wakeup_fields),    \
+                     .print = print_sched_wakeup, .order = order_, .print_fmt = SCHED_WAKEUP_FMT); \
+    void trace_event_emit_##name_(struct thread *t) { emit_wakeup(&trace_event_call_##name_, t); }
 
 SCHED_WAKEUP_EVENT(sched_wakeup_new, 306)
 SCHED_WAKEUP_EVENT(sched_wakeup, 307)
@@ -240,8 +238,7 @@ static void print_sched_fork(struct seqbuf *s, const void *record, size_t len)
 TRACE_EVENT_ENABLED_BYTE(sched_process_fork);
 TRACE_EVENT_CALL(sched_process_fork, &trace_event_on_sched_process_fork, .system = "sched",
                  .name = "sched_process_fork", .fields = sched_fork_fields,
-                 .nfields = ARRAY_SIZE(sched_fork_fields), .print = print_sched_fork,
-                 .order = 301,
+                 .nfields = ARRAY_SIZE(sched_fork_fields), .print = print_sched_fork, .order = 301,
                  .print_fmt = "\"comm=%s pid=%d child_comm=%s child_pid=%d\", REC->parent_comm, "
                               "REC->parent_pid, REC->child_comm, REC->child_pid");
 
@@ -257,8 +254,8 @@ void trace_event_emit_sched_process_fork(struct thread *parent, struct thread *c
     if (!(on & TRACE_EVENT_ON_RECORD))
         return;
     struct rb_reservation res;
-    struct sched_fork_record *r = trace_event_reserve(&trace_event_call_sched_process_fork,
-                                                      sizeof(*r), child->pid, &res);
+    struct sched_fork_record *r =
+        trace_event_reserve(&trace_event_call_sched_process_fork, sizeof(*r), child->pid, &res);
     if (!r)
         return;
     sched_comm(r->parent_comm, parent);

@@ -10,7 +10,7 @@
 #define APIC_VEC_SYNC 0xf2
 #define APIC_VEC_SPURIOUS 0xff
 
-void lapic_init_bsp(void);   /* maps the APIC, picks xAPIC or x2APIC, enables it */
+void lapic_init_bsp(void); /* maps the APIC, picks xAPIC or x2APIC, enables it */
 void lapic_init_ap(void);
 uint32_t lapic_id(void);
 void lapic_send_ipi(uint32_t apic_id, uint8_t vector);

@@ -36,7 +36,10 @@ static __always_inline unsigned long arch_local_flags(void)
     __asm__ __volatile__("pushfq; popq %0" : "=r"(f)::"memory");
     return f;
 }
-static __always_inline bool arch_irqs_enabled(void) { return arch_local_flags() & ARCH_FLAGS_IRQ_ON; }
+static __always_inline bool arch_irqs_enabled(void)
+{
+    return arch_local_flags() & ARCH_FLAGS_IRQ_ON;
+}
 /* Were interrupts on in these saved flags (arch_irq_save's result)? */
 static __always_inline bool arch_irqs_enabled_flags(unsigned long flags)
 {
@@ -77,7 +80,8 @@ static __always_inline void arch_sync_core(void)
                          "pushq %%rax\n\t"
                          "pushq $1f\n\t"
                          "iretq\n\t"
-                         "1:" ::: "rax", "memory", "cc");
+                         "1:" ::
+                             : "rax", "memory", "cc");
 }
 
 #endif

@@ -8,18 +8,18 @@
 
 #include <kernel/compiler.h>
 
-#define arch_percpu_read_ptr(offset)                                                         \
-    ({                                                                                       \
-        void *_v;                                                                            \
-        __asm__ __volatile__("mov %%gs:%c1, %0" : "=r"(_v) : "i"(offset));                   \
-        _v;                                                                                  \
+#define arch_percpu_read_ptr(offset)                                                               \
+    ({                                                                                             \
+        void *_v;                                                                                  \
+        __asm__ __volatile__("mov %%gs:%c1, %0" : "=r"(_v) : "i"(offset));                         \
+        _v;                                                                                        \
     })
 
-#define arch_percpu_read_u32(offset)                                                         \
-    ({                                                                                       \
-        uint32_t _v;                                                                         \
-        __asm__ __volatile__("movl %%gs:%c1, %0" : "=r"(_v) : "i"(offset));                  \
-        _v;                                                                                  \
+#define arch_percpu_read_u32(offset)                                                               \
+    ({                                                                                             \
+        uint32_t _v;                                                                               \
+        __asm__ __volatile__("movl %%gs:%c1, %0" : "=r"(_v) : "i"(offset));                        \
+        _v;                                                                                        \
     })
 
 /* Points this CPU's per-CPU base at area (the first thing a CPU does in C). */

@@ -14,7 +14,8 @@ extern struct tsc_clock tsc_clock;
 /* clock_ns(), inline: the ring buffer reads it for every event. */
 static __always_inline uint64_t tsc_clock_ns(void)
 {
-    return (uint64_t)(((unsigned __int128)(arch_cycles() - tsc_clock.boot) * tsc_clock.ns_mult) >> 32);
+    return (uint64_t)(((unsigned __int128)(arch_cycles() - tsc_clock.boot) * tsc_clock.ns_mult) >>
+                      32);
 }
 
 void tsc_mark_boot(void);

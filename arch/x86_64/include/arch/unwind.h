@@ -16,13 +16,13 @@
 struct thread;
 
 struct unwind_state {
-    struct thread *task;    /* whose shadow stack maps hooked returns (NULL: none) */
-    uintptr_t fp;           /* the frame to read next; 0 when the walk is over */
-    uintptr_t lo, hi;       /* a frame must lie in [lo, hi); hi == 0: any readable address */
-    bool strict;            /* each frame above the last (else only from the second on) */
-    unsigned frames;        /* frames read so far */
+    struct thread *task;     /* whose shadow stack maps hooked returns (NULL: none) */
+    uintptr_t fp;            /* the frame to read next; 0 when the walk is over */
+    uintptr_t lo, hi;        /* a frame must lie in [lo, hi); hi == 0: any readable address */
+    bool strict;             /* each frame above the last (else only from the second on) */
+    unsigned frames;         /* frames read so far */
     unsigned long *ret_slot; /* where the current return address was read */
-    unsigned long ret;      /* the current return address, hooks mapped back */
+    unsigned long ret;       /* the current return address, hooks mapped back */
 };
 
 /*

@@ -45,7 +45,6 @@ void x86_set_irq_handler(unsigned vector, x86_irq_handler_fn fn, void *arg);
 /* Interrupt controller end-of-interrupt for a vector (PIC or local APIC). */
 extern void (*x86_irq_eoi)(unsigned vector);
 
-
 /* Legacy 8259 PIC: remapped to X86_IRQ_BASE, all lines masked but those unmasked. */
 void x86_pic_init(void);
 void x86_pic_disable(void);
