@@ -432,25 +432,35 @@ static ssize_t pid_read(struct pfs_file *f, char *buf, size_t len)
     return (ssize_t)n;
 }
 
+int trace_parse_next_pid(const char *buf, size_t len, size_t *pos, long max)
+{
+    size_t i = *pos;
+    while (i < len && isspace((unsigned char)buf[i]))
+        i++;
+    if (i == len) {
+        *pos = i;
+        return -ENOENT;
+    }
+    long pid = 0;
+    size_t start = i;
+    while (i < len && isdigit((unsigned char)buf[i]) && pid < 10000000)
+        pid = pid * 10 + (buf[i++] - '0');
+    if (i == start || (i < len && !isspace((unsigned char)buf[i])) || pid > max)
+        return -EINVAL;
+    *pos = i;
+    return (int)pid;
+}
+
 static ssize_t pid_write(struct pfs_file *f, const char *buf, size_t len)
 {
     size_t i = 0;
-    while (i < len) {
-        while (i < len && isspace((unsigned char)buf[i]))
-            i++;
-        if (i == len)
-            break;
-        long pid = 0;
-        size_t start = i;
-        while (i < len && isdigit((unsigned char)buf[i]) && pid < 10000000)
-            pid = pid * 10 + (buf[i++] - '0');
-        if (i == start || (i < len && !isspace((unsigned char)buf[i])) || pid > TRACE_CTX_PID_MASK)
-            return -EINVAL;
-        int err = trace_pids_add(pid_file_list(f), (int)pid);
+    int pid;
+    while ((pid = trace_parse_next_pid(buf, len, &i, TRACE_CTX_PID_MASK)) >= 0) {
+        int err = trace_pids_add(pid_file_list(f), pid);
         if (err)
             return err;
     }
-    return len;
+    return pid == -ENOENT ? (ssize_t)len : pid;
 }
 
 static int pid_release(struct pfs_file *f)

@@ -368,6 +368,11 @@ static inline uint32_t trace_ctx_now(unsigned type, unsigned extra_preempt)
  * from the fork and free tracepoints, any context).
  */
 enum trace_pid_list { TRACE_PIDS_TRACE, TRACE_PIDS_NOTRACE };
+/*
+ * The pid files' syntax (whitespace-separated decimal pids): the next pid of buf from
+ * *pos, advancing it; -ENOENT at the end, -EINVAL for anything else or a pid over max.
+ */
+int trace_parse_next_pid(const char *buf, size_t len, size_t *pos, long max);
 int trace_pids_add(enum trace_pid_list which, int pid);
 void trace_pids_clear(enum trace_pid_list which);
 void trace_pids_follow(int parent, int child);

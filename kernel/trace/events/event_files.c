@@ -457,21 +457,15 @@ static ssize_t pids_write(struct pfs_file *f, const char *buf, size_t len)
     int parsed[TRACE_EVENT_PIDS_MAX];
     unsigned n = 0;
     size_t i = 0;
-    while (i < len) {
-        while (i < len && isspace((unsigned char)buf[i]))
-            i++;
-        if (i == len)
-            break;
-        long pid = 0;
-        size_t start = i;
-        while (i < len && isdigit((unsigned char)buf[i]) && pid < 10000000)
-            pid = pid * 10 + (buf[i++] - '0');
-        if (i == start || (i < len && !isspace((unsigned char)buf[i])) || pid > 4194304)
-            return -EINVAL;
+    int pid;
+    /* Linux's pid limit (PID_MAX_LIMIT) for event pids: they name threads, not contexts. */
+    while ((pid = trace_parse_next_pid(buf, len, &i, 4194304)) >= 0) {
         if (n == ARRAY_SIZE(parsed))
             return -ENOSPC;
-        parsed[n++] = (int)pid;
+        parsed[n++] = pid;
     }
+    if (pid != -ENOENT)
+        return pid;
     struct trace_event_pids *l = &trace_event_pids[(uintptr_t)f->data];
     unsigned long irq = spin_lock_irqsave(&event_pids_lock);
     unsigned fresh = 0;
