@@ -54,7 +54,7 @@ bool stack_guard_hit(uintptr_t addr);
 /* True when [addr, addr+len) is mapped kernel memory that can be read without faulting. */
 bool kernel_addr_readable(uintptr_t addr, size_t len);
 
-/* Boot-time setup, in this order: pmm_init, x86_paging_init (arch), heap ready at once. */
+/* Boot-time setup, in this order: pmm_init, arch_paging_init, heap ready at once. */
 void pmm_init(void);
 void pmm_get_stats(uint64_t *total_pages, uint64_t *free_pages);
 void heap_get_stats(uint64_t *in_use, uint64_t *mapped, uint64_t *allocs, uint64_t *frees);
