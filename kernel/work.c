@@ -54,7 +54,6 @@ struct work_run {
     /* Totals, added once per thread at its end. */
     struct spinlock totals_lock;
     uint64_t allocations, table_ops, contended, handed_off, received, checksum;
-    uint64_t table_items;
     struct work_thread *threads;
     size_t nthreads;
     char failed_name[THREAD_NAME_LEN]; /* a thread that could not be created, or "" */
@@ -127,13 +126,11 @@ static __noinline void work_table_op(struct work_thread *w, uint64_t *ops, uint6
     if (*pp) {
         gone = *pp;
         *pp = gone->next;
-        run->table_items--;
     } else if (fresh) {
         fresh->key = key;
         fresh->payload = key * 3;
         fresh->next = run->table[bucket];
         run->table[bucket] = fresh;
-        run->table_items++;
         fresh = NULL;
     }
     spin_unlock(&run->table_lock);

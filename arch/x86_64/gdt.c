@@ -73,5 +73,4 @@ void x86_cpu_tables_init(unsigned cpu)
                          : "m"(ptr), "r"((uint64_t)X86_KERNEL_DS), "i"(X86_KERNEL_CS)
                          : "rax", "memory");
     __asm__ __volatile__("ltr %w0" ::"r"(X86_TSS_SEL));
-    cpu_data(cpu)->arch = t;
 }

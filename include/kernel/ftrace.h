@@ -3,7 +3,6 @@
 
 #include <arch/regs.h>
 #include <kernel/compiler.h>
-#include <kernel/list.h>
 
 /*
  * Dynamic ftrace. Every traced function starts with a 5-byte call site; at boot each one
@@ -58,7 +57,6 @@ struct ftrace_ops {
     struct ftrace_hash *filter_hash;  /* NULL or empty: every function */
     struct ftrace_hash *notrace_hash; /* NULL or empty: none */
     /* Owned by ftrace while registered. */
-    struct list_node list;
     int tramp_slot;
     uint64_t recursion_stopped; /* calls dropped by the recursion guard */
 };
@@ -116,7 +114,6 @@ struct ftrace_stats {
     uint64_t boot_convert_ns;
     uint64_t batches;
     uint64_t sites_patched;
-    uint64_t int3_hits;   /* int3 traps emulated during batches */
     uint64_t entry_waits; /* sync rounds repeated for a CPU on its way into a callback */
 };
 void ftrace_get_stats(struct ftrace_stats *st);

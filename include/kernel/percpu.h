@@ -28,8 +28,6 @@ struct percpu {
     uint64_t interrupts;
     uint64_t ipis_received;
     uint32_t vector_counts[256];
-    /* Architecture state: GDT, TSS and interrupt stacks of this CPU. */
-    void *arch;
 } __cacheline_aligned;
 
 extern struct percpu percpu_area[MAX_CPUS];

@@ -556,7 +556,6 @@ void ftrace_get_stats(struct ftrace_stats *st)
     st->boot_convert_ns = boot_convert_ns;
     st->batches = nr_batches;
     st->sites_patched = nr_sites_patched;
-    st->int3_hits = arch_text_poke_int3_hits();
     st->entry_waits = entry_waits;
 }
 
