@@ -113,7 +113,7 @@ static void probe_stacktrace(long *count, unsigned long ip, unsigned long parent
                              unsigned long *parent_slot)
 {
     if (tracing_is_on())
-        trace_stack_from(ip, parent_ip, arch_ftrace_caller_frame(parent_slot), 1);
+        trace_stack_from(ip, parent_slot, 1);
 }
 
 /*
@@ -133,7 +133,7 @@ static void probe_stacktrace_count(long *count, unsigned long ip, unsigned long 
             return;
     } while (!__atomic_compare_exchange_n(count, &old, old - 1, false, __ATOMIC_RELAXED,
                                           __ATOMIC_RELAXED));
-    trace_stack_from(ip, parent_ip, arch_ftrace_caller_frame(parent_slot), 1);
+    trace_stack_from(ip, parent_slot, 1);
 }
 
 static void probe_dump(long *count, unsigned long ip, unsigned long parent_ip,

@@ -203,18 +203,19 @@ void trace_function(unsigned long ip, unsigned long parent_ip, unsigned extra_pr
     trace_function_on(this_cpu(), ip, parent_ip, extra_preempt);
 }
 
-void trace_stack_from(unsigned long ip, unsigned long parent_ip, uintptr_t rbp,
-                      unsigned extra_preempt)
+void trace_stack_from(unsigned long ip, unsigned long *parent_slot, unsigned extra_preempt)
 {
     uint32_t calls[TRACE_STACK_MAX];
     unsigned nr = 0;
+    struct thread *t = this_cpu()->current;
+    unsigned long parent_ip = unwind_real_return(t, *parent_slot, parent_slot);
     if (ip)
         calls[nr++] = trace_addr_pack(ip);
     if (parent_ip)
         calls[nr++] = trace_addr_pack(parent_ip);
     /* The rest from the frame chain, each frame above the last. */
     struct unwind_state st;
-    unwind_start(&st, this_cpu()->current, rbp, 0, 0);
+    unwind_start(&st, t, arch_ftrace_caller_frame(parent_slot), 0, 0);
     st.strict = true;
     while (nr < TRACE_STACK_MAX && unwind_next(&st))
         calls[nr++] = trace_addr_pack(st.ret);

@@ -19,7 +19,7 @@ static void function_trace_call(unsigned long ip, unsigned long parent_ip, struc
     trace_function_on(cpu, ip, parent_ip, 1);
     if (unlikely(trace_opt(TRACE_OPT_FUNC_STACK_TRACE))) {
         /* parent_slot is just above the trampoline's saved rbp, which is the caller's. */
-        trace_stack_from(ip, parent_ip, arch_ftrace_caller_frame(parent_slot), 1);
+        trace_stack_from(ip, parent_slot, 1);
     }
 }
 

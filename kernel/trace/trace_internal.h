@@ -403,12 +403,12 @@ static __always_inline void trace_function_on(struct percpu *cpu, unsigned long 
 }
 void trace_function(unsigned long ip, unsigned long parent_ip, unsigned extra_preempt);
 /*
- * Records a <stack trace> event: ip and parent_ip first (when non-zero), then the frames
- * found from rbp up. A callback passes the traced function, its caller, and the caller's
- * frame, so the trace shows the traced function's own stack, not the tracer's.
+ * Records a <stack trace> event from a callback: the traced function ip, its caller (the
+ * return address at parent_slot, mapped back if function_graph hooked it), then the
+ * frames from the caller's frame up, so the trace shows the traced function's own stack,
+ * not the tracer's.
  */
-void trace_stack_from(unsigned long ip, unsigned long parent_ip, uintptr_t rbp,
-                      unsigned extra_preempt);
+void trace_stack_from(unsigned long ip, unsigned long *parent_slot, unsigned extra_preempt);
 /* trace_marker: a print event. */
 int trace_print(const char *text, size_t len);
 
