@@ -1,5 +1,5 @@
 /*
- * /proc: version, cmdline, meminfo, uptime, as on Linux. The system commands that show
+ * /proc: version, cmdline, meminfo, uptime, kallsyms, as on Linux. The system commands that show
  * the same facts (version, meminfo, uptime, dmesg, poweroff, reboot) live here too.
  */
 #include <arch/power.h>
@@ -12,6 +12,7 @@
 #include <kernel/printk.h>
 #include <kernel/pseudofs.h>
 #include <kernel/shell.h>
+#include <kernel/symbols.h>
 #include <kernel/thread.h>
 #include <kernel/time.h>
 
@@ -48,6 +49,26 @@ static int show_uptime(struct seqbuf *s, void *data)
                       (unsigned long long)(idle % 100));
 }
 
+extern const char __text_start[], __text_end[];
+
+/*
+ * Linux's "address type name" lines, in address order. The table keeps text symbols
+ * without their binding, so every one shows as t; tools reading the file (trace-cmd)
+ * only need the address and the name. _stext and _etext bound the text as on Linux:
+ * a reader takes a function to end where the next symbol starts, so the last one needs
+ * _etext after it.
+ */
+static int show_kallsyms(struct seqbuf *s, void *data)
+{
+    uintptr_t addr;
+    const char *name;
+    seq_printf(s, "%016lx T _stext\n", (unsigned long)__text_start);
+    for (size_t i = 0; (name = sym_at(i, &addr)); i++)
+        seq_printf(s, "%016lx t %s\n", (unsigned long)addr, name);
+    seq_printf(s, "%016lx T _etext\n", (unsigned long)__text_end);
+    return s->overflow ? -ENOMEM : 0;
+}
+
 static void procfs_init(void)
 {
     struct pfs_node *proc = pfs_mkdir("/proc");
@@ -55,6 +76,7 @@ static void procfs_init(void)
     pfs_create_seq(proc, "cmdline", 0444, show_cmdline, NULL, NULL);
     pfs_create_seq(proc, "meminfo", 0444, show_meminfo, NULL, NULL);
     pfs_create_seq(proc, "uptime", 0444, show_uptime, NULL, NULL);
+    pfs_create_seq(proc, "kallsyms", 0444, show_kallsyms, NULL, NULL);
 }
 CORE_INITCALL(procfs_init);
 

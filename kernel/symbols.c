@@ -42,6 +42,16 @@ size_t sym_count(void)
     return h ? h->count : 0;
 }
 
+const char *sym_at(size_t i, uintptr_t *addr)
+{
+    const struct ksymtab_header *h = table();
+    if (!h || i >= h->count)
+        return NULL;
+    const struct ksym *e = entries(h) + i;
+    *addr = e->addr;
+    return name_of(h, e);
+}
+
 const char *sym_lookup(uintptr_t addr, uintptr_t *start, size_t *size)
 {
     const struct ksymtab_header *h = table();

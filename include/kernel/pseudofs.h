@@ -13,8 +13,9 @@ struct seqbuf;
 
 #define PFS_READ 0x1
 #define PFS_WRITE 0x2
-#define PFS_TRUNC 0x4  /* `>`: Linux's O_TRUNC, e.g. clears a trace or a filter */
-#define PFS_APPEND 0x8 /* `>>` */
+#define PFS_TRUNC 0x4     /* `>`: Linux's O_TRUNC, e.g. clears a trace or a filter */
+#define PFS_APPEND 0x8    /* `>>` */
+#define PFS_NONBLOCK 0x10 /* Linux's O_NONBLOCK: a read with nothing to return gives -EAGAIN */
 
 struct pfs_file {
     struct pfs_node *node;

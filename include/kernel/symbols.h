@@ -17,6 +17,8 @@ uintptr_t sym_address(const char *name);
 /* "name+0xoff/0xsize", or "0x..." when unknown. Returns the length. */
 int sym_format(char *buf, size_t len, uintptr_t addr);
 size_t sym_count(void);
+/* The i-th symbol in address order: its name and address, or NULL past the end. */
+const char *sym_at(size_t i, uintptr_t *addr);
 
 #endif
 

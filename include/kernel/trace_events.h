@@ -23,8 +23,9 @@ struct thread;
 #define TRACE_EVENT_ON_RECORD 0x1
 #define TRACE_EVENT_ON_FOLLOW 0x2
 #define TRACE_EVENT_ON_FOLLOW_FUNCTIONS 0x4 /* the same for options/function-fork */
-/* sched_switch only, while any event is on: keep saved_cmdlines, as Linux does. */
+/* sched_switch only, while any event is on, or a tracer: keep saved_cmdlines, as Linux does. */
 #define TRACE_EVENT_ON_CMDLINE 0x4
+#define TRACE_EVENT_ON_CMDLINE_TRACER 0x8
 
 #define TRACE_EVENT_HOOK(name, proto, args)                                                        \
     extern volatile uint8_t trace_event_on_##name;                                                 \

@@ -302,7 +302,7 @@ static __always_inline void *rb_reserve_event(struct ring_buffer *rb, struct rb_
             return p + 1;
         }
         p[0] = rb_header(RB_TYPE_LEN0, delta);
-        p[1] = plen;
+        p[1] = plen + 4; /* as Linux: the length word counts itself */
         return p + 2;
     }
 }
@@ -373,7 +373,7 @@ void rb_discard(struct ring_buffer *rb, struct rb_reservation *res)
     struct rb_cpu_buffer *cb = res->cpu_buffer;
     struct rb_event *ev = res->event;
     unsigned type = ev->header & RB_TYPE_MASK;
-    unsigned size = type == RB_TYPE_LEN0 ? 8 + ev->array[0] : 4 + 4 * type;
+    unsigned size = type == RB_TYPE_LEN0 ? 4 + ev->array[0] : 4 + 4 * type;
 
     /* The delta stays: events after this one on the page are timed relative to it. */
     ev->array[0] = size - 4;
@@ -433,9 +433,9 @@ bool rb_decode(const struct rb_data_page *dp, unsigned *off, unsigned end, uint6
             continue;
         }
         if (type == RB_TYPE_LEN0) {
-            if (room < 8)
+            if (room < 8 || ev->array[0] < 4)
                 break;
-            len = ev->array[0];
+            len = ev->array[0] - 4;
             payload = pos + 8;
         } else {
             len = 4 * type;
@@ -638,6 +638,75 @@ bool rb_peek_ts(struct ring_buffer *rb, unsigned cpu, uint64_t *ts)
         *ts = u.ts;
     spin_unlock_irqrestore(&cb->reader_lock, flags);
     return found;
+}
+
+/*
+ * Moves the unconsumed committed events of the oldest page into out, as Linux's
+ * ring_buffer_read_page does for trace_pipe_raw: the events keep their encoding, the page
+ * header gets the time the first delta is relative to, commit counts the bytes up to the
+ * end of the last event (padding after it is left out, as Linux's real_end), and a loss
+ * since the previous read sets Linux's missed-events flags in commit with the count
+ * stored after the events. So that the count always fits, a page read after a loss hands
+ * over at most RB_DATA_SIZE - 8 bytes of events; the rest comes with the next read.
+ */
+bool rb_read_page(struct ring_buffer *rb, unsigned cpu, void *out_page)
+{
+    struct rb_data_page *out = out_page;
+    if (cpu >= rb->ncpus)
+        return false;
+    struct rb_cpu_buffer *cb = rb->cpus[cpu];
+
+    unsigned long flags = spin_lock_irqsave(&cb->reader_lock);
+    unsigned start, len;
+    for (;;) {
+        struct rb_page *reader = rb_reader_page(cb);
+        if (!reader) {
+            spin_unlock_irqrestore(&cb->reader_lock, flags);
+            return false;
+        }
+        unsigned end = __atomic_load_n(&reader->data->commit, __ATOMIC_ACQUIRE);
+        unsigned limit = cb->lost_events ? RB_DATA_SIZE - sizeof(uint64_t) : RB_DATA_SIZE;
+        start = reader->read;
+        uint64_t start_ts = rb_time_at(reader, start, cb->read_ts);
+
+        unsigned pos = start, taken = start, events = 0, bytes = 0;
+        uint64_t ts = start_ts, taken_ts = start_ts;
+        bool all = true;
+        struct rb_unit u;
+        while (rb_decode(reader->data, &pos, end, &ts, &u)) {
+            if (u.start + u.size - start > limit) {
+                all = false;
+                break;
+            }
+            events++;
+            bytes += u.size;
+            pos = taken = u.start + u.size;
+            ts = taken_ts = u.ts;
+        }
+        len = taken - start;
+        out->time_stamp = start_ts;
+        memcpy(out->data, reader->data->data + start, len);
+
+        reader->read = all ? end : taken;
+        cb->read_ts = all ? ts : taken_ts;
+        RB_STORE(cb->read, cb->read + events);
+        RB_STORE(cb->bytes_read, cb->bytes_read + bytes);
+        cb->read_gen++;
+        if (len || cb->lost_events)
+            break;
+        /* Nothing but discarded events: go on to the next page. */
+    }
+    memset(out->data + len, 0, RB_DATA_SIZE - len);
+    uint64_t commit = len;
+    if (cb->lost_events) {
+        uint64_t lost = cb->lost_events;
+        memcpy(out->data + len, &lost, sizeof(lost));
+        commit |= RB_COMMIT_MISSED_EVENTS | RB_COMMIT_MISSED_STORED;
+        cb->lost_events = 0;
+    }
+    out->commit = commit;
+    spin_unlock_irqrestore(&cb->reader_lock, flags);
+    return true;
 }
 
 /* ---------------------------------------------------------------------------------- */

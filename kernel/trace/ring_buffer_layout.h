@@ -30,7 +30,7 @@
 /* Event header: type_len in bits 0..4, time delta in bits 5..31. */
 #define RB_TYPE_BITS 5
 #define RB_TYPE_MASK 31u
-#define RB_TYPE_LEN0 0      /* payload length in array[0], payload from array[1] */
+#define RB_TYPE_LEN0 0      /* payload length + 4 in array[0], payload from array[1] */
 #define RB_TYPE_DATA_MAX 28 /* 1..28: payload of 4 * type_len bytes from array[0] */
 #define RB_TYPE_PADDING 29  /* length - 4 in array[0], or 4 bytes at the end of a page */
 #define RB_TYPE_TIME_EXTEND 30

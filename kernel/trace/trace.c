@@ -289,6 +289,8 @@ int trace_set_tracer(const char *name)
         } else {
             trace_global.current = t;
         }
+        /* As Linux's tracers, any tracer but nop keeps saved_cmdlines up to date. */
+        trace_event_save_cmdlines_for_tracer(trace_global.current != trace_find_tracer("nop"));
     }
     spin_unlock(&tracer_switch_lock);
     return err;

@@ -331,13 +331,14 @@ TRACEFS_FILE(trace_options, .path = "trace_options", .mode = 0644, .show = show_
 
 /* ---- trace_marker, trace_clock, tracing_cpumask, set_ftrace_pid ---- */
 
-static ssize_t store_marker(void *data, const char *buf, size_t len)
+/* Linux's name for the marker write: the trace.dat export gives print records its address. */
+static ssize_t tracing_mark_write(void *data, const char *buf, size_t len)
 {
     int err = trace_print(buf, len);
     return err ? err : (ssize_t)len;
 }
 
-TRACEFS_FILE(trace_marker, .path = "trace_marker", .mode = 0220, .store = store_marker);
+TRACEFS_FILE(trace_marker, .path = "trace_marker", .mode = 0220, .store = tracing_mark_write);
 
 static int show_trace_clock(struct seqbuf *s, void *data)
 {

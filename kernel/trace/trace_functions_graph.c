@@ -262,11 +262,14 @@ static void print_proc(struct seqbuf *s, int pid)
 
 static void print_cpu(struct seqbuf *s, unsigned cpu) { seq_printf(s, " %*u) ", cpu_width(), cpu); }
 
+/* Truncated to the microsecond, as Linux's print_graph_abs_time (the context column rounds). */
 static void print_abstime(struct seqbuf *s, uint64_t ts)
 {
-    char buf[32];
-    trace_format_timestamp(buf, sizeof(buf), ts);
-    seq_printf(s, "%s |  ", buf);
+    if (trace_clock_is_ns())
+        seq_printf(s, "%5llu.%06llu |  ", (unsigned long long)(ts / 1000000000ULL),
+                   (unsigned long long)(ts / 1000 % 1000000));
+    else
+        seq_printf(s, "%12llu |  ", (unsigned long long)ts);
 }
 
 /* Columns before the duration: absolute time, CPU, task. */

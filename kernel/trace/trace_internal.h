@@ -139,6 +139,17 @@ bool rb_iter_peek(struct rb_iter *it, struct rb_record *out); /* false at the en
 bool rb_iter_next(struct rb_iter *it);                        /* steps over one event */
 void rb_iter_finish(struct rb_iter *it);
 
+/*
+ * Consuming page reader (trace_pipe_raw). Fills out_page (PAGE_SIZE bytes, Linux's sub-buffer
+ * layout: u64 time stamp, u64 commit, events) with unconsumed events of cpu's oldest page
+ * and consumes them; false when there is nothing to read. After events were lost, commit
+ * has Linux's RB_COMMIT_MISSED_EVENTS and RB_COMMIT_MISSED_STORED, and the count (u64)
+ * follows the events.
+ */
+#define RB_COMMIT_MISSED_EVENTS (1ULL << 31)
+#define RB_COMMIT_MISSED_STORED (1ULL << 30)
+bool rb_read_page(struct ring_buffer *rb, unsigned cpu, void *out_page);
+
 void rb_get_stats(struct ring_buffer *rb, unsigned cpu, struct rb_stats *st);
 
 /* ==== the tracing core (trace.c, trace_output.c, trace_files.c) ==== */

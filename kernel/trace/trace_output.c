@@ -23,9 +23,11 @@ const char *trace_comm_of(int pid, char *buf, size_t len)
 
 void trace_format_timestamp(char *buf, size_t len, uint64_t ts)
 {
+    /* Rounded to the nearest microsecond, as Linux's trace_print_context (ns2usecs). */
+    uint64_t us = (ts + 500) / 1000;
     if (trace_clock_is_ns())
-        scnprintf(buf, len, "%5llu.%06llu", (unsigned long long)(ts / 1000000000ULL),
-                  (unsigned long long)(ts / 1000 % 1000000));
+        scnprintf(buf, len, "%5llu.%06llu", (unsigned long long)(us / 1000000),
+                  (unsigned long long)(us % 1000000));
     else
         scnprintf(buf, len, "%12llu", (unsigned long long)ts);
 }

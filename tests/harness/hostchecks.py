@@ -1,7 +1,9 @@
-"""The checks of `make test` that need no QEMU: the harness's own unit tests and the ring
-buffer's host stress test (the kernel's ring_buffer.c built for the host, hammered by
-threads and signals), briefly, with AddressSanitizer + UBSan and without a sanitizer.
-Each reports as named results through the run's reporter."""
+"""The checks of `make test` outside the shared QEMU boots: the harness's own unit tests,
+the ring buffer's host stress test (the kernel's ring_buffer.c built for the host,
+hammered by threads and signals), briefly, with AddressSanitizer + UBSan and without a
+sanitizer, and the trace export tests (tests/export: tools/fentros-trace boots its own
+QEMU, trace-cmd judges the files). Each reports as named results through the run's
+reporter."""
 
 import subprocess
 import time
@@ -10,6 +12,9 @@ from pathlib import Path
 
 HARNESS_DIR = Path(__file__).resolve().parent
 HOST_DIR = HARNESS_DIR.parent / "host"
+EXPORT_DIR = HARNESS_DIR.parent / "export"
+# unittest suites: (directory, top level for imports, result name prefix)
+SUITES = ((HARNESS_DIR, HARNESS_DIR, "harness"), (EXPORT_DIR, HARNESS_DIR.parent.parent, "export"))
 # Seconds each stress binary runs in `make test`; `make -C tests/host check` runs longer.
 STRESS_SECONDS = 3
 STRESS_BUILDS = (("asan", "rb_stress"), ("plain", "rb_stress_fast"))
@@ -25,11 +30,20 @@ class _Failure:
         self.fatal = False
 
 
+def _discover(directory, top):
+    loader = unittest.TestLoader()
+    return loader.discover(str(directory), pattern="test_*.py", top_level_dir=str(top))
+
+
+def _unit_name(prefix, test):
+    # "harness/Class.test" and "export/Class.test": the module path stays out of the name.
+    return f"{prefix}/{'.'.join(test.id().split('.')[-2:])}"
+
+
 def names():
     """The result names these checks report, in order (for --list and filtering)."""
-    loader = unittest.TestLoader()
-    suite = loader.discover(str(HARNESS_DIR), pattern="test_*.py", top_level_dir=str(HARNESS_DIR))
-    unit = [f"harness/{t.id().split('.', 1)[-1]}" for t in _flatten(suite)]
+    unit = [_unit_name(prefix, t) for directory, top, prefix in SUITES
+            for t in _flatten(_discover(directory, top))]
     return unit + [f"host/rb_stress/{kind}" for kind, _ in STRESS_BUILDS]
 
 
@@ -42,14 +56,14 @@ def _flatten(suite):
 
 
 class _Result(unittest.TestResult):
-    def __init__(self, reporter, wanted):
+    def __init__(self, reporter, prefix):
         super().__init__()
         self.reporter = reporter
-        self.wanted = wanted
+        self.prefix = prefix
         self.began = 0.0
 
     def _name(self, test):
-        return f"harness/{test.id().split('.', 1)[-1]}"
+        return _unit_name(self.prefix, test)
 
     def startTest(self, test):
         super().startTest(test)
@@ -70,13 +84,12 @@ class _Result(unittest.TestResult):
         self.reporter.skip(self._name(test), reason)
 
 
-def run_harness_tests(reporter, wanted):
-    loader = unittest.TestLoader()
-    suite = loader.discover(str(HARNESS_DIR), pattern="test_*.py", top_level_dir=str(HARNESS_DIR))
-    chosen = unittest.TestSuite(t for t in _flatten(suite)
-                                if wanted(f"harness/{t.id().split('.', 1)[-1]}"))
+def run_unit_tests(reporter, wanted, suite_index):
+    directory, top, prefix = SUITES[suite_index]
+    chosen = unittest.TestSuite(t for t in _flatten(_discover(directory, top))
+                                if wanted(_unit_name(prefix, t)))
     if chosen.countTestCases():
-        chosen.run(_Result(reporter, wanted))
+        chosen.run(_Result(reporter, prefix))
 
 
 def run_host_stress(reporter, wanted):
@@ -108,5 +121,6 @@ def run_host_stress(reporter, wanted):
 
 
 def run_all(reporter, wanted):
-    run_harness_tests(reporter, wanted)
+    run_unit_tests(reporter, wanted, 0)
     run_host_stress(reporter, wanted)
+    run_unit_tests(reporter, wanted, 1)

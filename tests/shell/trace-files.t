@@ -175,6 +175,7 @@ buffer_size_kb
 stats
 trace
 trace_pipe
+trace_pipe_raw
 
 # `>` on trace clears it (O_TRUNC), whatever is written; `>>` does not.
 $ echo junk >> trace

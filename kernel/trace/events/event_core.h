@@ -127,6 +127,9 @@ void trace_event_print_format(struct seqbuf *s, const struct trace_event_call *c
 /* The saved_cmdlines cache: records comm for pid, from any context (skips if busy). */
 void trace_event_save_cmdline(int pid, const char *comm);
 
+/* Whether a tracer (not nop) is on: it keeps saved_cmdlines refreshed at each switch too. */
+void trace_event_save_cmdlines_for_tracer(bool on);
+
 /* A string field copied into a record (comm): zero-padded, as Linux's memcpy of comm. */
 void trace_event_copy_comm(char dst[16], const char *src);
 

@@ -10,6 +10,7 @@
 #include <kernel/errno.h>
 #include <kernel/mm.h>
 #include <kernel/spinlock.h>
+#include <kernel/thread.h>
 #include <lib/ctype.h>
 #include <lib/printf.h>
 #include <lib/string.h>
@@ -72,6 +73,14 @@ static void enable_locked(const struct trace_event_call *call, bool on)
     set_bit_in(call->state->enabled, TRACE_EVENT_ON_RECORD, on);
     /* While any event is on, each context switch refreshes saved_cmdlines. */
     set_bit_in(&trace_event_on_sched_switch, TRACE_EVENT_ON_CMDLINE, any_event_enabled());
+}
+
+void trace_event_save_cmdlines_for_tracer(bool on)
+{
+    set_bit_in(&trace_event_on_sched_switch, TRACE_EVENT_ON_CMDLINE_TRACER, on);
+    /* The thread starting the tracer may run until tracing stops without a switch. */
+    if (on)
+        trace_event_save_cmdline(current_thread()->pid, current_thread()->name);
 }
 
 int trace_event_enable(const struct trace_event_call *call, bool on)

@@ -133,7 +133,7 @@ static int64_t sched_switch_state(const struct thread *prev)
 void trace_event_emit_sched_switch(struct thread *prev, struct thread *next)
 {
     uint8_t on = trace_event_on_sched_switch;
-    if (on & TRACE_EVENT_ON_CMDLINE) {
+    if (on & (TRACE_EVENT_ON_CMDLINE | TRACE_EVENT_ON_CMDLINE_TRACER)) {
         trace_event_save_cmdline(prev->pid, prev->name);
         trace_event_save_cmdline(next->pid, next->name);
     }

@@ -1,0 +1,338 @@
+"""trace.dat from `tools/fentros-trace record`, judged by Debian's trace-cmd.
+
+Each scenario boots fentros once through the tool (a short `work` run), with the
+kernel's own `cat trace` of the same buffer saved beside the file. trace-cmd must read
+the file without complaint and report the same records as the kernel printed: tasks,
+pids, CPUs, flags, timestamps and bodies (function_graph as trace-cmd's own plugin draws
+it), keep time monotonic per CPU, show the events the kernel counted lost, and survive a
+conversion to version 7 and back. The Chrome JSON and folded outputs of `convert` are
+checked against trace-cmd's raw view of the same records."""
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+TOOL = REPO / "tools" / "fentros-trace"
+sys.path.insert(0, str(REPO / "tools"))
+
+from fentros_trace import channel  # noqa: E402
+
+TRACE_CMD = shutil.which("trace-cmd")
+
+# The kernel's `cat trace` line (function tracer, events): task-pid [cpu] flags ts: body
+KERNEL_LINE = re.compile(r"^\s*(?P<comm>.*?)-(?P<pid>\d+)\s+\[(?P<cpu>\d+)\]\s+(?P<flags>\S{5})\s+"
+                         r"(?P<ts>\d+\.\d{6}): (?P<body>.*)$")
+# trace-cmd report -l: task-pid cpu+flags ts: event: body
+REPORT_LINE = re.compile(r"^\s*(?P<comm>.*?)-(?P<pid>\d+)\s+(?P<cpu>\d+)(?P<flags>\S{5})\s+"
+                         r"(?P<ts>\d+\.\d{6}): (?P<event>\w+):\s*(?P<body>.*)$")
+# trace-cmd report (no -l): task-pid [cpu] ts: event: body
+PLAIN_REPORT_LINE = re.compile(r"^\s*(?P<comm>.*?)-(?P<pid>\d+)\s+\[(?P<cpu>\d+)\]\s+"
+                               r"(?P<ts>\d+\.\d{6}): (?P<event>\w+):\s*(?P<body>.*)$")
+DROPPED = re.compile(r"^CPU:\s*(\d+) \[(\d+) EVENTS DROPPED\]")
+BAD_REPORT = re.compile(r"\[UNKNOWN EVENT\]|\[FAILED TO PARSE\]|\b0xffffffff[0-9a-f]{8}\b")
+
+
+def run(argv, **kw):
+    return subprocess.run([str(a) for a in argv], capture_output=True, text=True, timeout=600,
+                          **kw)
+
+
+class Recording:
+    """One `fentros-trace record` run: its trace.dat, the kernel's text, the capture."""
+
+    def __init__(self, name, args, command):
+        # Kept for a look after the run, as the other tests' logs are.
+        self.dir = REPO / "build" / "test-logs" / "export" / name
+        shutil.rmtree(self.dir, ignore_errors=True)
+        self.dir.mkdir(parents=True)
+        self.dat = self.dir / "trace.dat"
+        self.text = self.dir / "kernel.txt"
+        self.result = run([TOOL, "record", *args, "--workdir", self.dir / "machine", "-o", self.dat,
+                           "--kernel-text", self.text, "--", *command])
+
+    def ok(self):
+        return self.result.returncode == 0 and self.dat.exists()
+
+    def files(self):
+        return channel.read_files(self.dir / "machine" / "debugcon.bin")
+
+    def report(self, *options, path=None):
+        r = run([TRACE_CMD, "report", *options, "-i", path or self.dat])
+        return r.returncode, r.stdout.splitlines(), r.stderr
+
+    def kernel_lines(self):
+        return self.text.read_text(errors="replace").splitlines()
+
+
+def by_cpu(rows):
+    out = {}
+    for row in rows:
+        out.setdefault(row[0], []).append(row[1:])
+    return out
+
+
+class ExportCase(unittest.TestCase):
+    ARGS = ()
+    COMMAND = ("work", "0.01")
+    rec = None
+
+    @classmethod
+    def setUpClass(cls):
+        if not TRACE_CMD:
+            raise unittest.SkipTest("trace-cmd is not installed (make deps installs it)")
+        cls.rec = Recording(cls.__name__, cls.ARGS, cls.COMMAND)
+
+    def setUp(self):
+        self.assertTrue(self.rec.ok(), "fentros-trace record failed:\n" + self.rec.result.stderr)
+
+    def assert_clean_report(self, *options):
+        code, lines, err = self.rec.report(*options)
+        self.assertEqual(code, 0, err)
+        bad = [line for line in lines if BAD_REPORT.search(line)]
+        self.assertEqual(bad[:5], [], "trace-cmd could not read every record")
+        self.assertNotIn("FAILED", err)
+        return lines
+
+    def assert_time_monotonic(self):
+        code, lines, err = self.rec.report("--ts-check")
+        self.assertEqual(code, 0, err)
+        self.assertFalse([line for line in lines + err.splitlines() if "backwards" in line])
+
+    def assert_same_after_v7(self):
+        v7 = self.rec.dir / "v7.dat"
+        v6 = self.rec.dir / "v6.dat"
+        for src, dst, version in ((self.rec.dat, v7, "7"), (v7, v6, "6")):
+            r = run([TRACE_CMD, "convert", "-i", src, "-o", dst, "--file-version", version])
+            self.assertEqual(r.returncode, 0, r.stderr)
+        original = self.rec.report()[1]
+        self.assertGreater(len(original), 100)
+        self.assertEqual(self.rec.report(path=v7)[1], original)
+        self.assertEqual(self.rec.report(path=v6)[1], original)
+
+
+class FunctionTracer(ExportCase):
+    """The function tracer at 2 CPUs: every line of `cat trace` is in the report."""
+    ARGS = ("-p", "function", "--smp", "2")
+
+    def test_report_is_clean(self):
+        self.assert_clean_report("-l", "-O", "parent=1")
+
+    def test_same_records_as_kernel(self):
+        kernel = []
+        for line in self.rec.kernel_lines():
+            m = KERNEL_LINE.match(line)
+            if m:
+                kernel.append((int(m["cpu"]), m["comm"], int(m["pid"]), m["flags"], m["ts"],
+                               m["body"].replace(" <-", " <- ")))
+        report = []
+        for line in self.assert_clean_report("-l", "-O", "parent=1"):
+            m = REPORT_LINE.match(line)
+            if m:
+                self.assertEqual(m["event"], "function", line)
+                report.append((int(m["cpu"]), m["comm"], int(m["pid"]), m["flags"], m["ts"],
+                               " ".join(m["body"].replace("<--", "<-").split())))
+        self.assertGreater(len(kernel), 1000, "the kernel traced too little to compare")
+        self.assertEqual(len(report), len(kernel))
+        self.assertEqual(by_cpu(report), by_cpu(kernel))
+
+    def test_time_monotonic(self):
+        self.assert_time_monotonic()
+
+    def test_v7_round_trip(self):
+        self.assert_same_after_v7()
+
+
+def graph_rows(lines, kernel):
+    """(cpu, duration, call text) of function_graph lines, kernel's or trace-cmd's."""
+    rows = []
+    for line in lines:
+        if kernel:
+            m = re.match(r"^\s*(\d+)\)\s(.*)$", line)
+            if not m:
+                continue
+            cpu, rest = int(m[1]), m[2]
+        else:
+            m = PLAIN_REPORT_LINE.match(line)
+            if not m or not m["event"].startswith("funcgraph"):
+                continue
+            cpu, rest = int(m["cpu"]), m["body"]
+        d = re.match(r"^\s*(?:[!+#*@$]?\s*([\d.]+) us)?\s*\|\s*(.*)$", rest)
+        if not d:
+            continue
+        call = d[2].strip()
+        if call.startswith("/*") or "==========" in call:
+            continue  # events as comments, interrupt arrows: not graph records
+        call = re.sub(r"\s*/\*.*\*/$", "", call)  # the kernel names unmatched returns
+        rows.append((cpu, d[1] or "", call))
+    return rows
+
+
+def same_duration(kernel, report):
+    """The kernel prints a duration in at most 7 characters (Linux's print_graph_duration),
+    trace-cmd's plugin with all its digits; the markers differ too (trace-cmd has no `*`
+    or `@`), so the numbers are compared, the kernel's being a prefix of trace-cmd's."""
+    return report.startswith(kernel) if kernel else not report
+
+
+class FunctionGraph(ExportCase):
+    """function_graph from the `work` command at 4 CPUs, with sched_switch."""
+    ARGS = ("-p", "function_graph", "-g", "shell_cmd_fn_work", "-e", "sched:sched_switch",
+            "--smp", "4")
+
+    def test_report_is_clean(self):
+        self.assert_clean_report()
+
+    def test_same_calls_as_kernel(self):
+        kernel = graph_rows(self.rec.kernel_lines(), True)
+        report = graph_rows(self.assert_clean_report(), False)
+        self.assertGreater(len(kernel), 20, "the kernel traced too little to compare")
+        kernel, report = by_cpu(kernel), by_cpu(report)
+        self.assertEqual(sorted(report), sorted(kernel))
+        for cpu, rows in kernel.items():
+            self.assertEqual([call for _, call in report[cpu]], [call for _, call in rows])
+            wrong = [(k, r) for (k, _), (r, _) in zip(rows, report[cpu])
+                     if not same_duration(k, r)]
+            self.assertEqual(wrong[:5], [], f"CPU {cpu}: durations differ")
+
+    def test_sched_switch_fields(self):
+        kernel = [l.split("/* sched_switch: ")[1].rstrip(" */") for l in self.rec.kernel_lines()
+                  if "/* sched_switch: " in l]
+        report = [m["body"] for m in map(PLAIN_REPORT_LINE.match, self.rec.report("-N")[1])
+                  if m and m["event"] == "sched_switch"]
+        self.assertTrue(kernel)
+        self.assertEqual(sorted(report), sorted(kernel))
+
+    def test_time_monotonic(self):
+        self.assert_time_monotonic()
+
+    def test_chrome_json_slices(self):
+        out = self.rec.dir / "trace.json"
+        r = run([TOOL, "convert", self.rec.dat, "--to", "chrome-json", "-o", out])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        events = json.loads(out.read_text())["traceEvents"]
+        slices = [e for e in events if e.get("cat") == "function_graph"]
+        self.assertTrue(all(e["ph"] == "X" and e["dur"] >= 0 for e in slices))
+        self.assertFalse([e for e in events if e["ph"] in ("B", "E")])
+        raw = [m for m in map(PLAIN_REPORT_LINE.match, self.rec.report("-N")[1]) if m]
+        exits = [m for m in raw if m["event"] == "funcgraph_exit"]
+        self.assertGreater(len(exits), 20)
+        self.assertEqual(len(slices), len(exits), "one slice per function_graph return")
+        switches = [m for m in raw if m["event"] == "sched_switch"]
+        cpu_tracks = [e for e in events if e.get("cat") == "sched" and e["ph"] == "X"]
+        self.assertEqual(len(cpu_tracks), len(switches), "a run slice per sched_switch")
+
+    def test_folded_totals(self):
+        out = self.rec.dir / "trace.folded"
+        r = run([TOOL, "convert", self.rec.dat, "--to", "folded", "-o", out])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        total = 0
+        for line in out.read_text().splitlines():
+            stack, _, value = line.rpartition(" ")
+            self.assertTrue(stack and value.isdigit(), line)
+            total += int(value)
+        # The top-level calls' durations, from trace-cmd's raw view of the exits.
+        top = 0
+        for m in map(PLAIN_REPORT_LINE.match, self.rec.report("-N")[1]):
+            if m and m["event"] == "funcgraph_exit":
+                f = re.search(r"\((\d+)\) \(start: ([0-9a-f]+)\s+end: ([0-9a-f]+)\)", m["body"])
+                self.assertIsNotNone(f, m["body"])
+                if f[1] == "0":
+                    top += int(f[3], 16) - int(f[2], 16)
+        self.assertGreater(top, 0)
+        self.assertEqual(total, top)
+
+
+class EventsAlone(ExportCase):
+    """Trace events with the nop tracer at 1 CPU, bodies from their print fmt."""
+    ARGS = ("-e", "sched:*", "-e", "irq_vectors:*", "--smp", "1")
+
+    def test_same_events_as_kernel(self):
+        kernel = []
+        for line in self.rec.kernel_lines():
+            m = KERNEL_LINE.match(line)
+            if m:
+                event, _, body = m["body"].partition(": ")
+                kernel.append((int(m["cpu"]), m["comm"], int(m["pid"]), m["flags"], m["ts"],
+                               event, body))
+        report = []
+        for line in self.assert_clean_report("-l", "-N"):
+            m = REPORT_LINE.match(line)
+            if m:
+                report.append((int(m["cpu"]), m["comm"], int(m["pid"]), m["flags"], m["ts"],
+                               m["event"], m["body"]))
+        self.assertGreater(len(kernel), 10)
+        self.assertTrue(any(k[5] == "sched_switch" for k in kernel))
+        self.assertEqual(report, kernel)
+
+    def test_time_monotonic(self):
+        self.assert_time_monotonic()
+
+
+class Overrun(ExportCase):
+    """A small buffer overwritten at 2 CPUs: the report shows what the stats counted."""
+    ARGS = ("-p", "function", "-b", "16", "--smp", "2")
+    COMMAND = ("work", "0.05")
+
+    def test_dropped_events_match_stats(self):
+        files = self.rec.files()
+        overrun = {}
+        for cpu in range(2):
+            stats = files[f"per_cpu/cpu{cpu}/stats"].decode()
+            overrun[cpu] = int(re.search(r"^overrun: (\d+)$", stats, re.M)[1])
+        self.assertTrue(any(overrun.values()), "the buffer did not overflow")
+        dropped = {0: 0, 1: 0}
+        for line in self.assert_clean_report():
+            m = DROPPED.match(line.strip())
+            if m:
+                dropped[int(m[1])] += int(m[2])
+        self.assertEqual(dropped, overrun)
+
+
+class Errors(unittest.TestCase):
+    """What a user can get wrong: a clear message and a non-zero exit."""
+
+    def test_unknown_tracer(self):
+        r = run([TOOL, "record", "-p", "nosuch", "--smp", "1", "-o", os.devnull, "--", "echo"])
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("Invalid argument", r.stderr)
+
+    def test_unknown_event(self):
+        r = run([TOOL, "record", "-e", "nosuch:event", "--smp", "1", "-o", os.devnull, "--",
+                 "echo"])
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("set_event", r.stderr)
+
+    def test_no_kernel(self):
+        r = run([TOOL, "record", "--iso", "/nonexistent.iso", "--", "echo"])
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("no kernel built", r.stderr)
+
+    def test_no_qemu(self):
+        r = run([TOOL, "record", "--", "echo"], env={**os.environ, "QEMU": "no-such-qemu"})
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("QEMU is not installed", r.stderr)
+
+    def test_convert_foreign_and_truncated(self):
+        with tempfile.TemporaryDirectory() as d:
+            foreign = Path(d) / "foreign.dat"
+            foreign.write_bytes(b"not a trace at all")
+            r = run([TOOL, "convert", foreign, "--to", "folded", "-o", Path(d) / "out"])
+            self.assertNotEqual(r.returncode, 0)
+            self.assertIn("not a trace.dat file", r.stderr)
+            # A real header cut short.
+            cut = Path(d) / "cut.dat"
+            cut.write_bytes(b"\x17\x08\x44tracing6\0\0\x08" + bytes(4) + b"header_page\0")
+            r = run([TOOL, "convert", cut, "--to", "chrome-json", "-o", Path(d) / "out"])
+            self.assertNotEqual(r.returncode, 0)
+            self.assertIn("truncated", r.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()

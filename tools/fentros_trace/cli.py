@@ -1,0 +1,71 @@
+"""Command line of tools/fentros-trace."""
+
+import argparse
+import sys
+
+from . import channel, convert, record, tracedat
+from .machine import MachineError
+
+USAGE_EXAMPLES = """examples:
+  fentros-trace record -p function_graph -g do_work -o graph.dat -- work 0.1
+  fentros-trace record -e sched:sched_switch -e 'irq:*' -- work 0.2
+  trace-cmd report -i trace.dat
+  fentros-trace convert trace.dat --to chrome-json -o trace.json
+  fentros-trace convert graph.dat --to folded -o graph.folded
+"""
+
+
+def parser():
+    p = argparse.ArgumentParser(prog="fentros-trace", epilog=USAGE_EXAMPLES,
+                                formatter_class=argparse.RawDescriptionHelpFormatter,
+                                description="Record fentros traces as trace.dat, convert them.")
+    sub = p.add_subparsers(dest="verb", required=True)
+
+    r = sub.add_parser("record", help="boot fentros in QEMU, trace a shell command, write "
+                       "trace.dat")
+    r.add_argument("-p", dest="tracer", metavar="TRACER", help="tracer (current_tracer)")
+    r.add_argument("-e", dest="events", metavar="SYSTEM:EVENT", action="append", default=[],
+                   help="an event or glob (set_event); repeat for more")
+    r.add_argument("-l", dest="filter", metavar="FUNC", action="append", default=[],
+                   help="trace only this function or glob (set_ftrace_filter)")
+    r.add_argument("-n", dest="notrace", metavar="FUNC", action="append", default=[],
+                   help="do not trace this function or glob (set_ftrace_notrace)")
+    r.add_argument("-g", dest="graph_func", metavar="FUNC", action="append", default=[],
+                   help="graph only calls from this function (set_graph_function)")
+    r.add_argument("-b", dest="buffer_kb", metavar="KB", type=int,
+                   help="per-CPU buffer size in KB (buffer_size_kb)")
+    r.add_argument("--smp", type=int, default=2, help="CPUs of the machine (default 2)")
+    r.add_argument("-o", dest="output", default="trace.dat", help="output (default trace.dat)")
+    r.add_argument("--kernel-text", metavar="FILE",
+                   help="also save the kernel's own `cat trace` of the same buffer")
+    r.add_argument("--iso", help="boot this image (default build/fentros.iso)")
+    r.add_argument("--workdir", help="keep the serial log and channel capture here")
+    r.add_argument("--timeout", type=float, default=600, help="seconds COMMAND may run")
+    r.add_argument("--progress", action="store_true",
+                   help="show transfer progress even when stderr is not a terminal")
+    r.add_argument("command", nargs=argparse.REMAINDER, metavar="-- COMMAND",
+                   help="the shell line to trace")
+
+    c = sub.add_parser("convert", help="trace.dat -> Chrome trace JSON or folded stacks")
+    c.add_argument("input", metavar="FILE.dat")
+    c.add_argument("--to", required=True, choices=("chrome-json", "folded"))
+    c.add_argument("-o", dest="output", required=True)
+    return p
+
+
+def main(argv=None):
+    args = parser().parse_args(argv)
+    try:
+        if args.verb == "record":
+            if args.command and args.command[0] == "--":
+                args.command = args.command[1:]
+            if not args.command:
+                print("fentros-trace record: no COMMAND to trace (… -- COMMAND)",
+                      file=sys.stderr)
+                return 2
+            return record.record(args)
+        return convert.convert(args.input, args.to, args.output)
+    except (MachineError, record.RecordError, channel.ChannelError,
+            tracedat.TraceDatError, convert.ConvertError, OSError) as e:
+        print(f"fentros-trace {args.verb}: {e}", file=sys.stderr)
+        return 1
