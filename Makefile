@@ -4,6 +4,7 @@
 #   make test       the QEMU test harness (N passed, N failed)
 #   make bench      the tracer's costs, one table
 #   make bench-linux the same costs measured on Debian's Linux in the same QEMU, side by side
+#   make bench-export what recording a trace.dat costs (tools/fentros-trace)
 #   make deps       install the host tools this needs (Debian)
 
 BUILD      := build
@@ -74,7 +75,7 @@ KERNEL   := $(BUILD)/kernel.elf
 ISO      := $(BUILD)/fentros.iso
 GENSYMS  := $(BUILD)/tools/gensyms
 
-.PHONY: all iso run test bench bench-linux icount deps clean check-deps format format-check
+.PHONY: all iso run test bench bench-linux bench-export icount deps clean check-deps format format-check
 all: $(KERNEL) $(ISO)
 iso: $(ISO)
 
@@ -165,6 +166,11 @@ bench: check-deps all
 # the tree) and builds tools/linux-bench/syscall_loop.c statically for its initramfs.
 bench-linux: check-deps all
 	$(PYTHON) tests/bench_linux.py --smp $(SMP) --mem $(MEM) --accel $(QEMU_ACCEL)
+
+# A full default buffer recorded with tools/fentros-trace: transfer rate, record time,
+# the host's widening cost per event.
+bench-export: check-deps all
+	$(PYTHON) tests/bench_export.py --smp $(SMP)
 
 # The instructions of one traced call under each tracer, single-stepped in QEMU's gdbstub.
 icount: check-deps all

@@ -9,7 +9,8 @@ one track per CPU.
 
 Folded stacks (flame graphs): one line per call path, `a;b;c <ns>`, the value being the
 time spent in the last function itself (its duration less its children's), so the
-values of a call tree add up to its top-level duration.
+values of a call tree add up to its top-level duration. A level with no entry record
+shows as [unknown].
 """
 
 import heapq
@@ -20,6 +21,9 @@ from . import formats, ringpage, tracedat
 
 KERNEL_PID, CPUS_PID = 1, 2
 IDLE_TID_BASE = 1 << 20  # above any 20-bit pid
+# A level of the call stack with no entry record: the call began before the trace did, or
+# it is the level an interrupt takes (the graph counts it; no traced function fills it).
+UNKNOWN = "[unknown]"
 
 
 class ConvertError(Exception):
@@ -135,21 +139,26 @@ def to_folded(trace):
         if ev.name == "funcgraph_entry":
             del stack[depth:]
             while len(stack) < depth:
-                stack.append(["?", 0])  # entered before the trace began
+                stack.append([UNKNOWN, 0])
             stack.append([func, 0])
             continue
         duration = ev.value(rec, "rettime") - ev.value(rec, "calltime")
         if len(stack) <= depth or stack[depth][0] != func:
             del stack[depth:]
             while len(stack) < depth:
-                stack.append(["?", 0])
+                stack.append([UNKNOWN, 0])
             stack.append([func, 0])
         children = stack[depth][1]
         path = ";".join([trace.comm(pid)] + [f for f, _ in stack[:depth + 1]])
         totals[path] = totals.get(path, 0) + max(duration - children, 0)
         del stack[depth:]
-        if depth > 0:
-            stack[depth - 1][1] += duration
+        # The time belongs to the nearest caller the trace saw enter: an unknown frame
+        # never returns, so time charged to it would be counted twice.
+        parent = depth - 1
+        while parent >= 0 and stack[parent][0] == UNKNOWN:
+            parent -= 1
+        if parent >= 0:
+            stack[parent][1] += duration
     return totals
 
 
