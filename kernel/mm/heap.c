@@ -5,6 +5,7 @@
  * frees and stray pointers. One lock, taken with interrupts off, makes it SMP-safe.
  */
 #include <kernel/errno.h>
+#include <kernel/fault_inject.h>
 #include <kernel/mm.h>
 #include <kernel/panic.h>
 #include <kernel/spinlock.h>
@@ -69,7 +70,7 @@ void *kmalloc(size_t size)
 {
     if (size == 0)
         size = 1;
-    if (size > (1ul << 30))
+    if (size > (1ul << 30) || should_fail(&failslab, size))
         return NULL;
     size_t total = size + sizeof(struct heap_header);
 

@@ -4,6 +4,7 @@
  * first MiB (BIOS data, AP trampoline) and the multiboot info.
  */
 #include <kernel/bootinfo.h>
+#include <kernel/fault_inject.h>
 #include <kernel/mm.h>
 #include <kernel/panic.h>
 #include <kernel/printk.h>
@@ -95,7 +96,7 @@ static uint64_t find_free_run(uint64_t from, size_t n)
 
 uint64_t page_alloc_n(size_t n)
 {
-    if (n == 0)
+    if (n == 0 || should_fail(&fail_page_alloc, n * PAGE_SIZE))
         return 0;
     unsigned long flags = spin_lock_irqsave(&pmm_lock);
     uint64_t pfn = find_free_run(pmm_search_hint, n);

@@ -370,6 +370,26 @@ static void ftrace_bug(const struct dyn_ftrace *rec, const uint8_t *expected, un
 }
 
 /*
+ * The batch's scratch arrays, one entry per record, made once at boot: the records never
+ * grow, so patching needs no allocation and an unregister cannot fail for want of memory.
+ * Used only under ftrace_lock.
+ */
+static struct text_poke_site *patch_batch;
+static uint8_t *patch_targets;
+static uint32_t *patch_flags;
+static size_t *patch_index;
+
+static bool alloc_patch_scratch(size_t n)
+{
+    n = n ? n : 1;
+    patch_batch = kmalloc(sizeof(*patch_batch) * n);
+    patch_targets = kmalloc(n);
+    patch_flags = kmalloc(sizeof(*patch_flags) * n);
+    patch_index = kmalloc(sizeof(*patch_index) * n);
+    return patch_batch && patch_targets && patch_flags && patch_index;
+}
+
+/*
  * Brings every site to the state the registered ops want, in one batch. Called with
  * ftrace_lock held. On a verification failure nothing is written and ftrace dies.
  */
@@ -382,17 +402,10 @@ static int update_sites(void)
         ftrace_test_fail_next_update = false;
         return -ENOMEM;
     }
-    struct text_poke_site *batch = kmalloc(sizeof(*batch) * (nr_records ? nr_records : 1));
-    uint8_t *targets = kmalloc(nr_records ? nr_records : 1);
-    uint32_t *new_flags = kmalloc(sizeof(uint32_t) * (nr_records ? nr_records : 1));
-    size_t *index_of = kmalloc(sizeof(size_t) * (nr_records ? nr_records : 1));
-    if (!batch || !targets || !new_flags || !index_of) {
-        kfree(batch);
-        kfree(targets);
-        kfree(new_flags);
-        kfree(index_of);
-        return -ENOMEM;
-    }
+    struct text_poke_site *batch = patch_batch;
+    uint8_t *targets = patch_targets;
+    uint32_t *new_flags = patch_flags;
+    size_t *index_of = patch_index;
     size_t n = 0;
     for (size_t i = 0; i < nr_records; i++) {
         struct dyn_ftrace *rec = &records[i];
@@ -430,10 +443,6 @@ static int update_sites(void)
             nr_sites_patched += n;
         }
     }
-    kfree(batch);
-    kfree(targets);
-    kfree(new_flags);
-    kfree(index_of);
     return err;
 }
 
@@ -502,13 +511,22 @@ int unregister_ftrace_function(struct ftrace_ops *ops)
         err = -EINVAL;
         goto out;
     }
+    int pos = -1;
     for (int k = 0; k < FTRACE_MAX_OPS; k++)
-        if (active_ops[k] == ops)
+        if (active_ops[k] == ops) {
             WRITE_ONCE(active_ops[k], NULL);
+            pos = k;
+        }
     /* With ftrace dead the sites stay as they are, so the trampoline keeps its op:
      * clearing the slot below is what makes the callback unreachable anyway. */
-    if (!ftrace_dead)
+    if (!ftrace_dead) {
         err = update_sites();
+        if (err && !ftrace_dead) {
+            /* The sites did not change: the op stays registered, whole, for a retry. */
+            WRITE_ONCE(active_ops[pos], ops);
+            goto out;
+        }
+    }
     WRITE_ONCE(tramp_ops[ops->tramp_slot], NULL);
     wait_for_callbacks();
     ops->flags &= ~FTRACE_OPS_FL_ENABLED;
@@ -629,6 +647,11 @@ void ftrace_init(void)
     }
     nr_records = kept;
     kfree(ips);
+    if (!alloc_patch_scratch(nr_records)) {
+        printk("ftrace: no memory to patch %zu sites; dynamic ftrace disabled\n", nr_records);
+        ftrace_dead = true;
+        return;
+    }
     boot_convert_ns = clock_ns() - start;
     printk("ftrace: %zu sites converted to NOPs in %llu.%03llu ms (%zu disabled)\n",
            nr_records - nr_disabled, (unsigned long long)(boot_convert_ns / 1000000),

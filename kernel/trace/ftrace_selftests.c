@@ -310,9 +310,10 @@ SELFTEST(ftrace_entry_code_is_known)
 }
 
 /*
- * A batch that fails for want of memory changes nothing: after a failed unregister the
- * op's sites still call its trampoline slot, so the slot must not go to the next op; and
- * after a failed filter change the op keeps the filter its sites were patched for.
+ * A batch that fails (the self-test hook makes it fail as if out of memory) changes
+ * nothing: after a failed unregister the op is still registered and whole, so its caller
+ * can keep its own state and retry; after a failed filter change the op keeps the filter
+ * its sites were patched for.
  */
 SELFTEST(ftrace_failed_update_changes_nothing)
 {
@@ -323,20 +324,24 @@ SELFTEST(ftrace_failed_update_changes_nothing)
     int a_slot = a.ops.tramp_slot;
     ftrace_test_fail_next_update = true;
     EXPECT_EQ(unregister_ftrace_function(&a.ops), -ENOMEM);
+    EXPECT(a.ops.flags & FTRACE_OPS_FL_ENABLED);
+    EXPECT_EQ(a.ops.tramp_slot, a_slot);
     EXPECT(!site_is_nop((unsigned long)ftrace_test_target));
     EXPECT_EQ(register_ftrace_function(&b.ops), 0);
     EXPECT(b.ops.tramp_slot != a_slot);
-    uint64_t a_hits = a.hits;
     for (int i = 0; i < 100; i++) {
         sink = ftrace_test_target(i, 1, 2);
         sink = ftrace_test_target_hot(i);
     }
-    EXPECT_EQ(a.hits, a_hits);
+    EXPECT_EQ(a.hits, 100);
+    EXPECT_EQ(a.last_ip, (unsigned long)ftrace_test_target);
     EXPECT_EQ(b.hits, 100);
     EXPECT_EQ(b.last_ip, (unsigned long)ftrace_test_target_hot);
-    /* The next good batch moves the stale site back to a NOP. */
-    EXPECT_EQ(unregister_ftrace_function(&b.ops), 0);
+    /* The retry succeeds and leaves the other op alone. */
+    EXPECT_EQ(unregister_ftrace_function(&a.ops), 0);
     EXPECT(site_is_nop((unsigned long)ftrace_test_target));
+    EXPECT(!site_is_nop((unsigned long)ftrace_test_target_hot));
+    EXPECT_EQ(unregister_ftrace_function(&b.ops), 0);
     EXPECT(site_is_nop((unsigned long)ftrace_test_target_hot));
 
     /* A failed filter change: the op still traces exactly its old function. */

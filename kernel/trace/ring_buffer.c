@@ -505,6 +505,19 @@ static bool rb_swap_reader_page(struct rb_cpu_buffer *cb)
         uintptr_t link = rb_link(prev);
         if ((link & (RB_PAGE_HEAD | RB_PAGE_UPDATE)) != RB_PAGE_HEAD)
             continue;
+        struct rb_page *head = rb_ptr(link);
+        /*
+         * The cmpxchg below succeeding does not prove that the link held still: a writer
+         * that pushes this page twice brings the link back to this value (TOGGLE flips
+         * once per push). Between the two pushes it recycles the page, though, which
+         * bumps the generation. So the generation is loaded first and the link again
+         * after it: had this load seen a recycle, the link load after it (acquire) would
+         * see the push before that recycle. An unchanged generation after the cmpxchg
+         * then proves the page stayed head from the second link load on.
+         */
+        uint64_t gen = __atomic_load_n(&head->state, __ATOMIC_ACQUIRE) >> RB_ST_GEN_SHIFT;
+        if (rb_link(prev) != link)
+            continue;
         /* Loaded after the HEAD flag: a push that made this page head is still counted. */
         if (__atomic_load_n(&cb->pushing, __ATOMIC_ACQUIRE)) {
             if (!rb_reader_may_wait(cb))
@@ -513,7 +526,7 @@ static bool rb_swap_reader_page(struct rb_cpu_buffer *cb)
             arch_cpu_relax();
             continue;
         }
-        struct rb_page *head = rb_ptr(link);
+        RB_HOOK(READER_SWAP);
         struct rb_page *after = rb_next(head);
 
         /*
@@ -527,13 +540,17 @@ static bool rb_swap_reader_page(struct rb_cpu_buffer *cb)
         RB_STORE(reader->next, (uintptr_t)after | RB_PAGE_HEAD);
         /*
          * Loaded after the HEAD flag was seen and no push was under way, so it includes
-         * the loss of every page pushed off before this one became head; a push of this
-         * page turns the link to UPDATE, which makes the cmpxchg below fail. Unless the
-         * writer went round the ring twice meanwhile and the link is back to what it was:
-         * then the page was recycled in between, its generation tells, and the count is
-         * taken again once the push that made it head this time is complete.
+         * the loss of every page pushed off before this one became head, as long as the
+         * page stays head until the cmpxchg: a push of it turns the link to UPDATE, which
+         * makes the cmpxchg fail. Unless the writer went round the ring twice since the
+         * generation was loaded and the link is back to what it was: then the page was
+         * recycled in between, its generation tells, and the count is taken again once
+         * the push that made it head this time is complete. (Loaded only here, the
+         * generation missed a writer going round twice between the link check and this
+         * load, and the loss of the page pushed last before this one came a page late;
+         * with the reader held up at the hook above, the host stress test finds that
+         * within seconds.)
          */
-        uint64_t gen = RB_LOAD(head->state) >> RB_ST_GEN_SHIFT;
         unsigned long overrun = __atomic_load_n(&cb->overrun, __ATOMIC_ACQUIRE);
         RB_HOOK(READER_SWAP);
         if (rb_link_cmpxchg(&prev->next, link, (uintptr_t)reader) != link)

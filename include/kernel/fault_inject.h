@@ -1,0 +1,31 @@
+#ifndef KERNEL_FAULT_INJECT_H
+#define KERNEL_FAULT_INJECT_H
+
+#include <kernel/compiler.h>
+
+/*
+ * Allocation-failure injection, as Linux's fault-injection framework: kmalloc fails as
+ * /sys/kernel/debug/failslab/ says, the page allocator as fail_page_alloc/ says, each with
+ * probability (percent), interval, times, space and verbose, or from the boot parameters
+ * failslab= and fail_page_alloc= (<interval>,<probability>,<space>,<times>).
+ */
+struct fault_attr {
+    const char *name;
+    unsigned long probability; /* percent; 0 turns the injection off */
+    unsigned long interval;    /* fail at most every interval-th eligible call */
+    long times;                /* failures left; -1: no limit */
+    long space;                /* bytes allowed to succeed before failures start */
+    unsigned long verbose;     /* 1: a line per failure, 2: and a stack trace */
+    bool task_filter;          /* only marked threads (none here) and interrupts fail */
+    unsigned long count;       /* calls counted for interval */
+    unsigned long injected;    /* failures made so far (not a Linux file) */
+    uint64_t last_report_ns, reports; /* rate limit of the verbose lines */
+};
+
+extern struct fault_attr failslab;
+extern struct fault_attr fail_page_alloc;
+
+/* True when this allocation of size bytes must fail. Any context. */
+bool should_fail(struct fault_attr *attr, size_t size);
+
+#endif

@@ -1,0 +1,187 @@
+"""Every shell test script on the shared boot, run again with allocations failing
+(failslab and fail_page_alloc at several probabilities, no limit on times): each command
+must come back to the prompt, no fault text may appear, and once injection is off and
+tracing is reset, the heap must hold exactly as many live allocations as after the same
+script run without injection. Outputs are not compared: a command may fail with
+`Cannot allocate memory` (or its own errno) wherever an allocation fails."""
+
+import os
+import re
+from pathlib import Path
+
+from harness import shelltest
+from harness import tracefmt as tf
+
+SMP = [2]
+TIMEOUT = 120
+SHELL_DIR = Path(__file__).resolve().parent.parent / "shell"
+DEBUGFS = "/sys/kernel/debug"
+INJECTORS = ("failslab", "fail_page_alloc")
+# Scripts that would measure the wrong thing under injection: a benchmark's timing loop.
+SKIP = {"bench"}
+
+
+def scripts():
+    """The shared-boot scripts; $FAULT_SCRIPTS (names, comma-separated) picks some."""
+    tests = [shelltest.parse_file(p) for p in sorted(SHELL_DIR.glob("*.t"))]
+    only = set(filter(None, os.environ.get("FAULT_SCRIPTS", "").split(",")))
+    return [t for t in tests if not t.own_boot and t.name not in SKIP
+            and (not only or t.name in only)]
+
+
+def set_injection(sh, probability):
+    """Sets both injectors; with injection on, the commands doing it may themselves fail,
+    so each value is written until it reads back. Switching on, the probabilities come
+    last; switching off, first: every other write is easy then."""
+    others = [(name, field, value) for name in INJECTORS
+              for field, value in (("verbose", 0), ("interval", 1), ("space", 0), ("times", -1))]
+    chances = [(name, "probability", probability) for name in INJECTORS]
+    for name, field, value in (others + chances if probability else chances + others):
+        path = f"{DEBUGFS}/{name}/{field}"
+        if field == "probability" and value:
+            # Reading back could itself fail now: a write that printed nothing took.
+            for _ in range(200):
+                if not sh.run(f"echo {value} > {path}"):
+                    break
+            else:
+                sh.fail(f"could not set {path} to {value}")
+            continue
+        for _ in range(200):
+            sh.run(f"echo {value} > {path}")
+            if sh.run(f"cat {path}") == [str(value)]:
+                break
+        else:
+            sh.fail(f"could not set {path} to {value}")
+
+
+def live_allocations(sh):
+    """Allocations not yet freed, once two readings a little apart agree (an exiting
+    thread's stack is freed after it is gone)."""
+    last = None
+    for _ in range(20):
+        now = read_live(sh)
+        if now == last:
+            return now
+        last = now
+        sh.run("sleep 0.1")
+    return last
+
+
+def read_live(sh):
+    lines = sh.run("cat /proc/meminfo")
+    values = {}
+    for line in lines:
+        m = re.match(r"^(HeapAllocs|HeapFrees):\s+(\d+)$", line)
+        if m:
+            values[m[1]] = int(m[2])
+    sh.check(len(values) == 2, "meminfo lacks HeapAllocs/HeapFrees", lines)
+    return values["HeapAllocs"] - values["HeapFrees"]
+
+
+def run_script(sh, test):
+    sh.run("cd /")
+    for step in test.steps:
+        reply = sh.console.command(step.keys if step.keys.endswith((b"\r", b"\x03"))
+                                   else step.keys + b"\r", sh.timeout)
+        sh.reply_lines(step.source, reply)
+
+
+def remove_probes(sh):
+    """Function commands (func:traceoff ...) outlive `echo > set_ftrace_filter`, as on
+    Linux: each goes with its own `!func:cmd`, and a counted one with a count too (the
+    counted and the plain command are different probes, as on Linux)."""
+    for line in sh.run(f"cat {tf.TRACEFS}/set_ftrace_filter"):
+        if ":" in line and not line.startswith("#"):
+            fields = line.split(":")
+            count = ":0" if len(fields) > 2 and fields[2].startswith("count=") else ""
+            sh.run(f"echo '!{fields[0]}:{fields[1]}{count}' >> {tf.TRACEFS}/set_ftrace_filter")
+
+
+def settle(sh):
+    """Tracing's boot state, twice: the second pass frees what the first could not."""
+    remove_probes(sh)
+    tf.reset_tracing(sh)
+    sh.do("echo > error_log", "echo 0 > /proc/sys/kernel/stack_tracer_enabled",
+          "echo 0 > function_profile_enabled", "echo > set_graph_function",
+          "echo > set_graph_notrace")
+    tf.reset_tracing(sh)
+
+
+def under_injection(sh, probability):
+    failed = []
+    for test in scripts():
+        run_script(sh, test)
+        settle(sh)
+        before = live_allocations(sh)
+        set_injection(sh, probability)
+        run_script(sh, test)
+        set_injection(sh, 0)
+        settle(sh)
+        after = live_allocations(sh)
+        if after != before:
+            failed.append(f"{test.name}: {after - before:+d} live allocations; "
+                          f"set_ftrace_filter: {sh.run('cat set_ftrace_filter')[:6]}")
+        sh.check(sh.run("echo alive") == ["alive"], f"after {test.name}: the shell is broken")
+    sh.check(not failed, f"{len(failed)} scripts leaked under injection at {probability} %",
+             failed)
+
+
+setup = tf.reset_tracing
+
+
+def teardown(sh):
+    set_injection(sh, 0)
+    settle(sh)
+
+
+def test_failing_5_percent(sh):
+    under_injection(sh, 5)
+
+
+def test_failing_30_percent(sh):
+    under_injection(sh, 30)
+
+
+# Files and two values each is switched between.
+STATEFUL = (
+    ("current_tracer", ("function", "nop")),
+    ("buffer_size_kb", ("700", "1408")),
+    ("set_ftrace_filter", ("work_*", "kfree")),
+    ("events/sched/sched_switch/filter", ("prev_pid == 1", "next_pid == 2")),
+    ("set_event", ("sched:sched_switch", "irq_vectors:local_timer_entry")),
+)
+
+
+def test_state_whole_on_failure(sh):
+    """A write that fails for want of memory leaves the old state whole; one that
+    succeeds leaves the new one; and a failed resize keeps the buffer's events."""
+    outcomes = {"ok": 0, "failed": 0}
+    for path, values in STATEFUL:
+        shows = {}  # what the file reads after a write of each value that worked
+        for v in values:
+            sh.do(f"echo '{v}' > {path}")
+            shows[v] = sh.run(f"cat {path}")
+        current = values[1]
+        for round_ in range(12):
+            want = values[round_ % 2]
+            sh.do("echo marker-before > trace_marker")
+            set_injection(sh, 10)
+            lines = sh.run(f"echo '{want}' > {path}")
+            set_injection(sh, 0)
+            state = sh.run(f"cat {path}")
+            if not lines:
+                outcomes["ok"] += 1
+                sh.check(state == shows[want], f"{path}: `{want}` succeeded, reads {state}")
+                current = want
+            else:
+                outcomes["failed"] += 1
+                sh.check(any("Cannot allocate memory" in l for l in lines),
+                         f"{path}: a failed write said something else", lines)
+                sh.check(state == shows[current],
+                         f"{path}: a failed `{want}` left {state}, not {shows[current]}")
+                if path == "buffer_size_kb":
+                    sh.check(any("marker-before" in l for l in sh.run("cat trace")),
+                             "a failed resize lost the buffer's events")
+            sh.do("echo > trace")
+        sh.do(f"echo '{values[1]}' > {path}")
+    sh.check(outcomes["ok"] and outcomes["failed"], f"no mix of outcomes: {outcomes}")
