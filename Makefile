@@ -5,6 +5,8 @@
 #   make bench      the tracer's costs, one table
 #   make bench-linux the same costs measured on Debian's Linux in the same QEMU, side by side
 #   make bench-export what recording a trace.dat costs (tools/fentros-trace)
+#   make fuzz       the seeded shell/tracefs fuzzer (SEED=N LINES=N)
+#   make soak       tracing changed every way at once on 4 CPUs for MINUTES=N, then the books
 #   make deps       install the host tools this needs (Debian)
 
 BUILD      := build
@@ -75,7 +77,7 @@ KERNEL   := $(BUILD)/kernel.elf
 ISO      := $(BUILD)/fentros.iso
 GENSYMS  := $(BUILD)/tools/gensyms
 
-.PHONY: all iso run test bench bench-linux bench-export icount deps clean check-deps format format-check
+.PHONY: all iso run test bench bench-linux bench-export fuzz soak icount deps clean check-deps format format-check
 all: $(KERNEL) $(ISO)
 iso: $(ISO)
 
@@ -166,6 +168,17 @@ bench: check-deps all
 # the tree) and builds tools/linux-bench/syscall_loop.c statically for its initramfs.
 bench-linux: check-deps all
 	$(PYTHON) tests/bench_linux.py --smp $(SMP) --mem $(MEM) --accel $(QEMU_ACCEL)
+
+# The seeded shell and tracefs fuzzer (tests/fuzz.py): SEED, LINES, SMP.
+SEED  ?= 1
+LINES ?= 2000
+fuzz: check-deps all
+	$(PYTHON) tests/fuzz.py --seed $(SEED) --lines $(LINES) --smp $(SMP)
+
+# Everything that changes tracing at once on 4 CPUs, then the buffer's books (tests/soak.py).
+MINUTES ?= 10
+soak: check-deps all
+	$(PYTHON) tests/soak.py --minutes $(MINUTES) --smp 4
 
 # A full default buffer recorded with tools/fentros-trace: transfer rate, record time,
 # the host's widening cost per event.

@@ -20,7 +20,9 @@
 
 /* Linux's defaults: off (probability 0), every call eligible, one failure, verbose 2. */
 #define FAULT_ATTR_INIT(n)                                                                         \
-    {.name = (n), .probability = 0, .interval = 1, .times = 1, .space = 0, .verbose = 2}
+    {                                                                                              \
+        .name = (n), .probability = 0, .interval = 1, .times = 1, .space = 0, .verbose = 2         \
+    }
 
 struct fault_attr failslab = FAULT_ATTR_INIT("failslab");
 struct fault_attr fail_page_alloc = FAULT_ATTR_INIT("fail_page_alloc");
@@ -98,8 +100,12 @@ struct fault_file {
 };
 
 static const struct fault_file fault_files[] = {
-    {"probability", FF_PROBABILITY}, {"interval", FF_INTERVAL}, {"times", FF_TIMES},
-    {"space", FF_SPACE},             {"verbose", FF_VERBOSE},   {"task-filter", FF_TASK_FILTER},
+    {"probability", FF_PROBABILITY},
+    {"interval", FF_INTERVAL},
+    {"times", FF_TIMES},
+    {"space", FF_SPACE},
+    {"verbose", FF_VERBOSE},
+    {"task-filter", FF_TASK_FILTER},
 };
 
 /* A file's data: the attribute and the field, packed in one pointer-sized cookie. */

@@ -11,14 +11,14 @@
  */
 struct fault_attr {
     const char *name;
-    unsigned long probability; /* percent; 0 turns the injection off */
-    unsigned long interval;    /* fail at most every interval-th eligible call */
-    long times;                /* failures left; -1: no limit */
-    long space;                /* bytes allowed to succeed before failures start */
-    unsigned long verbose;     /* 1: a line per failure, 2: and a stack trace */
-    bool task_filter;          /* only marked threads (none here) and interrupts fail */
-    unsigned long count;       /* calls counted for interval */
-    unsigned long injected;    /* failures made so far (not a Linux file) */
+    unsigned long probability;        /* percent; 0 turns the injection off */
+    unsigned long interval;           /* fail at most every interval-th eligible call */
+    long times;                       /* failures left; -1: no limit */
+    long space;                       /* bytes allowed to succeed before failures start */
+    unsigned long verbose;            /* 1: a line per failure, 2: and a stack trace */
+    bool task_filter;                 /* only marked threads (none here) and interrupts fail */
+    unsigned long count;              /* calls counted for interval */
+    unsigned long injected;           /* failures made so far (not a Linux file) */
     uint64_t last_report_ns, reports; /* rate limit of the verbose lines */
 };
 

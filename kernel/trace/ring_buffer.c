@@ -726,6 +726,26 @@ bool rb_read_page(struct ring_buffer *rb, unsigned cpu, void *out_page)
     return true;
 }
 
+unsigned rb_page_events(const void *page, unsigned long *lost)
+{
+    const struct rb_data_page *dp = page;
+    unsigned size = (unsigned)(dp->commit & ~(RB_COMMIT_MISSED_EVENTS | RB_COMMIT_MISSED_STORED));
+    *lost = 0;
+    if (size > RB_DATA_SIZE)
+        return 0;
+    if (dp->commit & RB_COMMIT_MISSED_STORED)
+        memcpy(lost, dp->data + size, sizeof(uint64_t));
+    unsigned off = 0, n = 0;
+    uint64_t ts = dp->time_stamp;
+    struct rb_unit u;
+    while (rb_decode(dp, &off, size, &ts, &u)) {
+        n++;
+        off = u.start + u.size;
+        ts = u.ts;
+    }
+    return n;
+}
+
 /* ---------------------------------------------------------------------------------- */
 /* Non-consuming iterator */
 

@@ -426,6 +426,7 @@ void rb_get_stats(struct ring_buffer *rb, unsigned cpu, struct rb_stats *st)
     unsigned long bytes_written = __atomic_load_n(&cb->bytes_written, __ATOMIC_ACQUIRE);
     spin_unlock_irqrestore(&cb->reader_lock, flags);
 
+    st->written = written;
     st->entries = written - st->overrun - st->read;
     st->bytes = bytes_written - bytes_overrun - bytes_read;
     st->now_ts = rb_clock(rb);

@@ -179,6 +179,8 @@ static ssize_t reader_read(struct pfs_file *f, char *buf, size_t len)
         }
         if (!r->iter->consume || done > 0)
             break;
+        if (f->flags & PFS_NONBLOCK)
+            return -EAGAIN;
         /* As Linux's tracing_wait_pipe: with tracing off, once something was read,
          * the end of the data is the end of the file. */
         if (r->read_any && !rb_record_is_on(trace_global.buffer))

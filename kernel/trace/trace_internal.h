@@ -73,6 +73,7 @@ struct rb_stats {
     unsigned long bytes;          /* bytes taken by the events counted in entries */
     unsigned long dropped;        /* refused in producer/consumer mode (never written) */
     unsigned long read;           /* consumed */
+    unsigned long written;        /* committed since the last reset (not in the file) */
     uint64_t oldest_ts;           /* oldest event's time, 0 if empty (see rb_get_stats) */
     uint64_t now_ts;              /* the buffer's clock now */
 };
@@ -149,6 +150,8 @@ void rb_iter_finish(struct rb_iter *it);
 #define RB_COMMIT_MISSED_EVENTS (1ULL << 31)
 #define RB_COMMIT_MISSED_STORED (1ULL << 30)
 bool rb_read_page(struct ring_buffer *rb, unsigned cpu, void *out_page);
+/* Events on a page rb_read_page filled; *lost gets its lost count (0 if none). */
+unsigned rb_page_events(const void *page, unsigned long *lost);
 
 void rb_get_stats(struct ring_buffer *rb, unsigned cpu, struct rb_stats *st);
 

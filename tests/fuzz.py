@@ -1,0 +1,257 @@
+#!/usr/bin/env python3
+"""A seeded fuzzer of the serial shell and every tracefs file.
+
+Lines come from the shell's grammar (commands from `help`, words, quotes, `;`, `|`, `>`
+and `>>`) and from each file's own vocabulary (tracers, function globs and commands,
+event names, filter expressions, numbers at their boundaries, cpumasks, pid lists), with
+hostile variants (long words, unbalanced quotes, control bytes, raw bytes). After every
+line the prompt must come back (a command still running after a while gets Ctrl-C, and
+must stop), and no fault text may appear; every CHECK_EVERY lines tracing is reset and
+must still trace a known call exactly.
+
+    make fuzz SEED=7 LINES=5000            # one boot at $(SMP) CPUs
+    python3 tests/fuzz.py --seed 7 --lines 5000 --smp 4
+
+On a failure it prints the seed, the line number and the line, so the run replays:
+the same seed gives the same lines. `make test` runs a short fixed-seed run at 1, 2 and 4
+CPUs (tests/trace/fuzz_short.py).
+"""
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from harness import qemu, tracefmt  # noqa: E402
+from harness.console import Console  # noqa: E402
+from harness.tracetest import Running, Shell, TestFailure  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+TRACEFS = tracefmt.TRACEFS
+CHECK_EVERY = 50
+QUIET_SECONDS = 2.0   # a command still printing or blocking after this gets Ctrl-C
+STOP_SECONDS = 20.0   # and must be back at the prompt within this after Ctrl-C
+
+# Commands the fuzzer never types, one reason each.
+EXCLUDED = {
+    "poweroff": "ends the machine", "reboot": "ends the machine",
+    "crash": "crashes on purpose", "ftrace_corrupt": "breaks ftrace on purpose",
+    "graph_mismatch_test": "breaks the graph tracer on purpose",
+    "selftest": "minutes long", "bench": "minutes long",
+    "ftrace_torture": "run by its own tests", "graph_torture": "run by its own tests",
+}
+
+NUMBERS = ["0", "1", "-1", "2", "3", "7", "15", "100", "4096", "65535", "2147483647",
+           "2147483648", "-2147483649", "4294967295", "4294967296", "9223372036854775807",
+           "18446744073709551615", "18446744073709551616", "0x10", "0x", "010", "08", "1e3",
+           "+5", "--1", "1.5", " ", "", "abc", "1 2"]
+WORDS = ["work_*", "kfree", "*", "!kfree", "*lock*", "k?alloc", "ftrace_test_target",
+         "ftrace_test_target_hot", "nosuchfunc", "[ab]*", "*[", "\\*", "sched*", "shell_*",
+         "ftrace_test_target:traceoff", "ftrace_test_target_hot:traceon:3",
+         "kfree:stacktrace:2", "!kfree:stacktrace:0", "*:dump", "pfs_*:cpudump",
+         "ftrace_test_target:nosuchcmd", ":mod:foo", "!", "!!", "!*", "a:b:c:d"]
+TRACERS = ["function", "function_graph", "nop", "blk", "functio", "function_graph "]
+EVENTS = ["sched:*", "*:*", "sched_switch", "!sched:sched_switch", "irq:", ":", "*",
+          "nosuch:event", "irq_vectors:local_timer_entry", "sched:sched_w*", "!*:*",
+          "sched", "ftrace:function"]
+FILTERS = ["prev_pid == 1", "next_comm ~ \"work*\"", "(((", "prev_pid == abc", "0", "1",
+           "cpu & 1", "common_pid != 0 && prev_pid < 5 || !(next_pid >= 3)", "==", "&&",
+           "prev_comm == \"sh", "next_pid == 99999999999999999999", "!", "()",
+           "prev_pid == 1 &&", "nosuch == 1", "comm ~ \"*\"", "prev_state & 2"]
+MASKS = ["1", "3", "f", "ffffffff", "0", "zz", "1,1", "ffffffffffffffffffff", "-1"]
+PIDS = ["1", "0", "1 2 3", "-1", "99999999", "abc", "1,2", "2 2 2 2"]
+CLOCKS = ["local", "global", "counter", "uptime", "x86-tsc", "nosuch", "[local]"]
+OPTIONS = ["print-parent", "noprint-parent", "sym-offset", "nosym-offset", "func_stack_trace",
+           "nofunc_stack_trace", "overwrite", "nooverwrite", "nosuch", "no", "funcgraph-proc"]
+
+# tracefs files and the vocabularies written to them.
+FILES = {
+    "current_tracer": TRACERS, "tracing_on": NUMBERS, "buffer_size_kb": NUMBERS,
+    "set_ftrace_filter": WORDS, "set_ftrace_notrace": WORDS, "set_graph_function": WORDS,
+    "set_graph_notrace": WORDS, "stack_trace_filter": WORDS, "set_event": EVENTS,
+    "set_event_pid": PIDS, "set_event_notrace_pid": PIDS, "set_ftrace_pid": PIDS,
+    "set_ftrace_notrace_pid": PIDS, "tracing_cpumask": MASKS, "trace_clock": CLOCKS,
+    "trace_options": OPTIONS, "trace_marker": WORDS + NUMBERS, "max_graph_depth": NUMBERS,
+    "tracing_thresh": NUMBERS, "function_profile_enabled": NUMBERS,
+    "stack_max_size": NUMBERS, "saved_cmdlines_size": NUMBERS, "error_log": ["", "x"],
+    "trace": ["", "x"], "events/enable": NUMBERS, "events/sched/enable": NUMBERS,
+    "events/sched/filter": FILTERS, "events/sched/sched_switch/enable": NUMBERS,
+    "events/sched/sched_switch/filter": FILTERS, "events/irq/filter": FILTERS,
+    "events/irq_vectors/local_timer_entry/filter": FILTERS,
+    "per_cpu/cpu0/buffer_size_kb": NUMBERS, "per_cpu/cpu0/trace": ["", "x"],
+    "options/func_stack_trace": NUMBERS, "options/overwrite": NUMBERS,
+    "options/funcgraph-irqs": NUMBERS, "options/event-fork": NUMBERS,
+    "options/function-fork": NUMBERS, "/proc/sys/kernel/stack_tracer_enabled": NUMBERS,
+    "available_tracers": TRACERS, "events/header_page": NUMBERS, "README": WORDS,
+}
+READ_ONLY_SAFE = ["available_filter_functions", "enabled_functions", "trace",
+                  "per_cpu/cpu0/stats", "trace_stat/function0", "stack_trace", "error_log",
+                  "saved_cmdlines", "saved_tgids", "printk_formats", "events/header_event",
+                  "dyn_ftrace_total_info", "/proc/kallsyms", "/proc/meminfo", "nosuchfile",
+                  "events/sched/sched_switch/format", "options", "/", "events"]
+
+
+class Generator:
+    def __init__(self, seed, commands):
+        self.rng = random.Random(seed)
+        self.commands = [c for c in commands if c not in EXCLUDED]
+
+    def hostile(self, word):
+        r = self.rng.random()
+        if r < 0.3:
+            return word * self.rng.choice((2, 50, 400))
+        if r < 0.5:
+            return word + self.rng.choice(("'", "\"", "\\", "$?", ";", "|", ">", "\t"))
+        if r < 0.7:
+            return "".join(chr(self.rng.choice((1, 2, 7, 8, 0x15, 0x1b, 0x7f, 0x80, 0xff)))
+                           if self.rng.random() < 0.2 else ch for ch in word)
+        return self.rng.choice(("", " ", "''", "\"\"", "-", "--", "-n"))
+
+    def value(self, vocab):
+        v = self.rng.choice(vocab)
+        return self.hostile(v) if self.rng.random() < 0.15 else v
+
+    def quoted(self, text):
+        if "'" not in text and self.rng.random() < 0.8:
+            return f"'{text}'"
+        return text
+
+    def write_line(self):
+        path = self.rng.choice(list(FILES))
+        redirect = ">>" if self.rng.random() < 0.3 else ">"
+        return f"echo {self.quoted(self.value(FILES[path]))} {redirect} {path}"
+
+    def read_line(self):
+        path = self.rng.choice(READ_ONLY_SAFE + list(FILES))
+        tail = self.rng.choice(("", " | head -n 3", " | wc -l", " | grep -c a", " | tail -n 2"))
+        return f"cat {path}{tail}"
+
+    def command_line(self):
+        cmd = self.rng.choice(self.commands)
+        if cmd == "work":
+            return f"work {self.rng.choice(('0.01', '0', '-1', 'x', '0.02 2', '0.01 0'))}"
+        if cmd == "sleep":
+            return f"sleep {self.rng.choice(('0', '0.01', '-1', 'x', '1e9', ''))}"
+        args = [self.value(self.rng.choice((NUMBERS, WORDS, READ_ONLY_SAFE)))
+                for _ in range(self.rng.randrange(4))]
+        return " ".join([cmd] + [self.quoted(a) for a in args])
+
+    def raw_line(self):
+        n = self.rng.choice((1, 5, 40, 300))
+        data = bytes(self.rng.choice([b for b in range(1, 256) if b not in (3, 10, 13)])
+                     for _ in range(n))
+        return data
+
+    def line(self):
+        r = self.rng.random()
+        if r < 0.45:
+            text = self.write_line()
+        elif r < 0.65:
+            text = self.read_line()
+        elif r < 0.9:
+            text = self.command_line()
+        elif r < 0.95:
+            return self.raw_line() + b"\r"
+        else:
+            parts = [self.write_line(), self.read_line(), self.command_line()]
+            self.rng.shuffle(parts)
+            text = self.rng.choice(("; ", " | ", ";")).join(parts[:self.rng.randrange(2, 4)])
+        return text.encode("utf-8", errors="surrogateescape") + b"\r"
+
+
+def remove_function_commands(sh):
+    """func:cmd probes outlive `echo > set_ftrace_filter`: each goes with `!func:cmd[:0]`."""
+    for line in sh.run(f"cat {TRACEFS}/set_ftrace_filter"):
+        if ":" in line and not line.startswith("#"):
+            fields = line.split(":")
+            count = ":0" if len(fields) > 2 and fields[2].startswith("count=") else ""
+            sh.run(f"echo '!{fields[0]}:{fields[1]}{count}' >> {TRACEFS}/set_ftrace_filter")
+
+
+def check_still_traces(sh):
+    """Back to tracing's boot state, then one known call traced exactly."""
+    remove_function_commands(sh)
+    sh.run(f"echo > {TRACEFS}/set_graph_function; echo > {TRACEFS}/set_graph_notrace")
+    sh.run("echo 0 > /proc/sys/kernel/stack_tracer_enabled; "
+           f"echo 0 > {TRACEFS}/function_profile_enabled; echo 0 > {TRACEFS}/tracing_thresh")
+    tracefmt.reset_tracing(sh)
+    sh.do("echo ftrace_test_target_hot > set_ftrace_filter", "echo function > current_tracer",
+          "ftrace_test_call chain 3", "echo 0 > tracing_on")
+    count = sh.run("cat trace | grep -c ' ftrace_test_target_hot <-'")
+    sh.check(count == ["3"], f"after fuzzing, 3 calls traced as {count}")
+    tracefmt.reset_tracing(sh)
+
+
+def type_line(sh, data):
+    """Types one line; Ctrl-C if it runs on; fails if the prompt never comes back."""
+    running = Running(sh, data.decode("utf-8", errors="replace"), sh.console.begin(data))
+    how = running.wait_quiet(QUIET_SECONDS, QUIET_SECONDS * 3)
+    if how == "prompt":
+        return running.finish()
+    return running.interrupt(STOP_SECONDS)
+
+
+def fuzz(sh, seed, lines, commands, log=None):
+    gen = Generator(seed, commands)
+    sh.run(f"cd {TRACEFS}")
+    for n in range(1, lines + 1):
+        data = gen.line()
+        if log:
+            log(n, data)
+        try:
+            type_line(sh, data)
+            crash = sh.console.crash_lines(0)
+            if crash:
+                raise TestFailure("fault text on the console", crash[:5], fatal=True)
+            if n % CHECK_EVERY == 0 or n == lines:
+                check_still_traces(sh)
+                sh.run(f"cd {TRACEFS}")
+        except TestFailure as err:
+            err.details[:0] = [f"seed {seed}, line {n}: {data!r}"]
+            raise
+
+
+def shell_commands(sh):
+    return [line.split()[0] for line in sh.run("help") if line.strip()]
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--lines", type=int, default=2000)
+    p.add_argument("--smp", type=int, default=2)
+    p.add_argument("--timeout", type=float, default=60, help="seconds a command may take")
+    p.add_argument("-v", "--verbose", action="store_true", help="print every line typed")
+    args = p.parse_args()
+    iso = ROOT / "build" / "fentros.iso"
+    log_dir = ROOT / "build" / "test-logs"
+    log_dir.mkdir(parents=True, exist_ok=True)
+    console = Console(qemu.fentros_argv(iso, args.smp), log_dir / f"fuzz-seed{args.seed}.log")
+    began = time.monotonic()
+    try:
+        boot = console.wait_boot(120)
+        if boot.cwd is None:
+            print("fuzz: the kernel did not boot", file=sys.stderr)
+            return 1
+        sh = Shell(console, args.smp, args.timeout, {})
+        log = (lambda n, d: print(f"{n}: {d!r}")) if args.verbose else None
+        fuzz(sh, args.seed, args.lines, shell_commands(sh), log)
+    except TestFailure as err:
+        print(f"fuzz: FAIL: {err.message}")
+        for line in err.details:
+            print(f"    {line}")
+        print(f"replay: python3 tests/fuzz.py --seed {args.seed} --lines {args.lines} "
+              f"--smp {args.smp}   (serial log: build/test-logs/fuzz-seed{args.seed}.log)")
+        return 1
+    finally:
+        console.kill()
+    print(f"fuzz: seed {args.seed}: {args.lines} lines at {args.smp} CPUs, "
+          f"{time.monotonic() - began:.0f} s: ok")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
