@@ -5,6 +5,7 @@
 
 extern ftrace_return_to_handler
 global return_to_handler:function
+global return_to_handler_end
 
 section .text
 return_to_handler:
@@ -17,3 +18,4 @@ return_to_handler:
     pop rdx
     pop rax
     jmp rcx
+return_to_handler_end:

@@ -29,21 +29,37 @@ static bool frame_ok(const struct unwind_state *st, uintptr_t fp)
     return kernel_addr_readable(fp, 16);
 }
 
+extern const char return_to_handler_end[];
+
+/*
+ * An address inside return_to_handler after the mapping: an interrupt that arrived while
+ * a hooked function's return ran through it (no frame of its own; the interrupted frame
+ * link leads on to the caller it is returning into), or a return slot no shadow frame
+ * owns. Either way it is the tracer's trampoline, not a caller: the walk steps over it.
+ */
+static bool in_return_to_handler(unsigned long addr)
+{
+    return addr >= (unsigned long)return_to_handler && addr < (unsigned long)return_to_handler_end;
+}
+
 bool unwind_next(struct unwind_state *st)
 {
-    uintptr_t fp = st->fp;
-    if (!frame_ok(st, fp))
-        return false;
-    unsigned long *slot = (unsigned long *)(fp + 8);
-    unsigned long ret = *slot;
-    uintptr_t next = *(uintptr_t *)fp;
-    if (ret < KERNEL_VMA_BASE)
-        return false;
-    st->ret_slot = slot;
-    st->ret = unwind_real_return(st->task, ret, slot);
-    /* Frames go up the stack; the interrupt entry's link may step down once, first. */
-    bool upward = next > fp;
-    st->fp = upward || (!st->strict && st->frames == 0) ? next : 0;
-    st->frames++;
-    return true;
+    for (;;) {
+        uintptr_t fp = st->fp;
+        if (!frame_ok(st, fp))
+            return false;
+        unsigned long *slot = (unsigned long *)(fp + 8);
+        unsigned long ret = *slot;
+        uintptr_t next = *(uintptr_t *)fp;
+        if (ret < KERNEL_VMA_BASE)
+            return false;
+        st->ret_slot = slot;
+        st->ret = unwind_real_return(st->task, ret, slot);
+        /* Frames go up the stack; the interrupt entry's link may step down once, first. */
+        bool upward = next > fp;
+        st->fp = upward || (!st->strict && st->frames == 0) ? next : 0;
+        st->frames++;
+        if (!in_return_to_handler(st->ret))
+            return true;
+    }
 }

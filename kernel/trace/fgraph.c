@@ -195,8 +195,10 @@ unsigned long ftrace_graph_ret_addr(struct thread *t, unsigned long addr, unsign
     struct fgraph_thread *g = t ? t->trace_state : NULL;
     if (addr != (unsigned long)return_to_handler || !g)
         return addr;
+    /* A tail call leaves two frames on one slot: the inner one saved return_to_handler
+     * (the outer one's swap) as its return; the real address is the outer one's. */
     for (unsigned i = g->curr; i-- > 0;)
-        if (g->stack[i].retp == slot)
+        if (g->stack[i].retp == slot && g->stack[i].ret != (unsigned long)return_to_handler)
             return g->stack[i].ret;
     return addr;
 }

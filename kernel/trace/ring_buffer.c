@@ -510,10 +510,10 @@ static bool rb_swap_reader_page(struct rb_cpu_buffer *cb)
          * The cmpxchg below succeeding does not prove that the link held still: a writer
          * that pushes this page twice brings the link back to this value (TOGGLE flips
          * once per push). Between the two pushes it recycles the page, though, which
-         * bumps the generation. So the generation is loaded first and the link again
-         * after it: had this load seen a recycle, the link load after it (acquire) would
-         * see the push before that recycle. An unchanged generation after the cmpxchg
-         * then proves the page stayed head from the second link load on.
+         * bumps the generation. So the generation is loaded first, with acquire, and the
+         * link again after it: had that load seen a recycle, the second link load would
+         * see the push that came before the recycle. An unchanged generation after the
+         * cmpxchg then proves the page stayed head from the second link load on.
          */
         uint64_t gen = __atomic_load_n(&head->state, __ATOMIC_ACQUIRE) >> RB_ST_GEN_SHIFT;
         if (rb_link(prev) != link)

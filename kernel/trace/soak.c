@@ -38,8 +38,8 @@ struct soak_counts {
 };
 
 struct soak {
-    volatile bool stop;       /* churners end */
-    volatile bool draining;   /* readers: tracing is off, read until empty, then end */
+    volatile bool stop;     /* churners end */
+    volatile bool draining; /* readers: tracing is off, read until empty, then end */
     uint64_t seed;
     unsigned long ops_rounds, graph_rounds, event_writes, resizes, write_errors;
     unsigned long raw_pages, text_lines;
@@ -83,8 +83,8 @@ static void soak_count(unsigned long ip, unsigned long parent_ip, struct ftrace_
     __atomic_fetch_add(&soak_op_hits, 1, __ATOMIC_RELAXED);
 }
 
-static const char *const soak_globs[] = {"work_*", "k*alloc", "*lock*", "sched*", "kfree",
-                                         "thread_*", "*wake*", "pfs_*", "glob_match", "*"};
+static const char *const soak_globs[] = {"work_*",   "k*alloc", "*lock*", "sched*",     "kfree",
+                                         "thread_*", "*wake*",  "pfs_*",  "glob_match", "*"};
 
 static int soak_ops_main(void *arg)
 {
@@ -94,8 +94,7 @@ static int soak_ops_main(void *arg)
     while (!READ_ONCE(s->stop)) {
         const char *glob = soak_globs[xorshift64(&rng) % ARRAY_SIZE(soak_globs)];
         struct ftrace_hash *h = ftrace_hash_alloc();
-        if (h && ftrace_hash_apply_glob(h, glob) >= 0 &&
-            ftrace_ops_set_hashes(&op, h, NULL) == 0) {
+        if (h && ftrace_hash_apply_glob(h, glob) >= 0 && ftrace_ops_set_hashes(&op, h, NULL) == 0) {
             h = NULL; /* the op owns it now */
             if (register_ftrace_function(&op) == 0) {
                 soak_nap(s, &rng, 20);
@@ -131,8 +130,7 @@ static void soak_graph_return(const struct fgraph_frame *f, struct fgraph_ret *r
 }
 
 /* A graph client lives as long as the kernel (returns may still come after it leaves). */
-static struct fgraph_ops soak_gops = {.entryfunc = soak_graph_entry,
-                                      .retfunc = soak_graph_return};
+static struct fgraph_ops soak_gops = {.entryfunc = soak_graph_entry, .retfunc = soak_graph_return};
 
 static int soak_graph_main(void *arg)
 {
@@ -156,8 +154,8 @@ static int soak_graph_main(void *arg)
 
 /* ---- events ---- */
 
-static const char *const soak_set_events[] = {
-    "sched:sched_switch", "sched:*", "irq_vectors:*", "sched:sched_waking", "", "*:*"};
+static const char *const soak_set_events[] = {"sched:sched_switch", "sched:*", "irq_vectors:*",
+                                              "sched:sched_waking", "",        "*:*"};
 static const char *const soak_filters[] = {"prev_pid == 0", "next_comm ~ \"work*\"",
                                            "prev_pid != 1 && next_pid < 100", "0", "1"};
 
@@ -350,8 +348,7 @@ static int soak_text_main(void *arg)
 
 /* ---- the command ---- */
 
-static struct thread *soak_start(struct soak *s, int (*fn)(void *), const char *name,
-                                 unsigned nth)
+static struct thread *soak_start(struct soak *s, int (*fn)(void *), const char *name, unsigned nth)
 {
     unsigned ncpus = 0, cpus[MAX_CPUS];
     for (unsigned c = 0; c < MAX_CPUS; c++)
@@ -379,8 +376,8 @@ static bool soak_books(struct shell_ctx *ctx, struct soak *s, unsigned long *wri
         rb_get_stats(trace_global.buffer, c, &st);
         unsigned long read = s->raw.events[c] + s->text.events[c];
         unsigned long lost = s->raw.lost[c] + s->text.lost[c];
-        bool cpu_ok = st.entries == 0 && st.read == read && st.overrun == lost &&
-                      st.written == read + lost;
+        bool cpu_ok =
+            st.entries == 0 && st.read == read && st.overrun == lost && st.written == read + lost;
         shell_printf(ctx,
                      "soak: cpu %u: written %lu = read %lu (pages %lu, lines %lu) + lost %lu "
                      "(overrun %lu, commit overrun %lu): %s\n",
@@ -448,9 +445,9 @@ SHELL_COMMAND(soak, "soak SECONDS [SEED]",
                  "event writes, %lu resizes, %lu refused writes, %lu pages, %lu lines; "
                  "work %s: %s%s%s\n",
                  secs, written, books ? "yes" : "NO", s.ops_rounds, soak_op_hits, s.graph_rounds,
-                 soak_graph_entries, soak_graph_returns, s.event_writes, s.resizes,
-                 s.write_errors, s.raw_pages, s.text_lines, sum.books_ok ? "ok" : "FAILED",
-                 ok ? "ok" : "FAILED", s.failure[0] ? ": " : "", s.failure);
+                 soak_graph_entries, soak_graph_returns, s.event_writes, s.resizes, s.write_errors,
+                 s.raw_pages, s.text_lines, sum.books_ok ? "ok" : "FAILED", ok ? "ok" : "FAILED",
+                 s.failure[0] ? ": " : "", s.failure);
 
     soak_write("current_tracer", "nop");
     soak_write("set_ftrace_filter", "");

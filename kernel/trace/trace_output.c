@@ -35,7 +35,9 @@ void trace_format_timestamp(char *buf, size_t len, uint64_t ts)
 /*
  * A return address (a parent, a stack frame) can be the first byte after its caller's
  * last instruction, a call to a function that does not return: name the caller by
- * addr - 1, as unwinders do, while the offset printed stays the address's own.
+ * addr - 1, as unwinders do, while the offset printed stays the address's own. A stack's
+ * first frame past an interrupt is the interrupted instruction itself, which may be a
+ * function's first byte: when addr - 1 lies in no function, the address names its own.
  */
 static void trace_print_sym_ex(struct seqbuf *s, unsigned long addr, bool offset, bool addr_too,
                                bool return_address)
@@ -43,6 +45,8 @@ static void trace_print_sym_ex(struct seqbuf *s, unsigned long addr, bool offset
     uintptr_t start;
     size_t size;
     const char *name = sym_lookup(return_address ? addr - 1 : addr, &start, &size);
+    if (!name && return_address)
+        name = sym_lookup(addr, &start, &size);
     if (!name)
         seq_printf(s, "0x%lx", addr);
     else if (offset)
