@@ -231,6 +231,9 @@ FTRACE_ENTRY_TEXT void ftrace_list_dispatch(unsigned long ip, unsigned long *par
     struct dyn_ftrace *rec = ftrace_rec_lookup(ip);
     if (rec) {
         size_t idx = rec - records;
+        /* Read once, as Linux's trampoline does: a graph op among them swaps the slot for
+         * return_to_handler, and the ops after it must still see the real caller. */
+        unsigned long parent_ip = *parent_slot;
         for (int i = 0; i < FTRACE_MAX_OPS; i++) {
             struct ftrace_ops *op = READ_ONCE(active_ops[i]);
             /* While a batch moves a site to the regs-saving caller, the old plain caller
@@ -238,7 +241,7 @@ FTRACE_ENTRY_TEXT void ftrace_list_dispatch(unsigned long ip, unsigned long *par
             if (!op || (!regs && (op->flags & FTRACE_OPS_FL_SAVE_REGS)))
                 continue;
             if (ftrace_ops_wants(op, idx))
-                op->func(ip, *parent_slot, op, regs, parent_slot);
+                op->func(ip, parent_ip, op, regs, parent_slot);
         }
     }
     callback_exit(cpu, st, bit);
