@@ -70,6 +70,12 @@ in_notrace_dir = $(strip $(foreach d,$(NOTRACE_DIR_LIST),$(filter $(d)%,$(1))))
 is_notrace = $(if $(filter $(TRACED_FILES),$(1)),,$(or $(filter $(NOTRACE),$(1)),$(call in_notrace_dir,$(1))))
 
 C_SRCS   := $(filter-out arch/x86_64/asm_offsets.c,$(sort $(shell find kernel lib arch -name '*.c')))
+# The scale kernel (make bench-scale) is this kernel plus SCALE_FUNCS generated traceable
+# functions, built in a BUILD of its own; tools/genscale.py writes them under it.
+SCALE_FUNCS ?=
+ifneq ($(strip $(SCALE_FUNCS)),)
+C_SRCS   += $(shell $(PYTHON) tools/genscale.py $(SCALE_FUNCS) $(BUILD)/gen/scale)
+endif
 ASM_SRCS := $(sort $(shell find boot arch -name '*.asm'))
 OBJS     := $(patsubst %.c,$(BUILD)/obj/%.o,$(C_SRCS)) $(patsubst %.asm,$(BUILD)/obj/%.asm.o,$(ASM_SRCS))
 
@@ -77,7 +83,7 @@ KERNEL   := $(BUILD)/kernel.elf
 ISO      := $(BUILD)/fentros.iso
 GENSYMS  := $(BUILD)/tools/gensyms
 
-.PHONY: all iso run test bench bench-linux bench-export fuzz soak icount deps clean check-deps format format-check
+.PHONY: all iso run test bench bench-linux bench-export bench-scale fuzz soak icount deps clean check-deps format format-check
 all: $(KERNEL) $(ISO)
 iso: $(ISO)
 
@@ -179,6 +185,13 @@ fuzz: check-deps all
 MINUTES ?= 10
 soak: check-deps all
 	$(PYTHON) tests/soak.py --minutes $(MINUTES) --smp 4
+
+# The tracer at Linux's scale: a second kernel (build/scale/, never instead of the normal
+# one) with SCALE_N extra traceable functions, booted and measured (tests/bench_scale.py).
+SCALE_N ?= 35000
+bench-scale: check-deps all
+	@$(MAKE) --no-print-directory BUILD=build/scale SCALE_FUNCS=$(SCALE_N) CMDLINE= all
+	$(PYTHON) tests/bench_scale.py --iso build/scale/fentros.iso --smp $(SMP) --funcs $(SCALE_N)
 
 # A full default buffer recorded with tools/fentros-trace: transfer rate, record time,
 # the host's widening cost per event.
