@@ -11,11 +11,13 @@ the function tracer on those and on every site.
 
     make bench-scale SCALE_N=35000
     python3 tests/bench_scale.py --iso build/scale/fentros.iso --funcs 35000
+    python3 tests/bench_scale.py --series 1000,5000,20000,35000,70000   # builds each size,
+        # prints a Markdown table of how the rows grow and writes build/bench-scale.svg
 """
 
 import argparse
-import re
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -30,16 +32,20 @@ TRACEFS = "/sys/kernel/tracing"
 GLOB_1PCT = "scale_fn_*77?"  # the tens and hundreds digits both 7: 1 in 100
 
 
-def main():
-    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--iso", default=str(ROOT / "build" / "scale" / "fentros.iso"))
-    p.add_argument("--smp", type=int, default=2)
-    p.add_argument("--funcs", type=int, default=35000)
-    p.add_argument("--repeat", type=int, default=5)
-    args = p.parse_args()
+def parse_row(line):
+    """`bench: name=X k=v ...` or `bench: scale.X k=v ...` -> (name, {k: v})."""
+    words = line.split()[1:]
+    name = words[0][5:] if words[0].startswith("name=") else words[0]
+    fields = dict(w.split("=", 1) for w in words[1:] if "=" in w)
+    return name, fields
+
+
+def measure(iso, smp, funcs, repeat):
+    """Boots one scale kernel; returns its rows as printed."""
     log_dir = ROOT / "build" / "bench-logs"
     log_dir.mkdir(parents=True, exist_ok=True)
-    console = Console(qemu.fentros_argv(args.iso, args.smp), log_dir / "bench-scale.log")
+    console = Console(qemu.fentros_argv(iso, smp), log_dir / f"bench-scale-{funcs}.log")
+    rows = []
 
     def run(line, timeout=600):
         reply = console.command(line.encode() + b"\r", timeout)
@@ -53,44 +59,130 @@ def main():
             t = time.monotonic()
             run(cmd)
             return time.monotonic() - t
-        base = statistics.median(one("echo") for _ in range(args.repeat))
-        return max(0.0, statistics.median(one(line) for _ in range(args.repeat)) - base)
+        base = statistics.median(one("echo") for _ in range(repeat))
+        return max(0.0, statistics.median(one(line) for _ in range(repeat)) - base)
 
     try:
         if console.wait_boot(180).cwd is None:
-            print("bench-scale: the kernel did not boot", file=sys.stderr)
-            return 1
-        print(f"bench-scale: {args.funcs} generated functions, SMP={args.smp}")
+            raise SystemExit("bench-scale: the kernel did not boot")
         for line in run("bench -s patch memory function nop", timeout=1800):
             if line.startswith("bench: "):
-                print(line)
+                rows.append(line)
         run(f"cd {TRACEFS}")
         lines = run("cat available_filter_functions | wc -l")
         nbytes = sum(len(l) + 1 for l in run("cat available_filter_functions"))
         secs = timed("cat available_filter_functions | wc -l")
-        print(f"bench: scale.available_filter_functions lines={lines[0]} bytes={nbytes} "
-              f"seconds={secs:.3f} (generated and counted in the kernel)")
+        rows.append(f"bench: scale.available_filter_functions lines={lines[0]} bytes={nbytes} "
+                    f"seconds={secs:.3f}")
         secs = timed(f"echo '{GLOB_1PCT}' > set_ftrace_filter")
         chosen = int(run("cat set_ftrace_filter | wc -l")[0])
         sites = int(run("cat dyn_ftrace_total_info")[0].split()[0])
-        print(f"bench: scale.glob_1pct glob={GLOB_1PCT} selected={chosen} of={sites} "
-              f"seconds={secs:.4f}")
+        rows.append(f"bench: scale.glob_1pct glob={GLOB_1PCT} selected={chosen} of={sites} "
+                    f"seconds={secs:.4f}")
         for what, filt in (("filtered_1pct", GLOB_1PCT), ("all", "")):
             run(f"echo '{filt}' > set_ftrace_filter" if filt else "echo > set_ftrace_filter")
             on, off = [], []
-            for _ in range(args.repeat):
+            for _ in range(repeat):
                 t = time.monotonic()
                 run("echo function > current_tracer")
                 on.append(time.monotonic() - t)
                 t = time.monotonic()
                 run("echo nop > current_tracer")
                 off.append(time.monotonic() - t)
-            print(f"bench: scale.function_{what} on_seconds={statistics.median(on):.3f} "
-                  f"off_seconds={statistics.median(off):.3f} (current_tracer, host-timed)")
+            rows.append(f"bench: scale.function_{what} on_seconds={statistics.median(on):.3f} "
+                        f"off_seconds={statistics.median(off):.3f}")
         run("echo > set_ftrace_filter")
-        return 0
+        return rows
     finally:
         console.kill()
+
+
+# The series table and chart: (row, field, heading, scale to show)
+SERIES = (("patch.all.on", "median_ns", "enable all, ms", 1e-6),
+          ("patch.all.on_site", "median_ns", "enable all, ns/site", 1),
+          ("patch.all.off", "median_ns", "disable all, ms", 1e-6),
+          ("patch.all.on_rounds", "value", "sync rounds", 1),
+          ("patch.boot_per_site", "value", "boot NOP, ns/site", 1),
+          ("scale.available_filter_functions", "seconds", "available_filter_functions, ms", 1e3),
+          ("scale.glob_1pct", "seconds", "1 % glob, ms", 1e3),
+          ("memory.ftrace_boot", "value", "records, bytes/site", None),
+          ("function.event", "median_ns", "function event, ns", 1))
+
+
+def series(sizes, smp, repeat):
+    results = {}
+    for n in sizes:
+        build = subprocess.run(["make", "--no-print-directory", "BUILD=build/scale",
+                                f"SCALE_FUNCS={n}", "CMDLINE=", "all"], cwd=ROOT,
+                               capture_output=True, text=True)
+        if build.returncode:
+            raise SystemExit(f"bench-scale: build of {n} failed:\n{build.stdout[-2000:]}"
+                             f"{build.stderr[-2000:]}")
+        rows = dict(parse_row(r) for r in measure(ROOT / "build/scale/fentros.iso", smp, n,
+                                                  repeat))
+        results[n] = rows
+        print(f"bench-scale: {n} generated functions measured", file=sys.stderr)
+    head = ["generated", "sites"] + [h for _, _, h, _ in SERIES]
+    print("| " + " | ".join(head) + " |")
+    print("|" + "---|" * len(head))
+    points = {h: [] for _, _, h, _ in SERIES}
+    for n, rows in results.items():
+        sites = int(rows["patch.sites"]["value"])
+        cells = [str(n), str(sites)]
+        for row, field, heading, scale in SERIES:
+            v = float(rows[row][field])
+            v = v / sites if scale is None else v * scale
+            points[heading].append((sites, v))
+            cells.append(f"{v:.1f}" if v < 1000 else f"{v:.0f}")
+        print("| " + " | ".join(cells) + " |")
+    svg = ROOT / "build" / "bench-scale.svg"
+    svg.write_text(chart(points))
+    print(f"chart: {svg}", file=sys.stderr)
+
+
+def chart(points):
+    """One small panel per row: value against call sites, both axes linear."""
+    w, h, pad, cols = 260, 170, 36, 3
+    panels = list(points.items())
+    rows = -(-len(panels) // cols)
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{cols * w}" height="{rows * h}" '
+           'font-family="sans-serif" font-size="10">']
+    for k, (title, pts) in enumerate(panels):
+        x0, y0 = (k % cols) * w, (k // cols) * h
+        xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+        xmax, ymax = max(xs) or 1, max(ys) or 1
+        def px(x):
+            return x0 + pad + (w - 2 * pad) * x / xmax
+        def py(y):
+            return y0 + h - pad + -(h - 2 * pad) * y / ymax
+        out.append(f'<text x="{x0 + pad}" y="{y0 + 14}">{title}</text>')
+        out.append(f'<line x1="{px(0)}" y1="{py(0)}" x2="{px(xmax)}" y2="{py(0)}" stroke="#888"/>')
+        out.append(f'<line x1="{px(0)}" y1="{py(0)}" x2="{px(0)}" y2="{py(ymax)}" stroke="#888"/>')
+        out.append(f'<text x="{px(xmax) - 40}" y="{py(0) + 14}">{xmax} sites</text>')
+        out.append(f'<text x="{x0 + 2}" y="{py(ymax) + 4}">{ymax:.4g}</text>')
+        path = " ".join(f"{px(x):.1f},{py(y):.1f}" for x, y in pts)
+        out.append(f'<polyline points="{path}" fill="none" stroke="#1f77b4" stroke-width="2"/>')
+        for x, y in pts:
+            out.append(f'<circle cx="{px(x):.1f}" cy="{py(y):.1f}" r="3" fill="#1f77b4"/>')
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--iso", default=str(ROOT / "build" / "scale" / "fentros.iso"))
+    p.add_argument("--smp", type=int, default=2)
+    p.add_argument("--funcs", type=int, default=35000)
+    p.add_argument("--repeat", type=int, default=5)
+    p.add_argument("--series", help="comma-separated sizes: build and measure each")
+    args = p.parse_args()
+    if args.series:
+        series([int(n) for n in args.series.split(",")], args.smp, args.repeat)
+        return 0
+    print(f"bench-scale: {args.funcs} generated functions, SMP={args.smp}")
+    for line in measure(args.iso, args.smp, args.funcs, args.repeat):
+        print(line)
+    return 0
 
 
 if __name__ == "__main__":
