@@ -105,7 +105,7 @@ SERIES = (("patch.all.on", "median_ns", "enable all, ms", 1e-6),
           ("patch.boot_per_site", "value", "boot NOP, ns/site", 1),
           ("scale.available_filter_functions", "seconds", "available_filter_functions, ms", 1e3),
           ("scale.glob_1pct", "seconds", "1 % glob, ms", 1e3),
-          ("memory.ftrace_boot", "value", "records, bytes/site", None),
+          ("memory.ftrace_boot", "value", "ftrace memory at boot, bytes/site", None),
           ("function.event", "median_ns", "function event, ns", 1))
 
 
