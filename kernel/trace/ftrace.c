@@ -315,10 +315,11 @@ static unsigned wanted_state(size_t i, uint32_t *flags_out)
     }
     uint32_t flags = count;
     unsigned target = TARGET_NOP;
-    if (count == 1) {
+    if (count == 1 && only->tramp_slot >= 0) {
         target = TARGET_TRAMP_BASE + 2 * only->tramp_slot + (regs ? 1 : 0);
         flags |= FTRACE_FL_TRAMP;
-    } else if (count > 1) {
+    } else if (count >= 1) {
+        /* Several ops, or one that got no trampoline slot: the list caller serves them. */
         target = regs ? TARGET_LIST_REGS : TARGET_LIST;
     }
     if (regs)
@@ -485,19 +486,23 @@ int register_ftrace_function(struct ftrace_ops *ops)
     for (int k = 0; k < FTRACE_MAX_OPS && pos < 0; k++)
         if (!active_ops[k])
             pos = k;
-    if (slot < 0 || pos < 0) {
+    /* Every trampoline slot taken: the op still registers, and its sites call the list
+     * caller, which looks the site up and calls every op that wants it. */
+    if (pos < 0) {
         err = -EBUSY;
         goto out;
     }
     ops->tramp_slot = slot;
     ops->recursion_stopped = 0;
-    WRITE_ONCE(tramp_ops[slot], ops);
+    if (slot >= 0)
+        WRITE_ONCE(tramp_ops[slot], ops);
     WRITE_ONCE(active_ops[pos], ops);
     ops->flags |= FTRACE_OPS_FL_ENABLED;
     err = update_sites();
     if (err) {
         WRITE_ONCE(active_ops[pos], NULL);
-        WRITE_ONCE(tramp_ops[slot], NULL);
+        if (slot >= 0)
+            WRITE_ONCE(tramp_ops[slot], NULL);
         ops->flags &= ~FTRACE_OPS_FL_ENABLED;
         wait_for_callbacks();
     }
@@ -530,7 +535,8 @@ int unregister_ftrace_function(struct ftrace_ops *ops)
             goto out;
         }
     }
-    WRITE_ONCE(tramp_ops[ops->tramp_slot], NULL);
+    if (ops->tramp_slot >= 0)
+        WRITE_ONCE(tramp_ops[ops->tramp_slot], NULL);
     wait_for_callbacks();
     ops->flags &= ~FTRACE_OPS_FL_ENABLED;
     ops->tramp_slot = -1;

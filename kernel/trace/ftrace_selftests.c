@@ -168,6 +168,66 @@ SELFTEST(ftrace_two_ops_one_site)
     drop_op(&b);
 }
 
+/*
+ * More ops than trampoline slots: every op registers; those without a slot are served by
+ * the list caller, even one alone on a site, with and without SAVE_REGS.
+ */
+SELFTEST(ftrace_ops_beyond_trampoline_slots)
+{
+    enum { NOPS = ARCH_FTRACE_TRAMP_SLOTS + 3 };
+    static struct counting_op ops[NOPS];
+    static struct counting_op alone, alone_regs;
+    for (int i = 0; i < NOPS; i++) {
+        init_op(&ops[i], (unsigned long)ftrace_test_target, 0);
+        EXPECT_EQ(register_ftrace_function(&ops[i].ops), 0);
+    }
+    int without_slot = 0;
+    for (int i = 0; i < NOPS; i++)
+        without_slot += ops[i].ops.tramp_slot < 0;
+    /* Other ops of the running kernel may hold slots too: at least three go without. */
+    EXPECT(without_slot >= 3);
+    struct dyn_ftrace *rec = ftrace_rec_lookup((unsigned long)ftrace_test_target);
+    ASSERT_NOT_NULL(rec);
+    EXPECT_EQ(ftrace_rec_count(rec), NOPS);
+    for (int i = 0; i < 20; i++)
+        sink = ftrace_test_target(i, 0, 0);
+    for (int i = 0; i < NOPS; i++)
+        EXPECT_EQ(ops[i].hits, 20);
+
+    /* An op with no slot, alone on its site: the list caller, which still calls it. */
+    init_op(&alone, (unsigned long)ftrace_test_target_hot, 0);
+    init_op(&alone_regs, (unsigned long)ftrace_test_target_other, FTRACE_OPS_FL_SAVE_REGS);
+    EXPECT_EQ(register_ftrace_function(&alone.ops), 0);
+    EXPECT_EQ(register_ftrace_function(&alone_regs.ops), 0);
+    EXPECT(alone.ops.tramp_slot < 0);
+    EXPECT(alone_regs.ops.tramp_slot < 0);
+    struct dyn_ftrace *hot = ftrace_rec_lookup((unsigned long)ftrace_test_target_hot);
+    struct dyn_ftrace *other = ftrace_rec_lookup((unsigned long)ftrace_test_target_other);
+    ASSERT_NOT_NULL(hot);
+    ASSERT_NOT_NULL(other);
+    EXPECT(!(hot->flags & FTRACE_FL_TRAMP_EN));
+    EXPECT(other->flags & FTRACE_FL_REGS_EN);
+    for (int i = 0; i < 7; i++) {
+        sink = ftrace_test_target_hot(i);
+        sink = ftrace_test_target_other(i);
+    }
+    EXPECT_EQ(alone.hits, 7);
+    EXPECT_EQ(alone_regs.hits, 7);
+    EXPECT_EQ(alone_regs.last_ip, (unsigned long)ftrace_test_target_other);
+
+    EXPECT_EQ(unregister_ftrace_function(&alone.ops), 0);
+    EXPECT_EQ(unregister_ftrace_function(&alone_regs.ops), 0);
+    for (int i = 0; i < NOPS; i++)
+        EXPECT_EQ(unregister_ftrace_function(&ops[i].ops), 0);
+    EXPECT(site_is_nop((unsigned long)ftrace_test_target));
+    EXPECT(site_is_nop((unsigned long)ftrace_test_target_hot));
+    EXPECT(site_is_nop((unsigned long)ftrace_test_target_other));
+    for (int i = 0; i < NOPS; i++)
+        drop_op(&ops[i]);
+    drop_op(&alone);
+    drop_op(&alone_regs);
+}
+
 SELFTEST(ftrace_save_regs_sees_arguments)
 {
     struct counting_op c;
