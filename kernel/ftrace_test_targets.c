@@ -20,6 +20,13 @@ TARGET unsigned long ftrace_test_target_hot(unsigned long a)
     return a + 1;
 }
 
+/* What an IPMODIFY op sends ftrace_test_target_hot's calls to: the same arguments. */
+TARGET unsigned long ftrace_replacement_hot(unsigned long a)
+{
+    barrier();
+    return a + 100;
+}
+
 TARGET unsigned long ftrace_test_target_other(unsigned long a)
 {
     barrier();

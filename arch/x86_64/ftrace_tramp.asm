@@ -5,8 +5,9 @@
 ; Each one builds a frame (so backtraces pass through), saves the argument registers the
 ; traced function has not used yet, and calls the C dispatcher with
 ;   rdi = ip (the site), rsi = &parent return address, edx = op slot (-1: list), rcx = regs.
-; The regs variants build a complete struct pt_regs (arch/regs.h) and reload every
-; register from it afterwards.
+; The regs variants build a complete struct pt_regs (arch/regs.h), with rip the address
+; after the site's call, and afterwards reload every register from it and go on at its
+; rip, which a callback may have changed.
 
 extern ftrace_tramp_dispatch
 extern ftrace_list_dispatch
@@ -75,8 +76,9 @@ global %1:function
     mov [rsp + PT_R15], r15
     mov rax, [rbp]
     mov [rsp + PT_RBP], rax
+    ; regs->rip is where the traced function goes on, just after the site's call, as
+    ; Linux's ftrace_regs_caller has it; the callback's ip is the site itself.
     mov rax, [rbp + 8]
-    sub rax, 5
     mov [rsp + PT_RIP], rax
     lea rax, [rbp + 16]
     mov [rsp + PT_RSP], rax
@@ -88,10 +90,16 @@ global %1:function
     mov qword [rsp + PT_VECTOR], 0
     mov qword [rsp + PT_ERROR], 0
     mov rdi, [rsp + PT_RIP]
+    sub rdi, 5
     lea rsi, [rbp + 16]
     mov edx, %2
     mov rcx, rsp
     call %3
+    ; An IPMODIFY callback may have moved regs->rip: the ret below goes there, with the
+    ; traced function's caller still the return address above it (a live patch's new
+    ; function runs in its place, with the original arguments).
+    mov rax, [rsp + PT_RIP]
+    mov [rbp + 8], rax
     ; A callback may have changed argument registers in pt_regs: reload them all.
     mov rax, [rsp + PT_RAX]
     mov rbx, [rsp + PT_RBX]

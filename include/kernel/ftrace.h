@@ -17,6 +17,7 @@
 #define FTRACE_FL_REGS_EN (1u << 29)  /* the site calls a regs-saving trampoline now */
 #define FTRACE_FL_TRAMP (1u << 28)    /* one op wants it: call that op's trampoline */
 #define FTRACE_FL_TRAMP_EN (1u << 27) /* the site calls an op's own trampoline now */
+#define FTRACE_FL_IPMODIFY (1u << 26) /* an IPMODIFY op wants it */
 #define FTRACE_FL_DISABLED (1u << 25) /* not patchable: bad bytes or no function */
 #define FTRACE_REF_MAX ((1u << 20) - 1)
 
@@ -49,6 +50,12 @@ typedef void (*ftrace_func_t)(unsigned long ip, unsigned long parent_ip, struct 
 
 #define FTRACE_OPS_FL_SAVE_REGS (1u << 0) /* the callback gets a full, valid pt_regs */
 #define FTRACE_OPS_FL_ENABLED (1u << 1)   /* set while registered */
+/*
+ * The callback may set regs->rip (needs SAVE_REGS): the traced function's call then goes
+ * on there, with its arguments, as a live patch redirects a function. At most one such
+ * op per function: registering or re-filtering a second over the same function is EBUSY.
+ */
+#define FTRACE_OPS_FL_IPMODIFY (1u << 2)
 
 struct ftrace_ops {
     ftrace_func_t func;

@@ -303,7 +303,7 @@ static bool target_is_regs(unsigned target)
 static unsigned wanted_state(size_t i, uint32_t *flags_out)
 {
     unsigned count = 0;
-    bool regs = false;
+    bool regs = false, ipmodify = false;
     struct ftrace_ops *only = NULL;
     for (int k = 0; k < FTRACE_MAX_OPS; k++) {
         struct ftrace_ops *op = active_ops[k];
@@ -312,8 +312,9 @@ static unsigned wanted_state(size_t i, uint32_t *flags_out)
         count++;
         only = op;
         regs |= (op->flags & FTRACE_OPS_FL_SAVE_REGS) != 0;
+        ipmodify |= (op->flags & FTRACE_OPS_FL_IPMODIFY) != 0;
     }
-    uint32_t flags = count;
+    uint32_t flags = count | (ipmodify ? FTRACE_FL_IPMODIFY : 0);
     unsigned target = TARGET_NOP;
     if (count == 1 && only->tramp_slot >= 0) {
         target = TARGET_TRAMP_BASE + 2 * only->tramp_slot + (regs ? 1 : 0);
@@ -467,6 +468,29 @@ static bool slot_is_free(unsigned slot)
     return true;
 }
 
+/*
+ * Whether ops, with these hashes, would share a function with another registered
+ * IPMODIFY op. Under ftrace_lock.
+ */
+static bool ipmodify_conflict(const struct ftrace_ops *ops, struct ftrace_hash *filter,
+                              struct ftrace_hash *notrace_hash)
+{
+    if (!(ops->flags & FTRACE_OPS_FL_IPMODIFY))
+        return false;
+    struct ftrace_ops want = *ops;
+    want.filter_hash = filter;
+    want.notrace_hash = notrace_hash;
+    for (int k = 0; k < FTRACE_MAX_OPS; k++) {
+        const struct ftrace_ops *other = active_ops[k];
+        if (!other || other == ops || !(other->flags & FTRACE_OPS_FL_IPMODIFY))
+            continue;
+        for (size_t i = 0; i < nr_records; i++)
+            if (ftrace_ops_wants(&want, i) && ftrace_ops_wants(other, i))
+                return true;
+    }
+    return false;
+}
+
 int register_ftrace_function(struct ftrace_ops *ops)
 {
     spin_lock(&ftrace_lock);
@@ -476,6 +500,14 @@ int register_ftrace_function(struct ftrace_ops *ops)
         goto out;
     }
     if (ops->flags & FTRACE_OPS_FL_ENABLED) {
+        err = -EBUSY;
+        goto out;
+    }
+    if ((ops->flags & FTRACE_OPS_FL_IPMODIFY) && !(ops->flags & FTRACE_OPS_FL_SAVE_REGS)) {
+        err = -EINVAL; /* the new ip goes through pt_regs */
+        goto out;
+    }
+    if (ipmodify_conflict(ops, ops->filter_hash, ops->notrace_hash)) {
         err = -EBUSY;
         goto out;
     }
@@ -550,6 +582,12 @@ int ftrace_ops_set_hashes(struct ftrace_ops *ops, struct ftrace_hash *filter,
 {
     spin_lock(&ftrace_lock);
     struct ftrace_hash *old_filter = ops->filter_hash, *old_notrace = ops->notrace_hash;
+    if ((ops->flags & FTRACE_OPS_FL_ENABLED) && ipmodify_conflict(ops, filter, notrace_hash)) {
+        spin_unlock(&ftrace_lock);
+        ftrace_hash_free(filter);
+        ftrace_hash_free(notrace_hash);
+        return -EBUSY;
+    }
     WRITE_ONCE(ops->filter_hash, filter);
     WRITE_ONCE(ops->notrace_hash, notrace_hash);
     int err = 0;

@@ -121,7 +121,7 @@ TRACEFS_FILE(available_filter_functions, .path = "available_filter_functions", .
 
 /*
  * Linux 6.1's line: name, reference count, then the R (regs), I (ipmodify) and D (direct)
- * columns. Nothing here modifies the ip or calls directly, so I and D stay blank. A site
+ * columns. Nothing here calls a function directly, so D stays blank. A site
  * that calls one op's own trampoline names it and the op's callback; a site that calls
  * the list caller names the function that walks the ops.
  */
@@ -131,8 +131,9 @@ static void ftrace_enabled_line(struct seqbuf *out, const struct dyn_ftrace *rec
     unsigned long func;
     unsigned long tramp = ftrace_rec_tramp_addr(rec, &op, &func);
 
-    seq_printf(out, "%s (%u)%s    ", ftrace_rec_name(rec), ftrace_rec_count(rec),
-               rec->flags & FTRACE_FL_REGS ? " R" : "  ");
+    seq_printf(out, "%s (%u)%s%s  ", ftrace_rec_name(rec), ftrace_rec_count(rec),
+               rec->flags & FTRACE_FL_REGS ? " R" : "  ",
+               rec->flags & FTRACE_FL_IPMODIFY ? " I" : "  ");
     if (rec->flags & FTRACE_FL_TRAMP_EN) {
         if (tramp && op)
             seq_printf(out, "\ttramp: 0x%lx (%pS) ->%pS", tramp, (void *)op->func, (void *)func);

@@ -228,6 +228,63 @@ SELFTEST(ftrace_ops_beyond_trampoline_slots)
     drop_op(&alone_regs);
 }
 
+static void redirect_to_patched(unsigned long ip, unsigned long parent_ip, struct ftrace_ops *op,
+                                struct pt_regs *regs, unsigned long *parent_slot)
+{
+    count_hits(ip, parent_ip, op, regs, parent_slot);
+    if (regs)
+        regs->rip = (unsigned long)ftrace_replacement_hot;
+}
+
+/*
+ * IPMODIFY: regs->rip is the address after the site's call (Linux's meaning), and a new
+ * one sends the call to another function with the original arguments; a second IPMODIFY
+ * op on the same function is EBUSY, by registration or by a filter change; IPMODIFY
+ * without SAVE_REGS is EINVAL; enabled_functions' record carries the I flag.
+ */
+SELFTEST(ftrace_ipmodify_redirects_once_per_function)
+{
+    struct counting_op a, b, c;
+    init_op(&a, (unsigned long)ftrace_test_target_hot,
+            FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_IPMODIFY);
+    a.ops.func = redirect_to_patched;
+    EXPECT_EQ(ftrace_test_target_hot(5), 6);
+    ASSERT_EQ(register_ftrace_function(&a.ops), 0);
+    EXPECT_EQ(ftrace_test_target_hot(5), 105);
+    EXPECT_EQ(ftrace_test_chain_c(1), 102); /* its caller gets the new function's result */
+    EXPECT_EQ(a.hits, 2);
+    struct dyn_ftrace *rec = ftrace_rec_lookup((unsigned long)ftrace_test_target_hot);
+    ASSERT_NOT_NULL(rec);
+    EXPECT(rec->flags & FTRACE_FL_IPMODIFY);
+
+    init_op(&b, (unsigned long)ftrace_test_target_hot,
+            FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_IPMODIFY);
+    EXPECT_EQ(register_ftrace_function(&b.ops), -EBUSY);
+    drop_op(&b);
+    init_op(&b, (unsigned long)ftrace_test_target_other,
+            FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_IPMODIFY);
+    EXPECT_EQ(register_ftrace_function(&b.ops), 0);
+    /* Moving b onto a's function is refused, and b keeps its old function. */
+    EXPECT_EQ(ftrace_ops_set_hashes(&b.ops, hash_of((unsigned long)ftrace_test_target_hot), NULL),
+              -EBUSY);
+    sink = ftrace_test_target_other(1);
+    EXPECT_EQ(b.hits, 1);
+    EXPECT_EQ(b.last_ip, (unsigned long)ftrace_test_target_other);
+    EXPECT(b.had_regs);
+
+    init_op(&c, (unsigned long)ftrace_test_target, FTRACE_OPS_FL_IPMODIFY);
+    EXPECT_EQ(register_ftrace_function(&c.ops), -EINVAL);
+    drop_op(&c);
+
+    EXPECT_EQ(unregister_ftrace_function(&a.ops), 0);
+    EXPECT_EQ(ftrace_test_target_hot(5), 6);
+    EXPECT(!(rec->flags & FTRACE_FL_IPMODIFY));
+    EXPECT_EQ(unregister_ftrace_function(&b.ops), 0);
+    drop_op(&a);
+    drop_op(&b);
+    EXPECT(site_is_nop((unsigned long)ftrace_test_target_hot));
+}
+
 SELFTEST(ftrace_save_regs_sees_arguments)
 {
     struct counting_op c;
