@@ -56,6 +56,9 @@ typedef void (*ftrace_func_t)(unsigned long ip, unsigned long parent_ip, struct 
  * op per function: registering or re-filtering a second over the same function is EBUSY.
  */
 #define FTRACE_OPS_FL_IPMODIFY (1u << 2)
+/* Must stay on: /proc/sys/kernel/ftrace_enabled cannot be set to 0 while it is registered,
+ * and it cannot be registered while ftrace_enabled is 0 (both EBUSY). */
+#define FTRACE_OPS_FL_PERMANENT (1u << 3)
 
 struct ftrace_ops {
     ftrace_func_t func;
@@ -113,6 +116,9 @@ int ftrace_hash_apply_glob(struct ftrace_hash *hash, const char *token);
 
 /* True once an ftrace bug killed dynamic ftrace for this boot. */
 bool ftrace_is_dead(void);
+/* /proc/sys/kernel/ftrace_enabled: 0 turns every site into a NOP (ops stay registered). */
+int ftrace_set_enabled(bool on);
+bool ftrace_get_enabled(void);
 
 struct ftrace_stats {
     size_t records;

@@ -300,6 +300,9 @@ static bool target_is_regs(unsigned target)
 }
 
 /* The wanted target and flags of record i under the registered ops. */
+/* ftrace_enabled: off, every site is a NOP whatever the ops want. Under ftrace_lock. */
+static bool ftrace_enabled = true;
+
 static unsigned wanted_state(size_t i, uint32_t *flags_out)
 {
     unsigned count = 0;
@@ -316,6 +319,10 @@ static unsigned wanted_state(size_t i, uint32_t *flags_out)
     }
     uint32_t flags = count | (ipmodify ? FTRACE_FL_IPMODIFY : 0);
     unsigned target = TARGET_NOP;
+    if (!ftrace_enabled) {
+        *flags_out = flags;
+        return TARGET_NOP;
+    }
     if (count == 1 && only->tramp_slot >= 0) {
         target = TARGET_TRAMP_BASE + 2 * only->tramp_slot + (regs ? 1 : 0);
         flags |= FTRACE_FL_TRAMP;
@@ -503,6 +510,10 @@ int register_ftrace_function(struct ftrace_ops *ops)
         err = -EBUSY;
         goto out;
     }
+    if ((ops->flags & FTRACE_OPS_FL_PERMANENT) && !ftrace_enabled) {
+        err = -EBUSY;
+        goto out;
+    }
     if ((ops->flags & FTRACE_OPS_FL_IPMODIFY) && !(ops->flags & FTRACE_OPS_FL_SAVE_REGS)) {
         err = -EINVAL; /* the new ip goes through pt_regs */
         goto out;
@@ -576,6 +587,38 @@ out:
     spin_unlock(&ftrace_lock);
     return err;
 }
+
+int ftrace_set_enabled(bool on)
+{
+    spin_lock(&ftrace_lock);
+    int err = 0;
+    if (on == ftrace_enabled)
+        goto out;
+    if (ftrace_dead) {
+        err = -ENODEV;
+        goto out;
+    }
+    if (!on) {
+        for (int k = 0; k < FTRACE_MAX_OPS; k++) {
+            const struct ftrace_ops *op = active_ops[k];
+            if (op && (op->flags & FTRACE_OPS_FL_PERMANENT)) {
+                err = -EBUSY;
+                goto out;
+            }
+        }
+    }
+    ftrace_enabled = on;
+    err = update_sites();
+    if (err && !ftrace_dead)
+        ftrace_enabled = !on; /* the sites did not change */
+    else if (!on)
+        wait_for_callbacks();
+out:
+    spin_unlock(&ftrace_lock);
+    return err;
+}
+
+bool ftrace_get_enabled(void) { return READ_ONCE(ftrace_enabled); }
 
 int ftrace_ops_set_hashes(struct ftrace_ops *ops, struct ftrace_hash *filter,
                           struct ftrace_hash *notrace_hash)

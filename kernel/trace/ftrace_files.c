@@ -1,6 +1,7 @@
 /*
  * The tracefs files of dynamic ftrace: available_filter_functions, set_ftrace_filter,
- * set_ftrace_notrace, enabled_functions and dyn_ftrace_total_info, with Linux's formats.
+ * set_ftrace_notrace, enabled_functions and dyn_ftrace_total_info, with Linux's formats;
+ * and the sysctl /proc/sys/kernel/ftrace_enabled.
  *
  * The listings can run to thousands of lines, so they are not built whole at open: each
  * read generates the next few lines from a cursor over the records, and keeps what did not
@@ -9,7 +10,9 @@
  */
 #include <kernel/errno.h>
 #include <kernel/ftrace.h>
+#include <kernel/init.h>
 #include <kernel/mm.h>
+#include <kernel/printk.h>
 #include <lib/ctype.h>
 #include <lib/string.h>
 
@@ -425,3 +428,33 @@ static int ftrace_total_info_show(struct seqbuf *s, void *data)
 
 TRACEFS_FILE(dyn_ftrace_total_info, .path = "dyn_ftrace_total_info", .mode = 0444,
              .show = ftrace_total_info_show);
+
+/* ---- /proc/sys/kernel/ftrace_enabled ---- */
+
+/* The int as written, as Linux's sysctl keeps it; any non-zero value means on. */
+static int ftrace_enabled_value = 1;
+
+static int ftrace_enabled_show(struct seqbuf *s, void *data)
+{
+    return seq_printf(s, "%d\n", ftrace_get_enabled() ? ftrace_enabled_value : 0);
+}
+
+static ssize_t ftrace_enabled_store(void *data, const char *buf, size_t len)
+{
+    int v;
+    int err = trace_parse_sysctl_int(buf, len, &v);
+    if (!err)
+        err = ftrace_set_enabled(v != 0);
+    if (!err)
+        ftrace_enabled_value = v ? v : 1;
+    return err ? err : (ssize_t)len;
+}
+
+static void ftrace_enabled_file_init(void)
+{
+    struct pfs_node *dir = pfs_mkdir("/proc/sys/kernel");
+    if (!dir || !pfs_create_seq(dir, "ftrace_enabled", 0644, ftrace_enabled_show,
+                                ftrace_enabled_store, NULL))
+        printk("ftrace: cannot create /proc/sys/kernel/ftrace_enabled\n");
+}
+LATE_INITCALL(ftrace_enabled_file_init);

@@ -285,6 +285,31 @@ SELFTEST(ftrace_ipmodify_redirects_once_per_function)
     EXPECT(site_is_nop((unsigned long)ftrace_test_target_hot));
 }
 
+/* PERMANENT ops and ftrace_enabled: each refuses the other, with EBUSY. */
+SELFTEST(ftrace_permanent_and_ftrace_enabled)
+{
+    struct counting_op p, q;
+    init_op(&p, (unsigned long)ftrace_test_target_hot, FTRACE_OPS_FL_PERMANENT);
+    init_op(&q, (unsigned long)ftrace_test_target_other, 0);
+    ASSERT_EQ(register_ftrace_function(&p.ops), 0);
+    EXPECT_EQ(ftrace_set_enabled(false), -EBUSY);
+    EXPECT(ftrace_get_enabled());
+    EXPECT_EQ(unregister_ftrace_function(&p.ops), 0);
+
+    ASSERT_EQ(register_ftrace_function(&q.ops), 0);
+    EXPECT_EQ(ftrace_set_enabled(false), 0);
+    EXPECT(site_is_nop((unsigned long)ftrace_test_target_other));
+    sink = ftrace_test_target_other(1);
+    EXPECT_EQ(q.hits, 0);
+    EXPECT_EQ(register_ftrace_function(&p.ops), -EBUSY);
+    EXPECT_EQ(ftrace_set_enabled(true), 0);
+    sink = ftrace_test_target_other(1);
+    EXPECT_EQ(q.hits, 1);
+    EXPECT_EQ(unregister_ftrace_function(&q.ops), 0);
+    drop_op(&p);
+    drop_op(&q);
+}
+
 SELFTEST(ftrace_save_regs_sees_arguments)
 {
     struct counting_op c;
