@@ -59,6 +59,17 @@ typedef void (*ftrace_func_t)(unsigned long ip, unsigned long parent_ip, struct 
 /* Must stay on: /proc/sys/kernel/ftrace_enabled cannot be set to 0 while it is registered,
  * and it cannot be registered while ftrace_enabled is 0 (both EBUSY). */
 #define FTRACE_OPS_FL_PERMANENT (1u << 3)
+/*
+ * Linux's flags for ops written for it, accepted with the same promise: RECURSION asks the
+ * core to guard the callback against recursion, which fentros's dispatchers do for every
+ * op (an op may still take ftrace_test_recursion_trylock, whose bits are its own);
+ * SAVE_REGS_IF_SUPPORTED is SAVE_REGS here (full pt_regs are always supported); RCU asks
+ * that the callback run only where RCU is watching: there is no RCU, and no site runs in
+ * a state where a callback could not run, so it changes nothing.
+ */
+#define FTRACE_OPS_FL_RECURSION (1u << 4)
+#define FTRACE_OPS_FL_SAVE_REGS_IF_SUPPORTED (1u << 5)
+#define FTRACE_OPS_FL_RCU (1u << 6)
 
 struct ftrace_ops {
     ftrace_func_t func;
@@ -116,6 +127,17 @@ int ftrace_hash_apply_glob(struct ftrace_hash *hash, const char *token);
 
 /* True once an ftrace bug killed dynamic ftrace for this boot. */
 bool ftrace_is_dead(void);
+/*
+ * The recursion guard of Linux's ftrace_test_recursion_trylock: a bit (>= 0) to pass to
+ * unlock, or -1 when this context is already inside it (the call is recorded in
+ * recursed_functions). Preemption stays off from lock to unlock.
+ */
+int ftrace_test_recursion_trylock(unsigned long ip, unsigned long parent_ip);
+void ftrace_test_recursion_unlock(int bit);
+/* recursed_functions: (ip, parent) of each function the guards turned away, first first. */
+size_t ftrace_recursed_functions(unsigned long *ips, unsigned long *parents, size_t max);
+void ftrace_recursed_functions_clear(void);
+
 /* /proc/sys/kernel/ftrace_enabled: 0 turns every site into a NOP (ops stay registered). */
 int ftrace_set_enabled(bool on);
 bool ftrace_get_enabled(void);

@@ -77,6 +77,7 @@ struct ftrace_ops *ftrace_global_ops = &global_ops;
 struct ftrace_cpu_state {
     volatile unsigned active; /* callbacks running on this CPU (nesting) */
     unsigned recursion;       /* one bit per context: normal, irq, nmi */
+    unsigned op_recursion;    /* the same, for ftrace_test_recursion_trylock */
 } __cacheline_aligned;
 static struct ftrace_cpu_state cpu_state[MAX_CPUS];
 
@@ -198,6 +199,77 @@ static inline void callback_exit(struct percpu *cpu, struct ftrace_cpu_state *st
     st->recursion &= ~bit;
 }
 
+/* ---- recursed_functions: where the guard turned a call away ---- */
+
+#define RECURSED_MAX 128
+
+static struct {
+    unsigned long ip, parent_ip;
+} recursed[RECURSED_MAX];
+static unsigned recursed_count; /* entries claimed; a slot's ip is set last */
+
+/* Lock-free, any context: each function once, up to RECURSED_MAX of them. */
+static __noinline void record_recursion(unsigned long ip, unsigned long parent_ip)
+{
+    unsigned n = __atomic_load_n(&recursed_count, __ATOMIC_ACQUIRE);
+    for (unsigned i = 0; i < n && i < RECURSED_MAX; i++)
+        if (__atomic_load_n(&recursed[i].ip, __ATOMIC_RELAXED) == ip)
+            return;
+    unsigned i = __atomic_fetch_add(&recursed_count, 1, __ATOMIC_RELAXED);
+    if (i >= RECURSED_MAX) {
+        __atomic_store_n(&recursed_count, RECURSED_MAX, __ATOMIC_RELAXED);
+        return;
+    }
+    recursed[i].parent_ip = parent_ip;
+    __atomic_store_n(&recursed[i].ip, ip, __ATOMIC_RELEASE);
+}
+
+size_t ftrace_recursed_functions(unsigned long *ips, unsigned long *parents, size_t max)
+{
+    unsigned n = __atomic_load_n(&recursed_count, __ATOMIC_ACQUIRE);
+    size_t out = 0;
+    for (unsigned i = 0; i < n && i < RECURSED_MAX && out < max; i++) {
+        unsigned long ip = __atomic_load_n(&recursed[i].ip, __ATOMIC_ACQUIRE);
+        if (!ip)
+            continue;
+        ips[out] = ip;
+        parents[out++] = recursed[i].parent_ip;
+    }
+    return out;
+}
+
+void ftrace_recursed_functions_clear(void)
+{
+    __atomic_store_n(&recursed_count, 0, __ATOMIC_RELEASE);
+    for (unsigned i = 0; i < RECURSED_MAX; i++)
+        __atomic_store_n(&recursed[i].ip, 0, __ATOMIC_RELEASE);
+}
+
+/* ---- the recursion guard ops call themselves (ops without FTRACE_OPS_FL_RECURSION) ---- */
+
+int ftrace_test_recursion_trylock(unsigned long ip, unsigned long parent_ip)
+{
+    struct percpu *cpu = this_cpu();
+    struct ftrace_cpu_state *st = &cpu_state[cpu->cpu];
+    unsigned bit = recursion_context_bit(cpu);
+    if (st->op_recursion & bit) {
+        record_recursion(ip, parent_ip);
+        return -1;
+    }
+    st->op_recursion |= bit;
+    cpu->preempt_count++;
+    barrier();
+    return (int)__builtin_ctz(bit);
+}
+
+void ftrace_test_recursion_unlock(int bit)
+{
+    struct percpu *cpu = this_cpu();
+    barrier();
+    cpu->preempt_count--;
+    cpu_state[cpu->cpu].op_recursion &= ~(1u << bit);
+}
+
 FTRACE_ENTRY_TEXT void ftrace_tramp_dispatch(unsigned long ip, unsigned long *parent_slot, int slot,
                                              struct pt_regs *regs)
 {
@@ -208,6 +280,7 @@ FTRACE_ENTRY_TEXT void ftrace_tramp_dispatch(unsigned long ip, unsigned long *pa
     if (unlikely(!bit)) {
         if (op)
             op->recursion_stopped++;
+        record_recursion(ip, *parent_slot);
         return;
     }
     /* The slot is empty once its op is unregistered, while a CPU may still come in from
@@ -226,6 +299,7 @@ FTRACE_ENTRY_TEXT void ftrace_list_dispatch(unsigned long ip, unsigned long *par
     unsigned bit = callback_enter(cpu, st);
     if (unlikely(!bit)) {
         recursion_stopped_unowned++;
+        record_recursion(ip, *parent_slot);
         return;
     }
     struct dyn_ftrace *rec = ftrace_rec_lookup(ip);
@@ -510,6 +584,8 @@ int register_ftrace_function(struct ftrace_ops *ops)
         err = -EBUSY;
         goto out;
     }
+    if (ops->flags & FTRACE_OPS_FL_SAVE_REGS_IF_SUPPORTED)
+        ops->flags |= FTRACE_OPS_FL_SAVE_REGS;
     if ((ops->flags & FTRACE_OPS_FL_PERMANENT) && !ftrace_enabled) {
         err = -EBUSY;
         goto out;

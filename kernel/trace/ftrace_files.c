@@ -429,6 +429,67 @@ static int ftrace_total_info_show(struct seqbuf *s, void *data)
 TRACEFS_FILE(dyn_ftrace_total_info, .path = "dyn_ftrace_total_info", .mode = 0444,
              .show = ftrace_total_info_show);
 
+/* ---- recursed_functions ---- */
+
+#define RECURSED_SHOW_MAX 128
+
+/* Linux's line: the caller, a colon and a tab, the function the guard turned away. */
+static int recursed_show(struct seqbuf *s, void *data)
+{
+    static unsigned long ips[RECURSED_SHOW_MAX], parents[RECURSED_SHOW_MAX];
+    size_t n = ftrace_recursed_functions(ips, parents, RECURSED_SHOW_MAX);
+    for (size_t i = 0; i < n; i++)
+        seq_printf(s, "%pS:\t%pS\n", (void *)parents[i], (void *)ips[i]);
+    return 0;
+}
+
+/* `echo > recursed_functions` (the open with O_TRUNC) forgets them all, as on Linux. */
+static int recursed_open(struct pfs_file *f)
+{
+    if (f->flags & PFS_TRUNC)
+        ftrace_recursed_functions_clear();
+    if (!(f->flags & PFS_READ))
+        return 0;
+    struct seqbuf *s = kzalloc(sizeof(*s));
+    if (!s)
+        return -ENOMEM;
+    recursed_show(s, NULL);
+    if (s->overflow) {
+        seqbuf_free(s);
+        kfree(s);
+        return -ENOMEM;
+    }
+    f->priv = s;
+    return 0;
+}
+
+static ssize_t recursed_read(struct pfs_file *f, char *buf, size_t len)
+{
+    struct seqbuf *s = f->priv;
+    if (!s || f->pos >= s->len)
+        return 0;
+    size_t n = MIN(len, s->len - f->pos);
+    memcpy(buf, s->buf + f->pos, n);
+    return (ssize_t)n;
+}
+
+static ssize_t recursed_write(struct pfs_file *f, const char *buf, size_t len) { return len; }
+
+static int recursed_release(struct pfs_file *f)
+{
+    if (f->priv) {
+        seqbuf_free(f->priv);
+        kfree(f->priv);
+    }
+    return 0;
+}
+
+static const struct pfs_ops recursed_ops = {.open = recursed_open,
+                                            .read = recursed_read,
+                                            .write = recursed_write,
+                                            .release = recursed_release};
+TRACEFS_FILE(recursed_functions, .path = "recursed_functions", .mode = 0644, .ops = &recursed_ops);
+
 /* ---- /proc/sys/kernel/ftrace_enabled ---- */
 
 /* The int as written, as Linux's sysctl keeps it; any non-zero value means on. */

@@ -12,6 +12,7 @@
 #include <kernel/ftrace.h>
 #include <kernel/ftrace_test.h>
 #include <kernel/percpu.h>
+#include <kernel/pseudofs.h>
 #include <kernel/selftest.h>
 #include <kernel/thread.h>
 #include <lib/string.h>
@@ -308,6 +309,55 @@ SELFTEST(ftrace_permanent_and_ftrace_enabled)
     EXPECT_EQ(unregister_ftrace_function(&q.ops), 0);
     drop_op(&p);
     drop_op(&q);
+}
+
+static void recurse_into_target(unsigned long ip, unsigned long parent_ip, struct ftrace_ops *op,
+                                struct pt_regs *regs, unsigned long *parent_slot)
+{
+    count_hits(ip, parent_ip, op, regs, parent_slot);
+    /* A traced call from inside the callback: the guard must turn it away. */
+    sink = ftrace_test_target(1, 2, 3);
+}
+
+/*
+ * The core's recursion guard turns a callback's own traced call away and records it in
+ * recursed_functions (shown as "caller:\tfunction", cleared by a truncating open); the
+ * trylock an op takes itself refuses a second entry in the same context, and not after
+ * unlock.
+ */
+SELFTEST(ftrace_recursion_recorded)
+{
+    ftrace_recursed_functions_clear();
+    struct counting_op c;
+    init_op(&c, (unsigned long)ftrace_test_target, FTRACE_OPS_FL_RECURSION);
+    c.ops.func = recurse_into_target;
+    ASSERT_EQ(register_ftrace_function(&c.ops), 0);
+    sink = ftrace_test_target(4, 5, 6);
+    EXPECT_EQ(unregister_ftrace_function(&c.ops), 0);
+    EXPECT_EQ(c.hits, 1);
+    EXPECT(c.ops.recursion_stopped >= 1);
+    unsigned long ips[4], parents[4];
+    EXPECT_EQ(ftrace_recursed_functions(ips, parents, 4), 1);
+    EXPECT_EQ(ips[0], (unsigned long)ftrace_test_target);
+    char text[256];
+    EXPECT(selftest_read_file_into("/", "/sys/kernel/tracing/recursed_functions", text,
+                                   sizeof(text)) > 0);
+    EXPECT(strstr(text, ":\tftrace_test_target+0x0/") != NULL);
+    struct pfs_file *f;
+    ASSERT_EQ(pfs_open("/", "/sys/kernel/tracing/recursed_functions", PFS_WRITE | PFS_TRUNC, &f),
+              0);
+    pfs_close(f);
+    EXPECT_EQ(ftrace_recursed_functions(ips, parents, 4), 0);
+    drop_op(&c);
+
+    int bit = ftrace_test_recursion_trylock(1, 2);
+    EXPECT(bit >= 0);
+    EXPECT_EQ(ftrace_test_recursion_trylock(1, 2), -1);
+    ftrace_test_recursion_unlock(bit);
+    bit = ftrace_test_recursion_trylock(1, 2);
+    EXPECT(bit >= 0);
+    ftrace_test_recursion_unlock(bit);
+    ftrace_recursed_functions_clear();
 }
 
 SELFTEST(ftrace_save_regs_sees_arguments)

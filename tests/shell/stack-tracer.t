@@ -129,5 +129,6 @@ $ cat stack_trace
 ~ \s+\d+\)\s+(\d+)\s+\1   arch_thread_start\+0x[0-9a-f]+/0x[0-9a-f]+
 $ ls /proc/sys/kernel
 ftrace_dump_on_oops
+ftrace_enabled
 stack_tracer_enabled
 $ echo 0 > stack_max_size
