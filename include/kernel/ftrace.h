@@ -1,6 +1,7 @@
 #ifndef KERNEL_FTRACE_H
 #define KERNEL_FTRACE_H
 
+#include <arch/ftrace.h>
 #include <arch/regs.h>
 #include <kernel/compiler.h>
 
@@ -44,9 +45,15 @@ struct ftrace_hash {
 };
 
 struct ftrace_ops;
-/* parent_slot: where the traced function's return address sits (function_graph swaps it). */
+/*
+ * Linux's callback: ip is the traced function's call site, parent_ip its caller. fregs
+ * (<arch/ftrace.h>) gives the arguments (ftrace_regs_get_argument), the stack pointer at
+ * entry, which points at the return address (ftrace_regs_get_stack_pointer; function_graph
+ * swaps what it points at), the instruction pointer, and the full pt_regs of a SAVE_REGS
+ * op (ftrace_get_regs; NULL for the others).
+ */
 typedef void (*ftrace_func_t)(unsigned long ip, unsigned long parent_ip, struct ftrace_ops *op,
-                              struct pt_regs *regs, unsigned long *parent_slot);
+                              struct ftrace_regs *fregs);
 
 #define FTRACE_OPS_FL_SAVE_REGS (1u << 0) /* the callback gets a full, valid pt_regs */
 #define FTRACE_OPS_FL_ENABLED (1u << 1)   /* set while registered */

@@ -70,8 +70,7 @@ BENCH_ROW(nop, "an idle (NOP) call site against the same function built without 
 
 /* notrace: with the op on every function, a traced callback would trace itself. */
 static notrace void bench_empty_callback(unsigned long ip, unsigned long parent_ip,
-                                         struct ftrace_ops *op, struct pt_regs *regs,
-                                         unsigned long *parent_slot)
+                                         struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
 }
 

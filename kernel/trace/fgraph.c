@@ -66,8 +66,9 @@ void ftrace_graph_free_thread(struct thread *t)
 }
 
 static void fgraph_entry(unsigned long ip, unsigned long parent_ip, struct ftrace_ops *op,
-                         struct pt_regs *regs, unsigned long *parent_slot)
+                         struct ftrace_regs *fregs)
 {
+    unsigned long *parent_slot = (unsigned long *)ftrace_regs_get_stack_pointer(fregs);
     struct percpu *cpu = this_cpu();
     struct thread *t = cpu->current;
     if (unlikely(!t || !t->trace_state || fgraph_dead))

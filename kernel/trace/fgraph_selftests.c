@@ -149,8 +149,9 @@ static unsigned unwind_test_nr;
 static bool unwind_test_saw_hook;
 
 static void unwind_test_callback(unsigned long ip, unsigned long parent_ip, struct ftrace_ops *op,
-                                 struct pt_regs *regs, unsigned long *parent_slot)
+                                 struct ftrace_regs *fregs)
 {
+    unsigned long *parent_slot = (unsigned long *)ftrace_regs_get_stack_pointer(fregs);
     struct thread *t = current_thread();
     if (unwind_test_nr)
         return;

@@ -286,8 +286,10 @@ FTRACE_ENTRY_TEXT void ftrace_tramp_dispatch(unsigned long ip, unsigned long *pa
     /* The slot is empty once its op is unregistered, while a CPU may still come in from
      * a site that called it; and a SAVE_REGS op never runs without its pt_regs, even
      * from a plain trampoline a batch is moving away from. */
-    if (likely(op) && (regs || !(op->flags & FTRACE_OPS_FL_SAVE_REGS)))
-        op->func(ip, *parent_slot, op, regs, parent_slot);
+    if (likely(op) && (regs || !(op->flags & FTRACE_OPS_FL_SAVE_REGS))) {
+        struct ftrace_regs fregs = {.regs = regs, .parent_slot = parent_slot};
+        op->func(ip, *parent_slot, op, &fregs);
+    }
     callback_exit(cpu, st, bit);
 }
 
@@ -308,6 +310,7 @@ FTRACE_ENTRY_TEXT void ftrace_list_dispatch(unsigned long ip, unsigned long *par
         /* Read once, as Linux's trampoline does: a graph op among them swaps the slot for
          * return_to_handler, and the ops after it must still see the real caller. */
         unsigned long parent_ip = *parent_slot;
+        struct ftrace_regs fregs = {.regs = regs, .parent_slot = parent_slot};
         for (int i = 0; i < FTRACE_MAX_OPS; i++) {
             struct ftrace_ops *op = READ_ONCE(active_ops[i]);
             /* While a batch moves a site to the regs-saving caller, the old plain caller
@@ -315,7 +318,7 @@ FTRACE_ENTRY_TEXT void ftrace_list_dispatch(unsigned long ip, unsigned long *par
             if (!op || (!regs && (op->flags & FTRACE_OPS_FL_SAVE_REGS)))
                 continue;
             if (ftrace_ops_wants(op, idx))
-                op->func(ip, parent_ip, op, regs, parent_slot);
+                op->func(ip, parent_ip, op, &fregs);
         }
     }
     callback_exit(cpu, st, bit);

@@ -198,7 +198,7 @@ SHELL_COMMAND(ftrace_corrupt, "ftrace_corrupt FUNCTION",
 static uint64_t test_op_hits;
 
 static void test_op_count(unsigned long ip, unsigned long parent_ip, struct ftrace_ops *op,
-                          struct pt_regs *regs, unsigned long *parent_slot)
+                          struct ftrace_regs *fregs)
 {
     __atomic_fetch_add(&test_op_hits, 1, __ATOMIC_RELAXED);
 }

@@ -54,7 +54,7 @@ static uint64_t probe_generation;
 static DEFINE_SPINLOCK(probe_lock);
 
 static void probe_call(unsigned long ip, unsigned long parent_ip, struct ftrace_ops *op,
-                       struct pt_regs *regs, unsigned long *parent_slot);
+                       struct ftrace_regs *fregs);
 static struct ftrace_ops probe_ops = {.func = probe_call, .tramp_slot = -1};
 
 /* ---- what the probes do ---- */
@@ -169,8 +169,9 @@ static const struct probe_kind_def probe_defs[PROBE_KINDS] = {
 };
 
 static void probe_call(unsigned long ip, unsigned long parent_ip, struct ftrace_ops *op,
-                       struct pt_regs *regs, unsigned long *parent_slot)
+                       struct ftrace_regs *fregs)
 {
+    unsigned long *parent_slot = (unsigned long *)ftrace_regs_get_stack_pointer(fregs);
     struct dyn_ftrace *rec;
 
     /* Switching tracing and printing take locks an NMI may have interrupted. */

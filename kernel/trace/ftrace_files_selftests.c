@@ -344,14 +344,12 @@ SELFTEST(ftrace_files_listing_reads)
 }
 
 static void ftrace_files_test_callback(unsigned long ip, unsigned long parent_ip,
-                                       struct ftrace_ops *op, struct pt_regs *regs,
-                                       unsigned long *parent_slot)
+                                       struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
 }
 
 static void ftrace_files_test_regs_callback(unsigned long ip, unsigned long parent_ip,
-                                            struct ftrace_ops *op, struct pt_regs *regs,
-                                            unsigned long *parent_slot)
+                                            struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
 }
 

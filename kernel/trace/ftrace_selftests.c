@@ -26,8 +26,9 @@ struct counting_op {
 };
 
 static void count_hits(unsigned long ip, unsigned long parent_ip, struct ftrace_ops *op,
-                       struct pt_regs *regs, unsigned long *parent_slot)
+                       struct ftrace_regs *fregs)
 {
+    struct pt_regs *regs = ftrace_get_regs(fregs);
     struct counting_op *c = container_of(op, struct counting_op, ops);
     __atomic_fetch_add(&c->hits, 1, __ATOMIC_RELAXED);
     c->last_ip = ip;
@@ -230,11 +231,10 @@ SELFTEST(ftrace_ops_beyond_trampoline_slots)
 }
 
 static void redirect_to_patched(unsigned long ip, unsigned long parent_ip, struct ftrace_ops *op,
-                                struct pt_regs *regs, unsigned long *parent_slot)
+                                struct ftrace_regs *fregs)
 {
-    count_hits(ip, parent_ip, op, regs, parent_slot);
-    if (regs)
-        regs->rip = (unsigned long)ftrace_replacement_hot;
+    count_hits(ip, parent_ip, op, fregs);
+    ftrace_regs_set_instruction_pointer(fregs, (unsigned long)ftrace_replacement_hot);
 }
 
 /*
@@ -312,9 +312,9 @@ SELFTEST(ftrace_permanent_and_ftrace_enabled)
 }
 
 static void recurse_into_target(unsigned long ip, unsigned long parent_ip, struct ftrace_ops *op,
-                                struct pt_regs *regs, unsigned long *parent_slot)
+                                struct ftrace_regs *fregs)
 {
-    count_hits(ip, parent_ip, op, regs, parent_slot);
+    count_hits(ip, parent_ip, op, fregs);
     /* A traced call from inside the callback: the guard must turn it away. */
     sink = ftrace_test_target(1, 2, 3);
 }
@@ -358,6 +358,43 @@ SELFTEST(ftrace_recursion_recorded)
     EXPECT(bit >= 0);
     ftrace_test_recursion_unlock(bit);
     ftrace_recursed_functions_clear();
+}
+
+static unsigned long fregs_args[3], fregs_ip, fregs_sp_word;
+
+static void read_fregs(unsigned long ip, unsigned long parent_ip, struct ftrace_ops *op,
+                       struct ftrace_regs *fregs)
+{
+    count_hits(ip, parent_ip, op, fregs);
+    for (unsigned n = 0; n < 3; n++)
+        fregs_args[n] = ftrace_regs_get_argument(fregs, n);
+    fregs_ip = ftrace_regs_get_instruction_pointer(fregs);
+    fregs_sp_word = *(unsigned long *)ftrace_regs_get_stack_pointer(fregs);
+}
+
+/*
+ * ftrace_regs, with and without SAVE_REGS: the arguments of the traced call, the
+ * instruction pointer just after its site's call, and the stack pointer at entry pointing
+ * at the return address (the parent); pt_regs only for SAVE_REGS.
+ */
+SELFTEST(ftrace_regs_accessors)
+{
+    for (int with_regs = 0; with_regs < 2; with_regs++) {
+        struct counting_op c;
+        init_op(&c, (unsigned long)ftrace_test_target, with_regs ? FTRACE_OPS_FL_SAVE_REGS : 0);
+        c.ops.func = read_fregs;
+        ASSERT_EQ(register_ftrace_function(&c.ops), 0);
+        sink = ftrace_test_target(11, 22, 33);
+        EXPECT_EQ(unregister_ftrace_function(&c.ops), 0);
+        EXPECT_EQ(c.hits, 1);
+        EXPECT_EQ(c.had_regs, with_regs);
+        EXPECT_EQ(fregs_args[0], 11);
+        EXPECT_EQ(fregs_args[1], 22);
+        EXPECT_EQ(fregs_args[2], 33);
+        EXPECT_EQ(fregs_ip, (unsigned long)ftrace_test_target + 5);
+        EXPECT_EQ(fregs_sp_word, c.last_parent);
+        drop_op(&c);
+    }
 }
 
 SELFTEST(ftrace_save_regs_sees_arguments)
@@ -454,7 +491,7 @@ SELFTEST(ftrace_int3_emulation_mid_batch)
 }
 
 static void recursing_callback(unsigned long ip, unsigned long parent_ip, struct ftrace_ops *op,
-                               struct pt_regs *regs, unsigned long *parent_slot)
+                               struct ftrace_regs *fregs)
 {
     struct counting_op *c = container_of(op, struct counting_op, ops);
     c->hits++;

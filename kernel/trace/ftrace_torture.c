@@ -113,19 +113,19 @@ static void torture_note_bad_call(uint64_t *counter, unsigned long ip, const cha
 
 /* Runs on every traced call of every CPU while registered: one counter, nothing else. */
 static void torture_count_all(unsigned long ip, unsigned long parent_ip, struct ftrace_ops *op,
-                              struct pt_regs *regs, unsigned long *parent_slot)
+                              struct ftrace_regs *fregs)
 {
     __atomic_fetch_add(&torture_cpus[this_cpu_id()].all_hits, 1, __ATOMIC_RELAXED);
 }
 
 static void torture_count_glob(unsigned long ip, unsigned long parent_ip, struct ftrace_ops *op,
-                               struct pt_regs *regs, unsigned long *parent_slot)
+                               struct ftrace_regs *fregs)
 {
     __atomic_fetch_add(&torture_cpus[this_cpu_id()].glob_hits, 1, __ATOMIC_RELAXED);
 }
 
 static void torture_count_one(unsigned long ip, unsigned long parent_ip, struct ftrace_ops *op,
-                              struct pt_regs *regs, unsigned long *parent_slot)
+                              struct ftrace_regs *fregs)
 {
     __atomic_fetch_add(&torture_cpus[this_cpu_id()].one_hits, 1, __ATOMIC_RELAXED);
 }
@@ -136,7 +136,7 @@ static void torture_count_one(unsigned long ip, unsigned long parent_ip, struct 
  * slot served before.
  */
 static void torture_check_fixed(unsigned long ip, unsigned long parent_ip, struct ftrace_ops *op,
-                                struct pt_regs *regs, unsigned long *parent_slot)
+                                struct ftrace_regs *fregs)
 {
     __atomic_fetch_add(&torture_cpus[this_cpu_id()].fixed_hits, 1, __ATOMIC_RELAXED);
     if (ip != (unsigned long)ftrace_test_target_other)
@@ -149,8 +149,9 @@ static void torture_check_fixed(unsigned long ip, unsigned long parent_ip, struc
  * exactly the arguments the hammer of this CPU passed, and the ip of the function.
  */
 static void torture_check_regs(unsigned long ip, unsigned long parent_ip, struct ftrace_ops *op,
-                               struct pt_regs *regs, unsigned long *parent_slot)
+                               struct ftrace_regs *fregs)
 {
+    struct pt_regs *regs = ftrace_get_regs(fregs);
     struct torture_cpu *c = &torture_cpus[this_cpu_id()];
     __atomic_fetch_add(&c->regs_hits, 1, __ATOMIC_RELAXED);
     if (!regs) {

@@ -78,7 +78,7 @@ static void soak_nap(struct soak *s, uint64_t *rng, unsigned max_ms)
 static unsigned long soak_op_hits;
 
 static void soak_count(unsigned long ip, unsigned long parent_ip, struct ftrace_ops *op,
-                       struct pt_regs *regs, unsigned long *parent_slot)
+                       struct ftrace_regs *fregs)
 {
     __atomic_fetch_add(&soak_op_hits, 1, __ATOMIC_RELAXED);
 }

@@ -10,8 +10,9 @@
 TRACER(nop, .name = "nop");
 
 static void function_trace_call(unsigned long ip, unsigned long parent_ip, struct ftrace_ops *op,
-                                struct pt_regs *regs, unsigned long *parent_slot)
+                                struct ftrace_regs *fregs)
 {
+    unsigned long *parent_slot = (unsigned long *)ftrace_regs_get_stack_pointer(fregs);
     struct percpu *cpu = this_cpu();
     if (!trace_should_record_on(cpu))
         return;

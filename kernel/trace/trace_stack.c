@@ -37,7 +37,7 @@ static unsigned stack_nr_entries;
 static struct stack_trace_entry stack_entries[STACK_TRACE_MAX_ENTRIES];
 
 static void stack_trace_call(unsigned long ip, unsigned long parent_ip, struct ftrace_ops *op,
-                             struct pt_regs *regs, unsigned long *parent_slot);
+                             struct ftrace_regs *fregs);
 
 /* Its hashes are stack_trace_filter's; registered while the tracer is enabled. */
 static struct ftrace_ops stack_ops = {.func = stack_trace_call, .tramp_slot = -1};
@@ -71,8 +71,9 @@ static void stack_record(struct thread *t, unsigned long *parent_slot, uintptr_t
 }
 
 static void stack_trace_call(unsigned long ip, unsigned long parent_ip, struct ftrace_ops *op,
-                             struct pt_regs *regs, unsigned long *parent_slot)
+                             struct ftrace_regs *fregs)
 {
+    unsigned long *parent_slot = (unsigned long *)ftrace_regs_get_stack_pointer(fregs);
     struct percpu *cpu = this_cpu();
     struct thread *t = cpu->current;
 

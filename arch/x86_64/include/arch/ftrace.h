@@ -1,6 +1,7 @@
 #ifndef ARCH_FTRACE_H
 #define ARCH_FTRACE_H
 
+#include <arch/regs.h>
 #include <arch/text_patch.h>
 #include <kernel/compiler.h>
 
@@ -39,6 +40,50 @@ static inline unsigned long *arch_ftrace_site_return_slot(unsigned long *parent_
 static inline uintptr_t arch_ftrace_caller_frame(const unsigned long *parent_slot)
 {
     return parent_slot[-2];
+}
+
+/*
+ * What an ftrace_ops callback gets, as Linux's struct ftrace_regs: the trampoline's view of
+ * the traced function at its first instruction. Without SAVE_REGS the plain trampoline
+ * has saved the argument registers below its frame (ftrace_tramp.asm): rax, rcx, rdx, rsi,
+ * rdi, r8, r9 at rbp - 8 down to rbp - 56, and parent_slot is rbp + 16.
+ */
+struct ftrace_regs {
+    struct pt_regs *regs;       /* a full frame for SAVE_REGS ops, else NULL */
+    unsigned long *parent_slot; /* the traced function's return address on its stack */
+};
+
+static inline struct pt_regs *ftrace_get_regs(struct ftrace_regs *fregs) { return fregs->regs; }
+
+/* Argument n (0-5) of the traced function, by the x86-64 calling convention. */
+static inline unsigned long ftrace_regs_get_argument(const struct ftrace_regs *fregs, unsigned n)
+{
+    if (fregs->regs) {
+        const struct pt_regs *r = fregs->regs;
+        const unsigned long v[6] = {r->rdi, r->rsi, r->rdx, r->rcx, r->r8, r->r9};
+        return n < 6 ? v[n] : 0;
+    }
+    static const signed char below[6] = {-7, -6, -5, -4, -8, -9};
+    return n < 6 ? fregs->parent_slot[below[n]] : 0;
+}
+
+/* The stack pointer at the traced function's entry: it points at the return address. */
+static inline unsigned long ftrace_regs_get_stack_pointer(const struct ftrace_regs *fregs)
+{
+    return (unsigned long)fregs->parent_slot;
+}
+
+/* Where the traced function goes on after the callbacks: just after its site's call. */
+static inline unsigned long ftrace_regs_get_instruction_pointer(const struct ftrace_regs *fregs)
+{
+    return fregs->regs ? fregs->regs->rip : fregs->parent_slot[-1];
+}
+
+/* IPMODIFY ops (which have pt_regs): the traced call goes on at ip instead. */
+static inline void ftrace_regs_set_instruction_pointer(struct ftrace_regs *fregs, unsigned long ip)
+{
+    if (fregs->regs)
+        fregs->regs->rip = ip;
 }
 
 /* function_graph swaps a traced function's return address for this (ftrace_graph.asm). */
