@@ -132,6 +132,21 @@ static inline bool ftrace_hash_empty(const struct ftrace_hash *hash)
  */
 int ftrace_hash_apply_glob(struct ftrace_hash *hash, const char *token);
 
+/*
+ * Linux's filter setters for an op, registered or not. buf holds globs separated by blanks
+ * (as set_ftrace_filter takes them, `!glob` removes); reset starts from an empty hash,
+ * else the globs add to the current one; a NULL buf with reset clears the filter. EINVAL
+ * when a glob matches nothing (the op's hash is then unchanged), ENOMEM, or what
+ * re-patching a registered op returns.
+ */
+int ftrace_set_filter(struct ftrace_ops *ops, const char *buf, int len, int reset);
+int ftrace_set_notrace(struct ftrace_ops *ops, const char *buf, int len, int reset);
+/*
+ * One function by its address (its call site, or any address inside it): added, or with
+ * remove taken out (ENOENT when it was not in). EINVAL when no call site is there.
+ */
+int ftrace_set_filter_ip(struct ftrace_ops *ops, unsigned long ip, int remove, int reset);
+
 /* True once an ftrace bug killed dynamic ftrace for this boot. */
 bool ftrace_is_dead(void);
 /*

@@ -6,6 +6,7 @@
 #include <kernel/errno.h>
 #include <kernel/ftrace.h>
 #include <kernel/mm.h>
+#include <kernel/symbols.h>
 #include <lib/ctype.h>
 #include <lib/glob.h>
 #include <lib/string.h>
@@ -230,4 +231,93 @@ int ftrace_filter_apply_token(struct ftrace_hash *hash, const char *token, bool 
     if (!commands)
         return -EINVAL;
     return ftrace_filter_run_command(token);
+}
+
+/* ---- Linux's setters for an op's hashes ---- */
+
+static struct ftrace_hash *ops_hash_start(const struct ftrace_hash *cur, int reset)
+{
+    return reset || !cur ? ftrace_hash_alloc() : ftrace_hash_copy(cur);
+}
+
+/* Applies each blank-separated glob of buf[0..len) to hash; 0 or the first error. */
+static int ops_hash_apply_text(struct ftrace_hash *hash, const char *buf, int len)
+{
+    char word[128]; /* a glob longer than any function name matches nothing anyway */
+    int i = 0;
+    while (i < len) {
+        while (i < len && isspace((unsigned char)buf[i]))
+            i++;
+        int start = i;
+        while (i < len && buf[i] && !isspace((unsigned char)buf[i]))
+            i++;
+        if (i == start)
+            break;
+        if (i - start >= (int)sizeof(word))
+            return -EINVAL;
+        memcpy(word, buf + start, (size_t)(i - start));
+        word[i - start] = '\0';
+        int n = ftrace_hash_apply_glob(hash, word);
+        if (n < 0)
+            return n;
+    }
+    return 0;
+}
+
+static int ops_set_text(struct ftrace_ops *ops, bool is_notrace, const char *buf, int len,
+                        int reset)
+{
+    struct ftrace_hash *cur = is_notrace ? ops->notrace_hash : ops->filter_hash;
+    struct ftrace_hash *other = is_notrace ? ops->filter_hash : ops->notrace_hash;
+    struct ftrace_hash *hash = ops_hash_start(cur, reset);
+    struct ftrace_hash *keep = other ? ftrace_hash_copy(other) : NULL;
+    int err = hash && (keep || !other) ? 0 : -ENOMEM;
+    if (!err && buf)
+        err = ops_hash_apply_text(hash, buf, len < 0 ? (int)strlen(buf) : len);
+    if (err) {
+        ftrace_hash_free(hash);
+        ftrace_hash_free(keep);
+        return err;
+    }
+    return is_notrace ? ftrace_ops_set_hashes(ops, keep, hash)
+                      : ftrace_ops_set_hashes(ops, hash, keep);
+}
+
+int ftrace_set_filter(struct ftrace_ops *ops, const char *buf, int len, int reset)
+{
+    return ops_set_text(ops, false, buf, len, reset);
+}
+
+int ftrace_set_notrace(struct ftrace_ops *ops, const char *buf, int len, int reset)
+{
+    return ops_set_text(ops, true, buf, len, reset);
+}
+
+int ftrace_set_filter_ip(struct ftrace_ops *ops, unsigned long ip, int remove, int reset)
+{
+    uintptr_t start;
+    if (!sym_lookup(ip, &start, NULL))
+        return -EINVAL;
+    struct dyn_ftrace *rec = ftrace_rec_lookup(start);
+    if (!rec || (rec->flags & FTRACE_FL_DISABLED))
+        return -EINVAL;
+    size_t idx = (size_t)ftrace_rec_index(rec);
+    struct ftrace_hash *hash = ops_hash_start(ops->filter_hash, reset);
+    struct ftrace_hash *keep = ops->notrace_hash ? ftrace_hash_copy(ops->notrace_hash) : NULL;
+    if (!hash || (ops->notrace_hash && !keep)) {
+        ftrace_hash_free(hash);
+        ftrace_hash_free(keep);
+        return -ENOMEM;
+    }
+    if (remove) {
+        if (!ftrace_hash_test(hash, idx)) {
+            ftrace_hash_free(hash);
+            ftrace_hash_free(keep);
+            return -ENOENT;
+        }
+        ftrace_hash_clear_bit(hash, idx);
+    } else {
+        ftrace_hash_set(hash, idx);
+    }
+    return ftrace_ops_set_hashes(ops, hash, keep);
 }

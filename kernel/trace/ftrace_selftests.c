@@ -397,6 +397,48 @@ SELFTEST(ftrace_regs_accessors)
     }
 }
 
+/* Linux's setters: globs add or reset, !glob removes, by address too, errors whole. */
+SELFTEST(ftrace_set_filter_notrace_ip)
+{
+    struct counting_op c;
+    init_op(&c, 0, 0);
+    struct dyn_ftrace *target = ftrace_rec_lookup((unsigned long)ftrace_test_target);
+    struct dyn_ftrace *hot = ftrace_rec_lookup((unsigned long)ftrace_test_target_hot);
+    struct dyn_ftrace *other = ftrace_rec_lookup((unsigned long)ftrace_test_target_other);
+    ASSERT_TRUE(target && hot && other);
+    size_t ti = (size_t)ftrace_rec_index(target), h = (size_t)ftrace_rec_index(hot),
+           o = (size_t)ftrace_rec_index(other);
+
+    EXPECT_EQ(ftrace_set_filter(&c.ops, "ftrace_test_target_hot ftrace_test_target", -1, 1), 0);
+    EXPECT(ftrace_ops_wants(&c.ops, ti) && ftrace_ops_wants(&c.ops, h));
+    EXPECT(!ftrace_ops_wants(&c.ops, o));
+    EXPECT_EQ(ftrace_set_filter(&c.ops, "!ftrace_test_target", -1, 0), 0);
+    EXPECT(!ftrace_ops_wants(&c.ops, ti) && ftrace_ops_wants(&c.ops, h));
+    /* A glob that matches nothing: EINVAL, the filter as it was. */
+    EXPECT_EQ(ftrace_set_filter(&c.ops, "no_such_function_at_all", -1, 1), -EINVAL);
+    EXPECT(ftrace_ops_wants(&c.ops, h) && !ftrace_ops_wants(&c.ops, o));
+
+    EXPECT_EQ(ftrace_set_filter_ip(&c.ops, (unsigned long)ftrace_test_target_other + 3, 0, 0), 0);
+    EXPECT(ftrace_ops_wants(&c.ops, o));
+    EXPECT_EQ(ftrace_set_filter_ip(&c.ops, (unsigned long)ftrace_test_target_other, 1, 0), 0);
+    EXPECT(!ftrace_ops_wants(&c.ops, o));
+    EXPECT_EQ(ftrace_set_filter_ip(&c.ops, (unsigned long)ftrace_test_target_other, 1, 0), -ENOENT);
+    EXPECT_EQ(ftrace_set_filter_ip(&c.ops, 0x1000, 0, 0), -EINVAL);
+
+    /* notrace keeps the filter; a registered op is re-patched on each change. */
+    EXPECT_EQ(ftrace_set_filter(&c.ops, "ftrace_test_target*", -1, 1), 0);
+    EXPECT_EQ(ftrace_set_notrace(&c.ops, "ftrace_test_target_hot", -1, 1), 0);
+    EXPECT(ftrace_ops_wants(&c.ops, ti) && !ftrace_ops_wants(&c.ops, h));
+    ASSERT_EQ(register_ftrace_function(&c.ops), 0);
+    sink = ftrace_test_target_hot(1);
+    EXPECT_EQ(c.hits, 0);
+    EXPECT_EQ(ftrace_set_notrace(&c.ops, NULL, 0, 1), 0);
+    sink = ftrace_test_target_hot(1);
+    EXPECT_EQ(c.hits, 1);
+    EXPECT_EQ(unregister_ftrace_function(&c.ops), 0);
+    drop_op(&c);
+}
+
 SELFTEST(ftrace_save_regs_sees_arguments)
 {
     struct counting_op c;
