@@ -2,6 +2,7 @@
  * Targets for ftrace's tests and benchmarks. noinline and noclone keep one real call
  * (and one call site) per function, with the name the tests look up.
  */
+#include <kernel/errno.h>
 #include <kernel/ftrace_test.h>
 #include <kernel/shell.h>
 #include <lib/string.h>
@@ -40,8 +41,15 @@ TARGET unsigned long ftrace_test_chain_c(unsigned long a) { return ftrace_test_t
 TARGET unsigned long ftrace_test_chain_b(unsigned long a) { return ftrace_test_chain_c(a) * 2; }
 TARGET unsigned long ftrace_test_chain_a(unsigned long a) { return ftrace_test_chain_b(a) + 3; }
 
+/* An int function failing with -EINVAL, for funcgraph-retval's error codes. */
+TARGET int ftrace_errno_target(unsigned long a)
+{
+    barrier();
+    return a == ~0UL ? 0 : -EINVAL;
+}
+
 /* `ftrace_test_call WHICH N`: calls a test target N times, so shell tests can trace it. */
-SHELL_COMMAND(ftrace_test_call, "ftrace_test_call chain|target|hot|empty N",
+SHELL_COMMAND(ftrace_test_call, "ftrace_test_call chain|target|hot|empty|errno N",
               "call a traced test function N times (for tracing tests)")
 {
     unsigned long n;
@@ -57,6 +65,8 @@ SHELL_COMMAND(ftrace_test_call, "ftrace_test_call chain|target|hot|empty N",
             sink += ftrace_test_target_hot(i);
         else if (!strcmp(argv[1], "empty"))
             ftrace_test_empty();
+        else if (!strcmp(argv[1], "errno"))
+            sink += (unsigned long)ftrace_errno_target(i);
         else
             return shell_usage(ctx);
     }

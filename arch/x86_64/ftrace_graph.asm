@@ -1,7 +1,8 @@
 ; function_graph's return hook. A traced function's return address was replaced by
 ; return_to_handler's, so its `ret` lands here with rsp just above the slot that held the
 ; return address. The return value registers (rax, rdx) are kept; the C side pops the
-; thread's shadow stack, records the return, and gives back the real return address.
+; thread's shadow stack, records the return (with the return value, rax), and gives back
+; the real return address.
 
 extern ftrace_return_to_handler
 global return_to_handler:function
@@ -13,6 +14,7 @@ return_to_handler:
     push rax
     push rdx
     lea rdi, [rsp + 16]
+    mov rsi, rax                ; the return value, for the return hooks
     call ftrace_return_to_handler
     mov rcx, rax
     pop rdx

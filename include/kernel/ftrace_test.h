@@ -17,6 +17,7 @@ unsigned long ftrace_test_target(unsigned long a, unsigned long b, unsigned long
 unsigned long ftrace_test_target_hot(unsigned long a);
 unsigned long ftrace_test_target_other(unsigned long a);
 unsigned long ftrace_replacement_hot(unsigned long a); /* returns a + 100 */
+int ftrace_errno_target(unsigned long a);              /* returns -EINVAL */
 /* a calls b calls c calls ftrace_test_target_hot: a known call tree. */
 unsigned long ftrace_test_chain_a(unsigned long a);
 unsigned long ftrace_test_chain_b(unsigned long a);

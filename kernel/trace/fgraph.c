@@ -143,7 +143,7 @@ static void report_mismatch(struct fgraph_thread *g, unsigned long *slot)
 }
 
 /* Entered from return_to_handler with sp = the return slot + 8; returns where to go. */
-unsigned long ftrace_return_to_handler(unsigned long sp)
+unsigned long ftrace_return_to_handler(unsigned long sp, unsigned long retval)
 {
     unsigned long *slot = (unsigned long *)(sp - 8);
     struct percpu *cpu = this_cpu();
@@ -181,7 +181,7 @@ unsigned long ftrace_return_to_handler(unsigned long sp)
     uint32_t overrun = g->overrun;
 
     if (!fgraph_dead) {
-        struct fgraph_ret ret = {.rettime = 0, .overrun = overrun};
+        struct fgraph_ret ret = {.rettime = 0, .overrun = overrun, .retval = retval};
         for (unsigned m = f.users; m; m &= m - 1) {
             struct fgraph_ops *gops = fgraph_clients[__builtin_ctz(m)];
             gops->retfunc(&f, &ret, gops);

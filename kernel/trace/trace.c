@@ -37,6 +37,9 @@ const struct trace_option_def trace_option_defs[TRACE_OPT_COUNT] = {
     [TRACE_OPT_GRAPH_ABSTIME] = {"funcgraph-abstime", false, "function_graph"},
     [TRACE_OPT_GRAPH_IRQS] = {"funcgraph-irqs", true, "function_graph"},
     [TRACE_OPT_GRAPH_TAIL] = {"funcgraph-tail", false, "function_graph"},
+    /* Linux 6.5's (after the 6.1 this otherwise follows): return values in the graph. */
+    [TRACE_OPT_GRAPH_RETVAL] = {"funcgraph-retval", false, "function_graph"},
+    [TRACE_OPT_GRAPH_RETVAL_HEX] = {"funcgraph-retval-hex", false, "function_graph"},
 };
 
 struct trace_array trace_global;

@@ -115,12 +115,20 @@ static void graph_tracer_return(const struct fgraph_frame *f, struct fgraph_ret 
         if (duration < tracing_thresh_ns)
             return;
     }
-    ev = rb_reserve(trace_global.buffer, sizeof(*ev), &res);
+    /* With funcgraph-retval the record carries the value too (8 more bytes). */
+    bool with_retval = trace_opt(TRACE_OPT_GRAPH_RETVAL);
+    ev = rb_reserve(trace_global.buffer,
+                    with_retval ? sizeof(struct trace_graph_retval_event) : sizeof(*ev), &res);
     if (!ev)
         return;
     if (!ret->rettime)
         ret->rettime = res.ts;
     fill_return(ev, f, ret->rettime, ret->overrun, GRAPH_EXTRA_PREEMPT);
+    if (with_retval) {
+        struct trace_graph_retval_event *rv = (void *)ev;
+        rv->retval_lo = (uint32_t)ret->retval;
+        rv->retval_hi = (uint32_t)(ret->retval >> 32);
+    }
     rb_commit(trace_global.buffer, &res);
 }
 
@@ -321,6 +329,43 @@ static void print_indent(struct seqbuf *s, unsigned depth)
         seq_putc(s, ' ');
 }
 
+/*
+ * The return value of a record taken with funcgraph-retval, while the option is on; false
+ * when there is none to print. print_retval writes it as Linux 6.5 does: after a leaf's
+ * "name();" as a comment "= 0x...", and on a close as a comment "name = 0x..."; an error
+ * code (-4095..-1, also as a 32-bit int) in decimal unless funcgraph-retval-hex is on.
+ */
+static bool retval_of(const struct rb_record *rec, unsigned long *out)
+{
+    if (!trace_opt(TRACE_OPT_GRAPH_RETVAL) || rec->len < sizeof(struct trace_graph_retval_event))
+        return false;
+    const struct trace_graph_retval_event *rv = (const void *)rec->data;
+    *out = (unsigned long)rv->retval_hi << 32 | rv->retval_lo;
+    return true;
+}
+
+static void print_retval(struct seqbuf *s, unsigned long func, unsigned long retval, bool leaf)
+{
+    long err = 0;
+    if (retval && !trace_opt(TRACE_OPT_GRAPH_RETVAL_HEX)) {
+        /* An int's -EINVAL comes back as 0x00000000ffffffea: sign-extend it first. */
+        long v = (retval & (1UL << 31)) && !(retval >> 32) ? (long)(int32_t)retval : (long)retval;
+        if (v < 0 && v >= -4095)
+            err = v;
+    }
+    if (leaf) {
+        trace_print_sym(s, func, false, false);
+        seq_puts(s, "();");
+    } else {
+        seq_puts(s, "} /* ");
+        trace_print_sym(s, func, false, false);
+    }
+    if (err)
+        seq_printf(s, leaf ? " /* = %ld */\n" : " = %ld */\n", err);
+    else
+        seq_printf(s, leaf ? " /* = 0x%lx */\n" : " = 0x%lx */\n", retval);
+}
+
 static uint64_t ret_duration(const struct trace_graph_ret_event *r)
 {
     return ((uint64_t)r->duration_hi << 32) | r->duration_lo;
@@ -350,6 +395,8 @@ static bool print_entry(struct trace_iter *it, struct seqbuf *s, struct graph_pr
         if ((int)trace_ctx_pid(r->ctx) == pid && r->func == e->func &&
             (unsigned)(r->depth & 0x7ff) == depth) {
             struct trace_graph_ret_event ret = *r;
+            unsigned long retval;
+            bool has_retval = retval_of(next, &retval);
             trace_iter_drop_peeked(it, rec->cpu);
             cs->depth = depth > 0 ? depth - 1 : 0;
             if (depth < GRAPH_MAX_DEPTH_SEEN)
@@ -357,8 +404,12 @@ static bool print_entry(struct trace_iter *it, struct seqbuf *s, struct graph_pr
             print_columns(s, rec, pid);
             print_duration(s, ret_duration(&ret), FILL_NONE);
             print_indent(s, depth);
-            trace_print_sym(s, trace_addr_unpack(e->func), false, false);
-            seq_puts(s, "();\n");
+            if (has_retval) {
+                print_retval(s, trace_addr_unpack(e->func), retval, true);
+            } else {
+                trace_print_sym(s, trace_addr_unpack(e->func), false, false);
+                seq_puts(s, "();\n");
+            }
             print_overrun(s, &ret);
             if (ret.depth & GRAPH_RET_IRQ_FLAG)
                 print_irq_arrow(s, rec, pid, false);
@@ -391,7 +442,10 @@ static bool print_return(struct trace_iter *it, struct seqbuf *s, struct graph_p
     print_columns(s, rec, pid);
     print_duration(s, ret_duration(r), FILL_NONE);
     print_indent(s, depth);
-    if (matched && !trace_opt(TRACE_OPT_GRAPH_TAIL)) {
+    unsigned long retval;
+    if (retval_of(rec, &retval)) {
+        print_retval(s, trace_addr_unpack(r->func), retval, false);
+    } else if (matched && !trace_opt(TRACE_OPT_GRAPH_TAIL)) {
         seq_puts(s, "}\n");
     } else {
         seq_puts(s, "} /* ");

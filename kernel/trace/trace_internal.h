@@ -254,6 +254,13 @@ struct trace_graph_ret_event {
     uint32_t duration_hi;
 };
 
+/* A graph return recorded while options/funcgraph-retval is on: the value too. */
+struct trace_graph_retval_event {
+    struct trace_graph_ret_event ret;
+    uint32_t retval_lo;
+    uint32_t retval_hi;
+};
+
 _Static_assert(sizeof(struct trace_fn_event) == 12, "a function event is 12 + 4 bytes");
 _Static_assert(sizeof(struct trace_graph_ent_event) == 12, "graph entry: 12 + 4 bytes");
 _Static_assert(sizeof(struct trace_graph_ret_event) == 20, "graph return: 20 + 4 bytes");
@@ -278,6 +285,8 @@ enum trace_option {
     TRACE_OPT_GRAPH_ABSTIME,
     TRACE_OPT_GRAPH_IRQS,
     TRACE_OPT_GRAPH_TAIL,
+    TRACE_OPT_GRAPH_RETVAL,
+    TRACE_OPT_GRAPH_RETVAL_HEX,
     TRACE_OPT_COUNT,
 };
 
@@ -570,8 +579,9 @@ struct fgraph_thread {
 
 /* What a return hands the clients that wanted it. */
 struct fgraph_ret {
-    uint64_t rettime; /* trace clock at return; 0 until a client read it (fgraph_ret_time) */
-    uint32_t overrun; /* the thread's overrun count */
+    uint64_t rettime;     /* trace clock at return; 0 until a client read it (fgraph_ret_time) */
+    uint32_t overrun;     /* the thread's overrun count */
+    unsigned long retval; /* rax as the function returned: its value, if it has one */
 };
 
 struct fgraph_ops;

@@ -27,6 +27,6 @@ void ftrace_list_dispatch(unsigned long ip, unsigned long *parent_slot, int slot
 
 /* ftrace_graph.asm: return_to_handler, with sp just above the hooked return slot; returns
  * the real return address. */
-unsigned long ftrace_return_to_handler(unsigned long sp);
+unsigned long ftrace_return_to_handler(unsigned long sp, unsigned long retval);
 
 #endif
