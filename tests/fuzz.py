@@ -162,18 +162,9 @@ class Generator:
         return text.encode("utf-8", errors="surrogateescape") + b"\r"
 
 
-def remove_function_commands(sh):
-    """func:cmd probes outlive `echo > set_ftrace_filter`: each goes with `!func:cmd[:0]`."""
-    for line in sh.run(f"cat {TRACEFS}/set_ftrace_filter"):
-        if ":" in line and not line.startswith("#"):
-            fields = line.split(":")
-            count = ":0" if len(fields) > 2 and fields[2].startswith("count=") else ""
-            sh.run(f"echo '!{fields[0]}:{fields[1]}{count}' >> {TRACEFS}/set_ftrace_filter")
-
-
 def check_still_traces(sh):
     """Back to tracing's boot state, then one known call traced exactly."""
-    remove_function_commands(sh)
+    tracefmt.remove_function_commands(sh)
     sh.run(f"echo > {TRACEFS}/set_graph_function; echo > {TRACEFS}/set_graph_notrace")
     sh.run("echo 0 > /proc/sys/kernel/stack_tracer_enabled; "
            f"echo 0 > {TRACEFS}/function_profile_enabled; echo 0 > {TRACEFS}/tracing_thresh")

@@ -54,6 +54,13 @@ typedef ssize_t (*pfs_store_fn)(void *data, const char *buf, size_t len);
 struct pfs_node *pfs_create_seq(struct pfs_node *dir, const char *name, unsigned mode,
                                 pfs_show_fn show, pfs_store_fn store, void *data);
 
+/*
+ * For ops whose open leaves a snapshot of the text, a kzalloc'd struct seqbuf, in f->priv
+ * (NULL: nothing to read): its read and its release.
+ */
+ssize_t pfs_snapshot_read(struct pfs_file *f, char *buf, size_t len);
+int pfs_snapshot_release(struct pfs_file *f);
+
 /* Path resolution; relative paths start at cwd ("/" when NULL). */
 int pfs_lookup(const char *cwd, const char *path, struct pfs_node **out);
 bool pfs_is_dir(const struct pfs_node *n);

@@ -404,3 +404,23 @@ void pfs_init(void)
     pfs_mkdir("/proc");
     pfs_mkdir("/sys/kernel/tracing");
 }
+
+ssize_t pfs_snapshot_read(struct pfs_file *f, char *buf, size_t len)
+{
+    const struct seqbuf *s = f->priv;
+    if (!s || f->pos >= s->len)
+        return 0;
+    size_t n = MIN(len, s->len - f->pos);
+    memcpy(buf, s->buf + f->pos, n);
+    return (ssize_t)n;
+}
+
+int pfs_snapshot_release(struct pfs_file *f)
+{
+    if (f->priv) {
+        seqbuf_free(f->priv);
+        kfree(f->priv);
+        f->priv = NULL;
+    }
+    return 0;
+}

@@ -463,31 +463,12 @@ static int recursed_open(struct pfs_file *f)
     return 0;
 }
 
-static ssize_t recursed_read(struct pfs_file *f, char *buf, size_t len)
-{
-    struct seqbuf *s = f->priv;
-    if (!s || f->pos >= s->len)
-        return 0;
-    size_t n = MIN(len, s->len - f->pos);
-    memcpy(buf, s->buf + f->pos, n);
-    return (ssize_t)n;
-}
-
 static ssize_t recursed_write(struct pfs_file *f, const char *buf, size_t len) { return len; }
 
-static int recursed_release(struct pfs_file *f)
-{
-    if (f->priv) {
-        seqbuf_free(f->priv);
-        kfree(f->priv);
-    }
-    return 0;
-}
-
 static const struct pfs_ops recursed_ops = {.open = recursed_open,
-                                            .read = recursed_read,
+                                            .read = pfs_snapshot_read,
                                             .write = recursed_write,
-                                            .release = recursed_release};
+                                            .release = pfs_snapshot_release};
 TRACEFS_FILE(recursed_functions, .path = "recursed_functions", .mode = 0644, .ops = &recursed_ops);
 
 /* ---- /proc/sys/kernel/ftrace_enabled ---- */

@@ -425,16 +425,6 @@ static int pid_open(struct pfs_file *f)
     return 0;
 }
 
-static ssize_t pid_read(struct pfs_file *f, char *buf, size_t len)
-{
-    struct seqbuf *s = f->priv;
-    if (!s || f->pos >= s->len)
-        return 0;
-    size_t n = MIN(len, s->len - f->pos);
-    memcpy(buf, s->buf + f->pos, n);
-    return (ssize_t)n;
-}
-
 int trace_parse_next_pid(const char *buf, size_t len, size_t *pos, long max)
 {
     size_t i = *pos;
@@ -466,17 +456,10 @@ static ssize_t pid_write(struct pfs_file *f, const char *buf, size_t len)
     return pid == -ENOENT ? (ssize_t)len : pid;
 }
 
-static int pid_release(struct pfs_file *f)
-{
-    if (f->priv) {
-        seqbuf_free(f->priv);
-        kfree(f->priv);
-    }
-    return 0;
-}
-
-static const struct pfs_ops pid_ops = {
-    .open = pid_open, .read = pid_read, .write = pid_write, .release = pid_release};
+static const struct pfs_ops pid_ops = {.open = pid_open,
+                                       .read = pfs_snapshot_read,
+                                       .write = pid_write,
+                                       .release = pfs_snapshot_release};
 TRACEFS_FILE(set_ftrace_pid, .path = "set_ftrace_pid", .mode = 0644, .ops = &pid_ops,
              .data = (void *)(uintptr_t)TRACE_PIDS_TRACE);
 TRACEFS_FILE(set_ftrace_notrace_pid, .path = "set_ftrace_notrace_pid", .mode = 0644,

@@ -354,6 +354,17 @@ def reset_tracing(sh):
           "echo 1 > tracing_on")
 
 
+def remove_function_commands(sh):
+    """Function commands (func:traceoff ...) outlive `echo > set_ftrace_filter`, as on
+    Linux: each goes with its own `!func:cmd`, and a counted one with a count too (the
+    counted and the plain command are different probes, as on Linux)."""
+    for line in sh.run(f"cat {TRACEFS}/set_ftrace_filter"):
+        if ":" in line and not line.startswith("#"):
+            fields = line.split(":")
+            count = ":0" if len(fields) > 2 and fields[2].startswith("count=") else ""
+            sh.run(f"echo '!{fields[0]}:{fields[1]}{count}' >> {TRACEFS}/set_ftrace_filter")
+
+
 def read_trace(sh, path="trace", header=True, timeout=None, **formats):
     """`cat PATH`, parsed; fails the test on any line that is not in Linux's format."""
     lines = sh.run(f"cat {path}", timeout=timeout)

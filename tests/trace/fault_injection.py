@@ -86,20 +86,9 @@ def run_script(sh, test):
         sh.reply_lines(step.source, reply)
 
 
-def remove_probes(sh):
-    """Function commands (func:traceoff ...) outlive `echo > set_ftrace_filter`, as on
-    Linux: each goes with its own `!func:cmd`, and a counted one with a count too (the
-    counted and the plain command are different probes, as on Linux)."""
-    for line in sh.run(f"cat {tf.TRACEFS}/set_ftrace_filter"):
-        if ":" in line and not line.startswith("#"):
-            fields = line.split(":")
-            count = ":0" if len(fields) > 2 and fields[2].startswith("count=") else ""
-            sh.run(f"echo '!{fields[0]}:{fields[1]}{count}' >> {tf.TRACEFS}/set_ftrace_filter")
-
-
 def settle(sh):
     """Tracing's boot state, twice: the second pass frees what the first could not."""
-    remove_probes(sh)
+    tf.remove_function_commands(sh)
     tf.reset_tracing(sh)
     sh.do("echo > error_log", "echo 0 > /proc/sys/kernel/stack_tracer_enabled",
           "echo 0 > function_profile_enabled", "echo > set_graph_function",
@@ -177,8 +166,14 @@ def test_state_whole_on_failure(sh):
                 outcomes["failed"] += 1
                 sh.check(any("Cannot allocate memory" in l for l in lines),
                          f"{path}: a failed write said something else", lines)
-                sh.check(state == shows[current],
+                # set_ftrace_filter commits at close what `>` truncated, even after a
+                # failed write, as Linux's does (tests/shell/ftrace-files.t): emptied then.
+                emptied = ["#### all functions enabled ####"]
+                allowed = [shows[current]] + ([emptied] if path == "set_ftrace_filter" else [])
+                sh.check(state in allowed,
                          f"{path}: a failed `{want}` left {state}, not {shows[current]}")
+                if state != shows[current]:
+                    current, shows[""] = "", emptied
                 if path == "buffer_size_kb":
                     sh.check(any("marker-before" in l for l in sh.run("cat trace")),
                              "a failed resize lost the buffer's events")
