@@ -1,9 +1,9 @@
 """Every shell test script on the shared boot, run again with allocations failing
 (failslab and fail_page_alloc at several probabilities, no limit on times): each command
 must come back to the prompt, no fault text may appear, and once injection is off and
-tracing is reset, the heap must hold exactly as many live allocations as after the same
-script run without injection. Outputs are not compared: a command may fail with
-`Cannot allocate memory` (or its own errno) wherever an allocation fails."""
+tracing is reset, the heap must hold no more live allocations than after the same script
+run without injection. Outputs are not compared: a command may fail with `Cannot
+allocate memory` (or its own errno) wherever an allocation fails."""
 
 import os
 import re
@@ -107,7 +107,10 @@ def under_injection(sh, probability):
         set_injection(sh, 0)
         settle(sh)
         after = live_allocations(sh)
-        if after != before:
+        # More live allocations is a leak. Fewer is not: a state reached through failed
+        # writes may hold fewer objects than the clean run left (seen once at 30 % after
+        # function-graph-retval, -4); a double free would have tripped the heap's checks.
+        if after > before:
             failed.append(f"{test.name}: {after - before:+d} live allocations; "
                           f"set_ftrace_filter: {sh.run('cat set_ftrace_filter')[:6]}")
         sh.check(sh.run("echo alive") == ["alive"], f"after {test.name}: the shell is broken")
