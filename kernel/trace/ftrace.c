@@ -376,10 +376,10 @@ static bool target_is_regs(unsigned target)
            (target >= TARGET_TRAMP_BASE && (target - TARGET_TRAMP_BASE) % 2 == 1);
 }
 
-/* The wanted target and flags of record i under the registered ops. */
 /* ftrace_enabled: off, every site is a NOP whatever the ops want. Under ftrace_lock. */
 static bool ftrace_enabled = true;
 
+/* The wanted target and flags of record i under the registered ops. */
 static unsigned wanted_state(size_t i, uint32_t *flags_out)
 {
     unsigned count = 0;
