@@ -14,6 +14,8 @@ struct ksymtab_header {
     uint64_t count;
     uint64_t strings_offset;
     uint64_t total_size;
+    uint64_t data_count;
+    uint64_t data_offset;
 };
 
 extern const char __ksymtab_start[], __ksymtab_end[];
@@ -84,6 +86,18 @@ uintptr_t sym_address(const char *name)
         return 0;
     const struct ksym *e = entries(h);
     for (size_t i = 0; i < h->count; i++)
+        if (strcmp(name_of(h, &e[i]), name) == 0)
+            return e[i].addr;
+    return 0;
+}
+
+uintptr_t sym_data_address(const char *name)
+{
+    const struct ksymtab_header *h = table();
+    if (!h)
+        return 0;
+    const struct ksym *e = (const struct ksym *)((const char *)h + h->data_offset);
+    for (size_t i = 0; i < h->data_count; i++)
         if (strcmp(name_of(h, &e[i]), name) == 0)
             return e[i].addr;
     return 0;

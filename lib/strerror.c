@@ -38,6 +38,8 @@ static const char *const errno_text[] = {
     [ENOTEMPTY] = "Directory not empty",
     [ENODATA] = "No data available",
     [EOVERFLOW] = "Value too large for defined data type",
+    [EILSEQ] = "Invalid or incomplete multibyte or wide character",
+    [ECANCELED] = "Operation canceled",
 };
 
 const char *strerror(int err)

@@ -314,3 +314,11 @@ char *strsep(char **s, const char *delim)
     }
     return token;
 }
+
+char *strpbrk(const char *s, const char *accept)
+{
+    for (; *s; s++)
+        if (strchr(accept, *s))
+            return (char *)s;
+    return NULL;
+}

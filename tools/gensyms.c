@@ -3,14 +3,17 @@
  * for backtraces, trace output and name lookups.
  *
  *   gensyms --empty OUT          an empty table (for the first link)
- *   gensyms KERNEL.elf OUT       the table of KERNEL's text symbols
+ *   gensyms KERNEL.elf OUT       the table of KERNEL's text and data symbols
  *   gensyms --check KERNEL.elf TABLE
  *                                fails if KERNEL's symbols differ from TABLE, i.e. if
  *                                embedding the table moved any function
  *
  * Table layout (little endian, read by kernel/symbols.c):
  *   u64 magic "FKSYMTAB", u64 count, u64 strings_offset, u64 total_size,
- *   count x { u64 addr; u32 size; u32 name_offset }, sorted by addr,
+ *   u64 data_count, u64 data_offset,
+ *   count x { u64 addr; u32 size; u32 name_offset }: functions, sorted by addr,
+ *   data_count entries of the same shape at data_offset: data objects (variables, for
+ *   name lookups such as a kprobe's @SYM), in symbol-table order,
  *   NUL-terminated names.
  */
 #include <elf.h>
@@ -27,6 +30,8 @@ struct table_header {
     uint64_t count;
     uint64_t strings_offset;
     uint64_t total_size;
+    uint64_t data_count;
+    uint64_t data_offset;
 };
 
 struct table_entry {
@@ -148,21 +153,37 @@ static unsigned char *build_table(const char *elf_path, size_t *out_len)
         list[i].size = next - list[i].addr;
     }
 
+    /* Data objects follow the functions in the same list. */
+    size_t ndata = 0;
+    for (size_t i = 0; i < nsyms; i++) {
+        const Elf64_Sym *s = &syms[i];
+        if (ELF64_ST_TYPE(s->st_info) != STT_OBJECT || s->st_shndx == SHN_UNDEF ||
+            s->st_shndx >= SHN_LORESERVE || !strtab[s->st_name])
+            continue;
+        list[kept + ndata].addr = s->st_value;
+        list[kept + ndata].size = s->st_size;
+        list[kept + ndata].name = strtab + s->st_name;
+        ndata++;
+    }
+
     size_t strings = 0;
-    for (size_t i = 0; i < kept; i++)
+    for (size_t i = 0; i < kept + ndata; i++)
         strings += strlen(list[i].name) + 1;
-    size_t total = sizeof(struct table_header) + kept * sizeof(struct table_entry) + strings;
+    size_t total =
+        sizeof(struct table_header) + (kept + ndata) * sizeof(struct table_entry) + strings;
     total = (total + 7) & ~(size_t)7;
     unsigned char *out = calloc(1, total);
     struct table_header *hdr = (struct table_header *)out;
     struct table_entry *ent = (struct table_entry *)(hdr + 1);
-    char *names = (char *)(ent + kept);
+    char *names = (char *)(ent + kept + ndata);
     hdr->magic = TABLE_MAGIC;
     hdr->count = kept;
     hdr->strings_offset = (uint64_t)((unsigned char *)names - out);
     hdr->total_size = total;
+    hdr->data_count = ndata;
+    hdr->data_offset = (uint64_t)((unsigned char *)(ent + kept) - out);
     size_t off = 0;
-    for (size_t i = 0; i < kept; i++) {
+    for (size_t i = 0; i < kept + ndata; i++) {
         if (list[i].size > UINT32_MAX)
             die("symbol %s is too large", list[i].name);
         ent[i].addr = list[i].addr;
@@ -187,7 +208,7 @@ static void write_file(const char *path, const void *buf, size_t len)
 int main(int argc, char **argv)
 {
     if (argc == 3 && strcmp(argv[1], "--empty") == 0) {
-        struct table_header hdr = {TABLE_MAGIC, 0, sizeof(hdr), sizeof(hdr)};
+        struct table_header hdr = {TABLE_MAGIC, 0, sizeof(hdr), sizeof(hdr), 0, sizeof(hdr)};
         write_file(argv[2], &hdr, sizeof(hdr));
         return 0;
     }

@@ -215,6 +215,9 @@ void x86_trap_dispatch(struct pt_regs *regs)
         cpu->nmi_depth -= nmi;
         if (handled)
             return;
+        /* A nofault read (a kprobe's fetch of a bad pointer) gives -EFAULT instead. */
+        if ((v == X86_VEC_PF || v == X86_VEC_GP) && arch_nofault_fixup((uintptr_t *)&regs->rip))
+            return;
         fatal_exception(regs);
     }
 

@@ -36,7 +36,9 @@
 #define ENOTEMPTY 39
 #define ENODATA 61
 #define EOVERFLOW 75
+#define EILSEQ 84
 #define ETIMEDOUT 110
+#define ECANCELED 125
 
 /* Linux's strerror text for errno (e.g. "Invalid argument"); "Unknown error N" otherwise. */
 const char *strerror(int err);

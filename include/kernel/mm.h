@@ -47,8 +47,6 @@ char *kstrdup(const char *s);
 void *vmalloc_stack(size_t pages);
 void vfree_stack(void *top, size_t pages);
 
-#endif
-
 /* True when addr lies in the guard page below a stack made by vmalloc_stack. */
 bool stack_guard_hit(uintptr_t addr);
 /* True when [addr, addr+len) is mapped kernel memory that can be read without faulting. */
@@ -70,3 +68,18 @@ void arch_unmap_page(uintptr_t va);
 void arch_tlb_catch_up(void);
 /* Maps device memory (uncached) and returns its virtual address. */
 void *arch_map_mmio(uint64_t phys, size_t len);
+
+/*
+ * Reads kernel memory that may not be mapped (a kprobe's dereference of a pointer it
+ * fetched): a fault while copying ends the copy instead of the kernel. Any context.
+ * copy_from_kernel_nofault: 0, or -EFAULT with dst's content undefined.
+ * strncpy_from_kernel_nofault: copies up to count bytes, stopping after a NUL; returns
+ * the bytes copied including that NUL (count when none was met, dst then unterminated),
+ * or -EFAULT.
+ */
+long copy_from_kernel_nofault(void *dst, const void *src, size_t len);
+long strncpy_from_kernel_nofault(char *dst, const char *src, size_t count);
+/* The fault handler's side: moves a faulting nofault copy to its error exit. */
+bool arch_nofault_fixup(uintptr_t *ip);
+
+#endif

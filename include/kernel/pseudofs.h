@@ -61,6 +61,14 @@ struct pfs_node *pfs_create_seq(struct pfs_node *dir, const char *name, unsigned
 ssize_t pfs_snapshot_read(struct pfs_file *f, char *buf, size_t len);
 int pfs_snapshot_release(struct pfs_file *f);
 
+/*
+ * Unlinks and frees a file or an empty directory: -ENOTEMPTY for a directory with
+ * entries, -EBUSY while a file is open on it (its ops and data must outlive every open).
+ */
+int pfs_remove(struct pfs_node *n);
+/* Whether a file is open on n now. */
+bool pfs_is_open(const struct pfs_node *n);
+
 /* Path resolution; relative paths start at cwd ("/" when NULL). */
 int pfs_lookup(const char *cwd, const char *path, struct pfs_node **out);
 bool pfs_is_dir(const struct pfs_node *n);

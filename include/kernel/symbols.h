@@ -14,6 +14,8 @@ struct ksym {
 const char *sym_lookup(uintptr_t addr, uintptr_t *start, size_t *size);
 /* Address of a function by name, or 0. */
 uintptr_t sym_address(const char *name);
+/* Address of a data object (a variable) by name, or 0. */
+uintptr_t sym_data_address(const char *name);
 /* "name+0xoff/0xsize", or "0x..." when unknown. Returns the length. */
 int sym_format(char *buf, size_t len, uintptr_t addr);
 size_t sym_count(void);

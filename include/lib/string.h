@@ -25,6 +25,8 @@ size_t strlcpy(char *dst, const char *src, size_t size);
 size_t strlcat(char *dst, const char *src, size_t size);
 size_t strspn(const char *s, const char *accept);
 size_t strcspn(const char *s, const char *reject);
+/* The first byte of s that is in accept, or NULL. */
+char *strpbrk(const char *s, const char *accept);
 /* Splits *s at the first byte in delim (strsep semantics). */
 char *strsep(char **s, const char *delim);
 

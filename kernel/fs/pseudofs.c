@@ -6,10 +6,15 @@
 
 /*
  * Most nodes are created at boot, but some appear later (per-CPU tracefs files, self-test
- * files), so pfs_tree_lock guards every directory's child array: creation and every walk
- * over children take it. Nodes are never removed and a node's name, mode, type, parent and
- * ops never change after it is linked, so a node pointer stays valid without the lock and
- * those fields are read without it. The lock is never held across a file's callbacks.
+ * files, kprobe events), so pfs_tree_lock guards every directory's child array: creation,
+ * removal and every walk over children take it. A node's name, mode, type, parent and ops
+ * never change after it is linked, and those fields are read without the lock.
+ *
+ * Removal (pfs_remove: a kprobe event's files when the probe is deleted) refuses a node
+ * that an open file holds, so an open file's node and data stay valid until it closes.
+ * Other node pointers held without the lock (ls and completion walking a directory) stay
+ * valid because removals come only from writes to files, which the shell makes one at a
+ * time on the same thread as those walks.
  */
 
 #define PFS_NAME_MAX 255
@@ -25,6 +30,7 @@ struct pfs_node {
     size_t children_cap;
     const struct pfs_ops *ops;
     void *data;
+    unsigned opens; /* files open on it; guarded by pfs_tree_lock */
 };
 
 static DEFINE_SPINLOCK(pfs_tree_lock);
@@ -322,6 +328,48 @@ int pfs_path(const struct pfs_node *n, char *buf, size_t len)
     return 0;
 }
 
+static void pfs_hold(struct pfs_node *n, int delta)
+{
+    spin_lock(&pfs_tree_lock);
+    n->opens += (unsigned)delta;
+    spin_unlock(&pfs_tree_lock);
+}
+
+int pfs_remove(struct pfs_node *n)
+{
+    int err = 0;
+    spin_lock(&pfs_tree_lock);
+    struct pfs_node *dir = n->parent;
+    bool found = false;
+    size_t at = dir == n ? 0 : pfs_child_index(dir, n->name, strlen(n->name), &found);
+    if (!found || dir->children[at] != n)
+        err = -ENOENT;
+    else if (n->is_dir && n->nr_children)
+        err = -ENOTEMPTY;
+    else if (n->opens)
+        err = -EBUSY;
+    if (!err) {
+        memmove(&dir->children[at], &dir->children[at + 1],
+                (dir->nr_children - at - 1) * sizeof(dir->children[0]));
+        dir->nr_children--;
+    }
+    spin_unlock(&pfs_tree_lock);
+    if (err)
+        return err;
+    kfree(n->children);
+    kfree((void *)n->name);
+    kfree(n);
+    return 0;
+}
+
+bool pfs_is_open(const struct pfs_node *n)
+{
+    spin_lock(&pfs_tree_lock);
+    bool open = n->opens != 0;
+    spin_unlock(&pfs_tree_lock);
+    return open;
+}
+
 int pfs_open(const char *cwd, const char *path, int flags, struct pfs_file **out)
 {
     struct pfs_node *n;
@@ -351,9 +399,11 @@ int pfs_open(const char *cwd, const char *path, int flags, struct pfs_file **out
     f->node = n;
     f->flags = flags;
     f->data = n->data;
+    pfs_hold(n, 1);
     if (n->ops->open) {
         err = n->ops->open(f);
         if (err) {
+            pfs_hold(n, -1);
             kfree(f);
             return err;
         }
@@ -395,6 +445,7 @@ int pfs_close(struct pfs_file *f)
         return 0;
     if (f->node->ops->release)
         err = f->node->ops->release(f);
+    pfs_hold(f->node, -1);
     kfree(f);
     return err;
 }

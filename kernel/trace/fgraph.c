@@ -142,6 +142,51 @@ static void report_mismatch(struct fgraph_thread *g, unsigned long *slot)
            (unsigned long)top->retp, (unsigned long)slot, sym, top->ret);
 }
 
+static int fgraph_bind_slot(struct fgraph_ops *gops);
+
+int fgraph_bind_client(struct fgraph_ops *gops)
+{
+    spin_lock(&fgraph_lock);
+    int err = fgraph_dead ? -ENODEV : fgraph_bind_slot(gops) < 0 ? -EBUSY : 0;
+    spin_unlock(&fgraph_lock);
+    return err;
+}
+
+bool fgraph_push_return(struct fgraph_ops *gops, unsigned long func, unsigned long *parent_slot,
+                        unsigned long data)
+{
+    struct percpu *cpu = this_cpu();
+    struct thread *t = cpu->current;
+    if (unlikely(!t || !t->trace_state || fgraph_dead || !gops->slot))
+        return false;
+    struct fgraph_thread *g = t->trace_state;
+    unsigned idx = g->curr;
+    if (idx >= FGRAPH_DEPTH) {
+        g->overrun++;
+        return false;
+    }
+    uint8_t flags = 0;
+    if (cpu->irq_depth && (idx == 0 || !(g->stack[idx - 1].flags & FGRAPH_FRAME_IN_IRQ)))
+        flags |= FGRAPH_FRAME_IRQ_ENTRY;
+    if (cpu->irq_depth)
+        flags |= FGRAPH_FRAME_IN_IRQ;
+    /* Claimed before it is filled, as in fgraph_entry: an interrupt pushes above it. */
+    g->curr = idx + 1;
+    barrier();
+    struct fgraph_frame *f = &g->stack[idx];
+    f->ret = *parent_slot;
+    f->func = func;
+    f->data = data;
+    f->retp = parent_slot;
+    f->calltime = 0;
+    f->flags = flags;
+    f->depth = (uint16_t)idx;
+    f->users = (uint8_t)(1u << (gops->slot - 1));
+    barrier();
+    *parent_slot = (unsigned long)return_to_handler;
+    return true;
+}
+
 /* Entered from return_to_handler with sp = the return slot + 8; returns where to go. */
 unsigned long ftrace_return_to_handler(unsigned long sp, unsigned long retval)
 {

@@ -562,6 +562,7 @@ bool trace_format_body(struct seqbuf *s, const struct rb_record *rec);
 struct fgraph_frame {
     unsigned long ret; /* the real return address */
     unsigned long func;
+    unsigned long data;  /* fgraph_push_return's data for its client (else not set) */
     uint64_t calltime;   /* trace clock at entry */
     unsigned long *retp; /* the stack slot that held ret: checked at return */
     uint8_t users;       /* clients that want this return: bit = fgraph_ops slot */
@@ -610,6 +611,16 @@ struct fgraph_ops {
 
 /* 0, -EBUSY (every slot bound to another client), -ENODEV (graph tracing stopped). */
 int register_ftrace_graph(struct fgraph_ops *gops);
+/*
+ * A client that hooks only the returns it asks for (return probes), from its own ftrace
+ * op: bind it once (0, -EBUSY, -ENODEV as above; its entryfunc is never called), then
+ * from the op's callback fgraph_push_return hooks that call's return for it alone, with
+ * data for its retfunc. false (the return is not hooked) when the thread has no shadow
+ * stack, the stack is full or graph tracing stopped.
+ */
+int fgraph_bind_client(struct fgraph_ops *gops);
+bool fgraph_push_return(struct fgraph_ops *gops, unsigned long func, unsigned long *parent_slot,
+                        unsigned long data);
 void unregister_ftrace_graph(struct fgraph_ops *gops);
 bool fgraph_is_dead(void);
 

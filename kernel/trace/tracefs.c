@@ -12,7 +12,7 @@
 struct pfs_node *tracefs_create(const char *path, unsigned mode, const struct pfs_ops *ops,
                                 pfs_show_fn show, pfs_store_fn store, void *data)
 {
-    char dir[128];
+    char dir[256];
     const char *slash = strrchr(path, '/');
     const char *name = slash ? slash + 1 : path;
     size_t n = strlcpy(dir, TRACEFS_ROOT, sizeof(dir));

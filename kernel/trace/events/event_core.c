@@ -35,24 +35,122 @@ static const struct trace_event_call *events_sorted[TRACE_EVENT_MAX];
 static size_t events_nr;
 static const struct trace_event_call *events_by_id[TRACE_EVENT_ID_MAX];
 
-size_t trace_event_count(void) { return events_nr; }
+/*
+ * Events made at run time, oldest first. Their ids count up from TRACE_EVENT_DYN_ID_BASE
+ * and are not reused until the counter wraps, so a record left in the buffer by a removed
+ * event prints as unknown rather than as a newer event. The reader side looks them up
+ * without a lock, counted in dyn_readers; a removal waits for the count to drop after the
+ * event is gone from the table, so a reader never holds a freed call.
+ */
+#define TRACE_EVENT_DYN_MAX 512
+#define TRACE_EVENT_DYN_ID_BASE 1000
+static struct trace_event_call *volatile dyn_events[TRACE_EVENT_DYN_MAX];
+static volatile size_t dyn_nr;
+static unsigned dyn_next_id = TRACE_EVENT_DYN_ID_BASE;
+static volatile unsigned dyn_readers;
+static DEFINE_SPINLOCK(dyn_lock);
+
+size_t trace_event_count(void) { return READ_ONCE(dyn_nr) + events_nr; }
 const struct trace_event_call *trace_event_at(size_t i)
 {
+    size_t dyn = READ_ONCE(dyn_nr);
+    if (i < dyn)
+        return dyn_events[dyn - 1 - i];
+    i -= dyn;
     return i < events_nr ? events_sorted[i] : NULL;
+}
+
+static const struct trace_event_call *dyn_by_id(unsigned id)
+{
+    size_t n = READ_ONCE(dyn_nr);
+    for (size_t i = 0; i < n; i++) {
+        const struct trace_event_call *c = dyn_events[i];
+        if (c && c->state->id == id)
+            return c;
+    }
+    return NULL;
 }
 
 const struct trace_event_call *trace_event_by_id(unsigned id)
 {
-    return id < TRACE_EVENT_ID_MAX ? events_by_id[id] : NULL;
+    if (id < TRACE_EVENT_ID_MAX)
+        return events_by_id[id];
+    return dyn_by_id(id);
 }
 
 const struct trace_event_call *trace_event_find(const char *system, const char *name)
 {
-    for (size_t i = 0; i < events_nr; i++)
-        if (strcmp(events_sorted[i]->system, system) == 0 &&
-            strcmp(events_sorted[i]->name, name) == 0)
-            return events_sorted[i];
+    for (size_t i = 0; i < trace_event_count(); i++) {
+        const struct trace_event_call *c = trace_event_at(i);
+        if (strcmp(c->system, system) == 0 && strcmp(c->name, name) == 0)
+            return c;
+    }
     return NULL;
+}
+
+static bool dyn_id_used(unsigned id)
+{
+    for (size_t i = 0; i < dyn_nr; i++)
+        if (dyn_events[i]->state->id == id)
+            return true;
+    return false;
+}
+
+int trace_event_add(struct trace_event_call *call)
+{
+    if (trace_event_find(call->system, call->name))
+        return -EEXIST;
+    spin_lock(&dyn_lock);
+    if (dyn_nr == TRACE_EVENT_DYN_MAX) {
+        spin_unlock(&dyn_lock);
+        return -ENOSPC;
+    }
+    while (dyn_id_used(dyn_next_id))
+        dyn_next_id = dyn_next_id >= 0xffff ? TRACE_EVENT_DYN_ID_BASE : dyn_next_id + 1;
+    call->state->id = (uint16_t)dyn_next_id;
+    dyn_next_id = dyn_next_id >= 0xffff ? TRACE_EVENT_DYN_ID_BASE : dyn_next_id + 1;
+    dyn_events[dyn_nr] = call;
+    __atomic_store_n(&dyn_nr, dyn_nr + 1, __ATOMIC_RELEASE);
+    spin_unlock(&dyn_lock);
+    int err = trace_event_files_create(call);
+    if (err) {
+        trace_event_files_remove(call);
+        trace_event_remove(call);
+    }
+    return err;
+}
+
+int trace_event_remove(struct trace_event_call *call)
+{
+    if (trace_event_is_enabled(call))
+        return -EBUSY;
+    int err = trace_event_files_remove(call);
+    if (err && err != -ENOENT)
+        return err;
+    spin_lock(&dyn_lock);
+    size_t at = 0;
+    while (at < dyn_nr && dyn_events[at] != call)
+        at++;
+    if (at == dyn_nr) {
+        spin_unlock(&dyn_lock);
+        return -ENOENT;
+    }
+    /* Readers index without the lock: shift down one by one, then shorten. */
+    for (size_t i = at; i + 1 < dyn_nr; i++)
+        dyn_events[i] = dyn_events[i + 1];
+    __atomic_store_n(&dyn_nr, dyn_nr - 1, __ATOMIC_SEQ_CST);
+    dyn_events[dyn_nr] = NULL;
+    spin_unlock(&dyn_lock);
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    while (__atomic_load_n(&dyn_readers, __ATOMIC_SEQ_CST))
+        arch_cpu_relax();
+    struct event_filter *f = call->state->filter;
+    call->state->filter = NULL;
+    if (f) {
+        trace_event_filter_wait_unused();
+        event_filter_free(f);
+    }
+    return 0;
 }
 
 static int event_order_cmp(const void *a, const void *b)
@@ -179,13 +277,24 @@ void trace_event_copy_comm(char dst[16], const char *src)
 bool trace_event_print_record(struct seqbuf *s, const struct rb_record *rec)
 {
     const struct trace_event_common *c = (const void *)rec->data;
-    const struct trace_event_call *call = trace_event_by_id(c->type);
-    if (!call || !call->print)
-        return false;
-    if (!(call->flags & TRACE_EVENT_FL_NO_NAME))
+    if (c->type < TRACE_EVENT_ID_MAX) {
+        const struct trace_event_call *call = events_by_id[c->type];
+        if (!call || !call->print)
+            return false;
+        if (!(call->flags & TRACE_EVENT_FL_NO_NAME))
+            seq_printf(s, "%s: ", call->name);
+        call->print(s, rec->data, rec->len);
+        return true;
+    }
+    /* Counted in before the lookup: a removal waits for this reader (see dyn_events). */
+    __atomic_fetch_add(&dyn_readers, 1, __ATOMIC_SEQ_CST);
+    const struct trace_event_call *call = dyn_by_id(c->type);
+    if (call) {
         seq_printf(s, "%s: ", call->name);
-    call->print(s, rec->data, rec->len);
-    return true;
+        call->print_call(s, call, rec->data, rec->len);
+    }
+    __atomic_fetch_sub(&dyn_readers, 1, __ATOMIC_SEQ_CST);
+    return call != NULL;
 }
 
 void trace_event_print_flags(struct seqbuf *s, const void *record)

@@ -62,6 +62,16 @@ struct trace_event_state {
     struct event_filter *filter; /* NULL: every record passes; swapped under the files' lock */
 };
 
+struct trace_event_call;
+/*
+ * Events made at run time (kprobe events) print with their call at hand, and may need
+ * work to start and stop being emitted (a kprobe patches its call site): reg runs, in
+ * process context, before an enable and after a disable takes effect on the enabled byte.
+ */
+typedef void (*trace_event_print_call_fn)(struct seqbuf *s, const struct trace_event_call *call,
+                                          const void *record, size_t len);
+typedef int (*trace_event_reg_fn)(const struct trace_event_call *call, bool on);
+
 #define TRACE_EVENT_FL_FTRACE 0x1  /* ftrace's own: format and id files only, no enable */
 #define TRACE_EVENT_FL_NO_NAME 0x2 /* the line has no "name: " (bprint, bputs) */
 
@@ -77,6 +87,8 @@ struct trace_event_call {
     uint16_t fixed_id; /* 0: numbered at boot */
     uint16_t order;    /* place in available_events (Linux's order), lowest first */
     unsigned flags;
+    trace_event_print_call_fn print_call; /* instead of print, for events made at run time */
+    trace_event_reg_fn reg;               /* NULL: the enabled byte is all there is */
 };
 
 /*
@@ -89,6 +101,17 @@ struct trace_event_call {
     static const struct trace_event_call trace_event_call_##id_ __used __section(".trace_events")  \
         __aligned(8) = {.state = &trace_event_state_##id_, __VA_ARGS__}
 #define TRACE_EVENT_ENABLED_BYTE(name) volatile uint8_t trace_event_on_##name
+
+/*
+ * Events made at run time: trace_event_add gives call an id and its files under
+ * events/SYSTEM/NAME/ (and the system's, if it is new); it is listed first, newest first,
+ * as Linux lists dynamic events. trace_event_remove takes them away again: -EBUSY while
+ * it is enabled or one of its files is open. Once it returns, no reader prints with call,
+ * so the caller may free it. Both from process context, serialised by the caller (the
+ * shell makes tracefs writes one at a time). -ENOSPC when the table is full.
+ */
+int trace_event_add(struct trace_event_call *call);
+int trace_event_remove(struct trace_event_call *call);
 
 /* Every event, in the order available_events lists them. */
 size_t trace_event_count(void);

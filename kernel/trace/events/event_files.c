@@ -83,13 +83,25 @@ void trace_event_save_cmdlines_for_tracer(bool on)
         trace_event_save_cmdline(current_thread()->pid, current_thread()->name);
 }
 
+/*
+ * An event made at run time may have work to do first (a kprobe patches its site): its
+ * reg runs outside the lock, before the byte goes on and after it goes off.
+ */
 int trace_event_enable(const struct trace_event_call *call, bool on)
 {
     if (call->flags & TRACE_EVENT_FL_FTRACE)
         return -EINVAL;
+    if (call->reg && on && !trace_event_is_enabled(call)) {
+        int err = call->reg(call, true);
+        if (err)
+            return err;
+    }
+    bool was_on = trace_event_is_enabled(call);
     unsigned long irq = spin_lock_irqsave(&event_files_lock);
     enable_locked(call, on);
     spin_unlock_irqrestore(&event_files_lock, irq);
+    if (call->reg && !on && was_on)
+        return call->reg(call, false);
     return 0;
 }
 
@@ -109,16 +121,18 @@ static char enable_state(const char *system)
     return some_on && some_off ? 'X' : some_on ? '1' : '0';
 }
 
+/* Every event of a system (NULL: all); the first error, after trying them all. */
 static int enable_system(const char *system, bool on)
 {
-    unsigned long irq = spin_lock_irqsave(&event_files_lock);
+    int err = 0;
     for (size_t i = 0; i < trace_event_count(); i++) {
         const struct trace_event_call *c = trace_event_at(i);
-        if (!(c->flags & TRACE_EVENT_FL_FTRACE) && (!system || strcmp(c->system, system) == 0))
-            enable_locked(c, on);
+        if (!(c->flags & TRACE_EVENT_FL_FTRACE) && (!system || strcmp(c->system, system) == 0)) {
+            int e = trace_event_enable(c, on);
+            err = err ? err : e;
+        }
     }
-    spin_unlock_irqrestore(&event_files_lock, irq);
-    return 0;
+    return err;
 }
 
 /* An enable file takes 0 or 1 (Linux's kstrtoul, then EINVAL for anything else). */
@@ -274,8 +288,7 @@ static int set_event_word(char *word, bool on)
         if (!*event || strcmp(event, "*") == 0)
             event = NULL;
     }
-    int found = 0;
-    unsigned long irq = spin_lock_irqsave(&event_files_lock);
+    int found = 0, err = 0;
     for (size_t i = 0; i < trace_event_count(); i++) {
         const struct trace_event_call *c = trace_event_at(i);
         if (c->flags & TRACE_EVENT_FL_FTRACE)
@@ -286,11 +299,11 @@ static int set_event_word(char *word, bool on)
             continue;
         if (event && strcmp(event, c->name) != 0)
             continue;
-        enable_locked(c, on);
+        int e = trace_event_enable(c, on);
+        err = err ? err : e;
         found++;
     }
-    spin_unlock_irqrestore(&event_files_lock, irq);
-    return found ? 0 : -EINVAL;
+    return err ? err : found ? 0 : -EINVAL;
 }
 
 struct event_text_file {
@@ -526,33 +539,114 @@ TRACEFS_FILE(saved_cmdlines_size, .path = "saved_cmdlines_size", .mode = 0644,
 
 /* ---- events/SYSTEM/EVENT/ ---- */
 
+static void create_system_files(const char *system)
+{
+    char path[160];
+    snprintf(path, sizeof(path), "events/%s/enable", system);
+    tracefs_create(path, 0644, NULL, show_system_enable, store_system_enable, (void *)system);
+    snprintf(path, sizeof(path), "events/%s/filter", system);
+    tracefs_create(path, 0644, NULL, show_system_filter, trace_event_store_system_filter,
+                   (void *)system);
+}
+
+/* The event's own files; the system's are made by the caller. */
+static int create_event_files(const struct trace_event_call *c)
+{
+    char path[160];
+    void *call = (void *)c;
+    int made = 0, want = 2;
+    snprintf(path, sizeof(path), "events/%s/%s/format", c->system, c->name);
+    made += tracefs_create(path, 0444, NULL, show_format, NULL, call) != NULL;
+    snprintf(path, sizeof(path), "events/%s/%s/id", c->system, c->name);
+    made += tracefs_create(path, 0444, NULL, show_id, NULL, call) != NULL;
+    if (!(c->flags & TRACE_EVENT_FL_FTRACE)) {
+        want += 2;
+        snprintf(path, sizeof(path), "events/%s/%s/enable", c->system, c->name);
+        made +=
+            tracefs_create(path, 0644, NULL, show_event_enable, store_event_enable, call) != NULL;
+        snprintf(path, sizeof(path), "events/%s/%s/filter", c->system, c->name);
+        made += tracefs_create(path, 0644, NULL, show_event_filter, trace_event_store_filter,
+                               call) != NULL;
+    }
+    return made == want ? 0 : -ENOMEM;
+}
+
 void trace_event_files_init(void)
 {
-    char path[128];
     const char *last_system = NULL;
     for (size_t i = 0; i < trace_event_count(); i++) {
         const struct trace_event_call *c = trace_event_at(i);
-        void *call = (void *)c;
         if (!(c->flags & TRACE_EVENT_FL_FTRACE) &&
             (!last_system || strcmp(last_system, c->system) != 0)) {
             /* Sorted by system: the first event of each makes its folder's files. */
-            snprintf(path, sizeof(path), "events/%s/enable", c->system);
-            tracefs_create(path, 0644, NULL, show_system_enable, store_system_enable,
-                           (void *)c->system);
-            snprintf(path, sizeof(path), "events/%s/filter", c->system);
-            tracefs_create(path, 0644, NULL, show_system_filter, trace_event_store_system_filter,
-                           (void *)c->system);
+            create_system_files(c->system);
             last_system = c->system;
         }
-        snprintf(path, sizeof(path), "events/%s/%s/format", c->system, c->name);
-        tracefs_create(path, 0444, NULL, show_format, NULL, call);
-        snprintf(path, sizeof(path), "events/%s/%s/id", c->system, c->name);
-        tracefs_create(path, 0444, NULL, show_id, NULL, call);
-        if (c->flags & TRACE_EVENT_FL_FTRACE)
-            continue;
-        snprintf(path, sizeof(path), "events/%s/%s/enable", c->system, c->name);
-        tracefs_create(path, 0644, NULL, show_event_enable, store_event_enable, call);
-        snprintf(path, sizeof(path), "events/%s/%s/filter", c->system, c->name);
-        tracefs_create(path, 0644, NULL, show_event_filter, trace_event_store_filter, call);
+        create_event_files(c);
     }
+}
+
+/* How many events other than skip belong to system. */
+static size_t system_events(const char *system, const struct trace_event_call *skip)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < trace_event_count(); i++) {
+        const struct trace_event_call *c = trace_event_at(i);
+        n += c != skip && strcmp(c->system, system) == 0;
+    }
+    return n;
+}
+
+int trace_event_files_create(const struct trace_event_call *call)
+{
+    /* The system's files point at the name of the event that made them: its first. */
+    if (system_events(call->system, call) == 0)
+        create_system_files(call->system);
+    return create_event_files(call);
+}
+
+static struct pfs_node *events_node(const char *system, const char *name)
+{
+    char path[200];
+    struct pfs_node *n;
+    if (name)
+        snprintf(path, sizeof(path), TRACEFS_ROOT "/events/%s/%s", system, name);
+    else
+        snprintf(path, sizeof(path), TRACEFS_ROOT "/events/%s", system);
+    return pfs_lookup(NULL, path, &n) ? NULL : n;
+}
+
+/* Removes every file of dir, then dir: -EBUSY (nothing removed) if one is open. */
+static int remove_dir(struct pfs_node *dir)
+{
+    struct pfs_node *child;
+    for (size_t i = 0; (child = pfs_child(dir, i)) != NULL; i++)
+        if (pfs_is_open(child))
+            return -EBUSY;
+    while ((child = pfs_child(dir, 0)) != NULL) {
+        int err = pfs_remove(child);
+        if (err)
+            return err;
+    }
+    return pfs_remove(dir);
+}
+
+int trace_event_files_remove(const struct trace_event_call *call)
+{
+    struct pfs_node *dir = events_node(call->system, call->name);
+    if (!dir)
+        return -ENOENT;
+    bool last = system_events(call->system, call) == 0;
+    struct pfs_node *sys = last ? events_node(call->system, NULL) : NULL;
+    /* The system's enable and filter files name the system by the first event's string. */
+    if (sys) {
+        struct pfs_node *child;
+        for (size_t i = 0; (child = pfs_child(sys, i)) != NULL; i++)
+            if (!pfs_is_dir(child) && pfs_is_open(child))
+                return -EBUSY;
+    }
+    int err = remove_dir(dir);
+    if (err || !sys)
+        return err;
+    return remove_dir(sys);
 }

@@ -39,8 +39,14 @@ ssize_t trace_event_store_system_filter(void *data, const char *buf, size_t len)
 struct event_filter_error;
 /* Writers inside a filter check, per CPU: an old filter is freed once each reads 0. */
 extern volatile unsigned trace_event_filter_users[];
+/* Waits until no writer can still hold a filter just replaced or taken away. */
+void trace_event_filter_wait_unused(void);
 
 /* Builds events/ (one folder per system and event) at boot. */
 void trace_event_files_init(void);
+/* One event's folder (and its system's, if new) for an event made at run time. */
+int trace_event_files_create(const struct trace_event_call *call);
+/* Removes them again (the system's when its last event goes); -EBUSY while one is open. */
+int trace_event_files_remove(const struct trace_event_call *call);
 
 #endif

@@ -416,7 +416,8 @@ static int parse_pred(struct filter_parser *ps, size_t at, int *pred_index)
         return 0;
     enum pred_source src;
     const struct event_field *field = find_field(ps, str + name_at, i - name_at, &src);
-    if (!field)
+    /* An array of numbers (a probe's u8 name[]) has no value a predicate could test. */
+    if (!field || field->kind == EVENT_FIELD_ARRAY)
         return parse_fail(ps, MSG_FIELD_NOT_FOUND, pos + i, -EINVAL);
     while (isspace(str[i]))
         i++;

@@ -18,6 +18,8 @@ enum event_field_kind {
     EVENT_FIELD_CHAR_ARRAY, /* char name[N]: a string, NUL-terminated unless it fills N */
     EVENT_FIELD_DATA_LOC,   /* __data_loc char[]: a u32, (length << 16) | offset of the
                                string from the start of the record */
+    EVENT_FIELD_ARRAY,      /* numbers one after the other (a probe's u8 name[]): filters
+                               cannot test it */
 };
 
 struct event_field {

@@ -34,7 +34,7 @@ static DEFINE_SPINLOCK(filter_install_lock);
  * interrupt on each CPU orders both, so after it every writer has either seen the new
  * pointer or is visible in its CPU's count, which is then waited out.
  */
-static void filter_wait_unused(void)
+void trace_event_filter_wait_unused(void)
 {
     smp_sync_all();
     for (unsigned c = 0; c < MAX_CPUS; c++)
@@ -49,7 +49,7 @@ static void filter_install(const struct trace_event_call *call, struct event_fil
     __atomic_store_n(&call->state->filter, filter, __ATOMIC_RELEASE);
     spin_unlock_irqrestore(&filter_install_lock, irq);
     if (old) {
-        filter_wait_unused();
+        trace_event_filter_wait_unused();
         event_filter_free(old);
     }
 }

@@ -1,0 +1,213 @@
+/*
+ * Running fetch arguments when a probe fires: in any context (interrupts, NMIs), without
+ * locks or allocation. Memory is read with copy_from_kernel_nofault, so a bad pointer in
+ * a dereference stores 0 (a string stores Linux's fault marker, an empty __data_loc that
+ * prints "(fault)") and the kernel goes on.
+ */
+#include <arch/cpu.h>
+#include <kernel/mm.h>
+#include <kernel/percpu.h>
+#include <kernel/symbols.h>
+#include <kernel/thread.h>
+#include <lib/string.h>
+
+#include "trace_probe.h"
+
+/* Longest string one argument stores (the record must fit in a ring-buffer event). */
+#define PROBE_STRING_MAX 256
+#define PROBE_SYMSTR_MAX 128
+
+static bool read_word(unsigned long addr, unsigned long *out)
+{
+    return copy_from_kernel_nofault(out, (const void *)addr, sizeof(*out)) == 0;
+}
+
+/* The value before the typed read: base, then every dereference but a memory arg's last. */
+static bool fetch_value(const struct probe_arg *a, const struct probe_ctx *ctx, unsigned long *v)
+{
+    const unsigned long *regs = (const unsigned long *)ctx->regs;
+    switch (a->base) {
+    case FETCH_REG:
+        if (a->param == offsetof(struct pt_regs, rip) / 8 && ctx->probe_addr)
+            *v = ctx->probe_addr + 1;
+        else
+            *v = regs[a->param];
+        break;
+    case FETCH_STACK:
+        if (!read_word(ctx->regs->rsp + a->param * 8, v))
+            return false;
+        break;
+    case FETCH_STACKP:
+        *v = ctx->regs->rsp;
+        break;
+    case FETCH_RETVAL:
+        *v = ctx->retval;
+        break;
+    case FETCH_ARG: {
+        static const unsigned char in_regs[6] = {
+            offsetof(struct pt_regs, rdi) / 8, offsetof(struct pt_regs, rsi) / 8,
+            offsetof(struct pt_regs, rdx) / 8, offsetof(struct pt_regs, rcx) / 8,
+            offsetof(struct pt_regs, r8) / 8,  offsetof(struct pt_regs, r9) / 8,
+        };
+        if (a->param < 6)
+            *v = regs[in_regs[a->param]];
+        else if (!read_word(ctx->regs->rsp + (a->param - 5) * 8, v))
+            return false;
+        break;
+    }
+    case FETCH_IMM:
+    case FETCH_SYMBOL:
+        *v = a->param;
+        break;
+    case FETCH_COMM:
+    case FETCH_DATA:
+        *v = 0;
+        break;
+    }
+    unsigned loads = a->memory ? a->nderef - 1 : a->nderef;
+    for (unsigned i = 0; i < loads; i++)
+        if (!read_word(*v + (unsigned long)a->deref[i], v))
+            return false;
+    if (a->memory)
+        *v += (unsigned long)a->deref[a->nderef - 1];
+    return true;
+}
+
+static const char *comm_of_current(void)
+{
+    struct thread *t = this_cpu()->current;
+    return t ? t->name : "";
+}
+
+/* A string argument's bytes with the NUL (0: a fault), reading at most max. */
+static size_t string_size(const struct probe_arg *a, const struct probe_ctx *ctx, char *scratch,
+                          size_t max)
+{
+    if (a->base == FETCH_COMM)
+        return strnlen(comm_of_current(), max - 1) + 1;
+    if (a->base == FETCH_DATA)
+        return strnlen(a->data, max - 1) + 1;
+    unsigned long v;
+    if (!fetch_value(a, ctx, &v))
+        return 0;
+    if (a->type->kind == PROBE_TYPE_SYMSTR) {
+        char sym[PROBE_SYMSTR_MAX];
+        return (size_t)sym_format(sym, sizeof(sym), v) + 1;
+    }
+    long n = strncpy_from_kernel_nofault(scratch, (const char *)v, max);
+    if (n < 0)
+        return 0;
+    return (size_t)n == max ? max : (size_t)n;
+}
+
+size_t probe_dynamic_size(const struct probe_arg *args, unsigned nargs,
+                          const struct probe_ctx *ctx)
+{
+    char scratch[PROBE_STRING_MAX];
+    size_t total = 0;
+    for (unsigned i = 0; i < nargs; i++)
+        if (probe_type_is_string(args[i].type))
+            total += string_size(&args[i], ctx, scratch, PROBE_STRING_MAX);
+    return total;
+}
+
+/* Copies a string argument to dst (room bytes); returns the bytes stored with the NUL. */
+static size_t store_string(const struct probe_arg *a, const struct probe_ctx *ctx, char *dst,
+                           size_t room)
+{
+    if (room == 0)
+        return 0;
+    if (a->base == FETCH_COMM || a->base == FETCH_DATA) {
+        const char *src = a->base == FETCH_COMM ? comm_of_current() : a->data;
+        size_t n = strnlen(src, room - 1);
+        memcpy(dst, src, n);
+        dst[n] = '\0';
+        return n + 1;
+    }
+    unsigned long v;
+    if (!fetch_value(a, ctx, &v))
+        return 0;
+    if (a->type->kind == PROBE_TYPE_SYMSTR) {
+        char sym[PROBE_SYMSTR_MAX];
+        sym_format(sym, sizeof(sym), v);
+        size_t n = strnlen(sym, room - 1);
+        memcpy(dst, sym, n);
+        dst[n] = '\0';
+        return n + 1;
+    }
+    long n = strncpy_from_kernel_nofault(dst, (const char *)v, room);
+    if (n <= 0)
+        return 0;
+    /* Cut short (the string changed since it was measured, or it is longer than the
+     * limit): end it inside the room. */
+    if (dst[n - 1] != '\0')
+        dst[n - 1] = '\0';
+    return (size_t)n;
+}
+
+static void store_int(uint8_t *dst, unsigned long v, unsigned size)
+{
+    switch (size) {
+    case 1:
+        *dst = (uint8_t)v;
+        break;
+    case 2: {
+        uint16_t x = (uint16_t)v;
+        memcpy(dst, &x, 2);
+        break;
+    }
+    case 4: {
+        uint32_t x = (uint32_t)v;
+        memcpy(dst, &x, 4);
+        break;
+    }
+    default:
+        memcpy(dst, &v, 8);
+    }
+}
+
+static unsigned long apply_bitfield(const struct probe_arg *a, unsigned long v)
+{
+    unsigned bits = a->type->size * 8u;
+    if (bits < 64)
+        v &= (1UL << bits) - 1;
+    v <<= a->bf_lshift;
+    if (bits < 64)
+        v &= (1UL << bits) - 1;
+    return v >> a->bf_rshift;
+}
+
+void probe_store_args(const struct probe_arg *args, unsigned nargs, const struct probe_ctx *ctx,
+                      uint8_t *rec, size_t fixed_size, size_t dyn_size)
+{
+    size_t dyn_at = fixed_size, dyn_end = fixed_size + dyn_size;
+    for (unsigned i = 0; i < nargs; i++) {
+        const struct probe_arg *a = &args[i];
+        uint8_t *field = rec + a->offset;
+        if (probe_type_is_string(a->type)) {
+            size_t n = store_string(a, ctx, (char *)rec + dyn_at, dyn_end - dyn_at);
+            uint32_t loc = (uint32_t)(n << 16) | (uint32_t)dyn_at;
+            memcpy(field, &loc, 4);
+            dyn_at += n;
+            continue;
+        }
+        unsigned size = a->type->size;
+        unsigned long v = 0;
+        bool ok = fetch_value(a, ctx, &v);
+        if (!a->memory) {
+            store_int(field, ok ? (a->bitfield ? apply_bitfield(a, v) : v) : 0, size);
+            continue;
+        }
+        /* A typed read at the address, element by element for an array. */
+        unsigned n = a->count ? a->count : 1;
+        for (unsigned k = 0; k < n; k++) {
+            unsigned long x = 0;
+            if (!ok || copy_from_kernel_nofault(&x, (const void *)(v + (unsigned long)k * size),
+                                                size) != 0)
+                x = 0;
+            if (a->bitfield)
+                x = apply_bitfield(a, x);
+            store_int(field + (size_t)k * size, x, size);
+        }
+    }
+}

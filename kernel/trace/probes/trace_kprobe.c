@@ -1,0 +1,604 @@
+/*
+ * kprobe events on ftrace call sites. A probe is a place (a function's entry) and an
+ * event (events/GROUP/NAME, with the fetch arguments); like Linux, one event may have
+ * several places when lines with the same name and arguments name other functions.
+ *
+ * Nothing runs while an event is off. Enabling it arms its places: every armed place's
+ * site calls one shared SAVE_REGS op, kprobe_ftrace_handler (one trampoline, whatever the
+ * number of probes), which looks up the places armed at the site. An entry probe writes
+ * its record there; a return probe hooks the call's return through the function graph
+ * core (fgraph_push_return), and its record is written when the function returns, with
+ * the return value. Only function entries can be probed: SYM or SYM+0 (an offset inside
+ * the call instruction is EILSEQ, as on Linux; a later one EINVAL with its own message).
+ *
+ * Lifetimes: handlers find places in the armed table without a lock and count themselves
+ * in per CPU; disarming empties the slot, then waits until every CPU was seen outside a
+ * handler, so a place or event is freed only when no handler can hold it. A pending
+ * return carries its place's serial, not a pointer: if the place was disarmed meanwhile
+ * the return is dropped.
+ */
+#include <arch/cpu.h>
+#include <arch/ftrace.h>
+#include <kernel/errno.h>
+#include <kernel/ftrace.h>
+#include <kernel/mm.h>
+#include <kernel/percpu.h>
+#include <kernel/smp.h>
+#include <kernel/spinlock.h>
+#include <kernel/symbols.h>
+#include <lib/ctype.h>
+#include <lib/printf.h>
+#include <lib/string.h>
+
+#include "events/event_core.h"
+#include "trace_internal.h"
+#include "trace_kprobe.h"
+#include "trace_probe.h"
+
+struct kprobe_event {
+    struct trace_event_call call;
+    struct trace_event_state state;
+    volatile uint8_t enabled;
+    const char *group; /* interned: the events/GROUP files keep pointing at it */
+    char name[PROBE_MAX_EVENT_NAME + 1];
+    bool is_return;
+    struct probe_arg *args;
+    unsigned nargs;
+    size_t fixed_size; /* header and arguments' fields; strings follow */
+    struct event_field *fields;
+    size_t nfields;
+    char *print_fmt;
+    unsigned places;
+};
+
+struct kprobe_place {
+    struct kprobe_place *next; /* creation order: kprobe_events lists them so */
+    struct kprobe_event *ev;
+    char symbol[128];
+    unsigned long offset;
+    unsigned long addr; /* the call site: the function's first byte */
+    unsigned maxactive;
+    uint64_t serial;
+    int armed_slot; /* -1 when not armed */
+    uint64_t nhit[MAX_CPUS];
+    volatile uint64_t nmissed;
+    volatile unsigned nactive; /* return probes: calls hooked and not yet returned */
+};
+
+#define KPROBE_ARMED_MAX 256
+static struct kprobe_place *volatile armed[KPROBE_ARMED_MAX];
+static volatile unsigned armed_end; /* slots at and above it are empty */
+static volatile unsigned in_handler[MAX_CPUS];
+
+static struct kprobe_place *places;
+static uint64_t next_serial = 1;
+/* Serialises changes of probes; handlers never take it. */
+static DEFINE_SPINLOCK(kprobe_lock);
+
+static void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip, struct ftrace_ops *op,
+                                  struct ftrace_regs *fregs);
+static struct ftrace_ops kprobe_ops = {
+    .func = kprobe_ftrace_handler,
+    .flags = FTRACE_OPS_FL_SAVE_REGS,
+    .tramp_slot = -1,
+};
+
+static bool kretprobe_entry_unused(struct fgraph_frame *f, const struct fgraph_thread *g,
+                                   struct fgraph_ops *gops)
+{
+    return false;
+}
+static void kretprobe_return(const struct fgraph_frame *f, struct fgraph_ret *ret,
+                             struct fgraph_ops *gops);
+static struct fgraph_ops kretprobe_gops = {
+    .entryfunc = kretprobe_entry_unused,
+    .retfunc = kretprobe_return,
+};
+
+/* ---- firing ---- */
+
+/* The dispatcher's own preemption count is not the traced code's (Linux's "dec" ctx). */
+static void drop_dispatch_preempt(uint8_t *rec)
+{
+    struct trace_event_common *c = (struct trace_event_common *)rec;
+    if (c->preempt_count)
+        c->preempt_count--;
+}
+
+static void emit(struct kprobe_event *ev, const struct probe_ctx *ctx, unsigned long w1,
+                 unsigned long w2)
+{
+    size_t dyn = probe_dynamic_size(ev->args, ev->nargs, ctx);
+    if (ev->fixed_size + dyn > RB_MAX_PAYLOAD)
+        dyn = RB_MAX_PAYLOAD - ev->fixed_size;
+    size_t size = ev->fixed_size + dyn;
+    struct rb_reservation res;
+    uint8_t *rec = trace_event_reserve(&ev->call, size, -1, &res);
+    if (!rec)
+        return;
+    drop_dispatch_preempt(rec);
+    memcpy(rec + 8, &w1, 8);
+    if (ev->is_return)
+        memcpy(rec + 16, &w2, 8);
+    probe_store_args(ev->args, ev->nargs, ctx, rec, ev->fixed_size, dyn);
+    trace_event_commit(&ev->call, rec, size, &res);
+}
+
+static void kretprobe_hook(struct kprobe_place *p, unsigned long ip, struct ftrace_regs *fregs)
+{
+    if (__atomic_add_fetch(&p->nactive, 1, __ATOMIC_RELAXED) > p->maxactive ||
+        !fgraph_push_return(&kretprobe_gops, ip,
+                            (unsigned long *)ftrace_regs_get_stack_pointer(fregs), p->serial)) {
+        __atomic_sub_fetch(&p->nactive, 1, __ATOMIC_RELAXED);
+        __atomic_add_fetch(&p->nmissed, 1, __ATOMIC_RELAXED);
+    }
+}
+
+static void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip, struct ftrace_ops *op,
+                                  struct ftrace_regs *fregs)
+{
+    struct pt_regs *regs = ftrace_get_regs(fregs);
+    if (!regs)
+        return;
+    unsigned cpu = this_cpu_id();
+    in_handler[cpu]++;
+    barrier();
+    unsigned end = READ_ONCE(armed_end);
+    for (unsigned i = 0; i < end; i++) {
+        struct kprobe_place *p = READ_ONCE(armed[i]);
+        if (!p || p->addr != ip)
+            continue;
+        p->nhit[cpu]++;
+        struct kprobe_event *ev = p->ev;
+        if (!(ev->enabled & TRACE_EVENT_ON_RECORD))
+            continue;
+        if (ev->is_return) {
+            kretprobe_hook(p, ip, fregs);
+        } else {
+            struct probe_ctx ctx = {.regs = regs, .probe_addr = ip};
+            emit(ev, &ctx, ip, 0);
+        }
+    }
+    barrier();
+    in_handler[cpu]--;
+}
+
+static void kretprobe_return(const struct fgraph_frame *f, struct fgraph_ret *ret,
+                             struct fgraph_ops *gops)
+{
+    unsigned cpu = this_cpu_id();
+    in_handler[cpu]++;
+    barrier();
+    unsigned end = READ_ONCE(armed_end);
+    for (unsigned i = 0; i < end; i++) {
+        struct kprobe_place *p = READ_ONCE(armed[i]);
+        if (!p || p->serial != f->data)
+            continue;
+        unsigned active = READ_ONCE(p->nactive);
+        while (active && !__atomic_compare_exchange_n(&p->nactive, &active, active - 1, false,
+                                                      __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+            ;
+        if (p->ev->enabled & TRACE_EVENT_ON_RECORD) {
+            /* What a return leaves: the value, the stack pointer after the return and
+             * where it goes. */
+            struct pt_regs regs = {.rax = ret->retval,
+                                   .rsp = (unsigned long)f->retp + 8,
+                                   .rip = f->ret};
+            struct probe_ctx ctx = {.regs = &regs, .retval = ret->retval};
+            emit(p->ev, &ctx, f->func, f->ret);
+        }
+        break;
+    }
+    barrier();
+    in_handler[cpu]--;
+}
+
+/* ---- arming ---- */
+
+static bool addr_armed_elsewhere(unsigned long addr, const struct kprobe_place *self)
+{
+    for (unsigned i = 0; i < armed_end; i++)
+        if (armed[i] && armed[i] != self && armed[i]->addr == addr)
+            return true;
+    return false;
+}
+
+static bool any_armed(void)
+{
+    for (unsigned i = 0; i < armed_end; i++)
+        if (armed[i])
+            return true;
+    return false;
+}
+
+/* Waits until no handler can still hold a place taken out of the table. */
+static void wait_handlers(void)
+{
+    smp_sync_all();
+    for (unsigned c = 0; c < MAX_CPUS; c++)
+        while (__atomic_load_n(&in_handler[c], __ATOMIC_ACQUIRE))
+            arch_cpu_relax();
+}
+
+static void disarm(struct kprobe_place *p)
+{
+    if (p->armed_slot < 0)
+        return;
+    WRITE_ONCE(armed[p->armed_slot], NULL);
+    p->armed_slot = -1;
+    if (!addr_armed_elsewhere(p->addr, p)) {
+        /* An empty filter means every function: unregister before the last site goes. */
+        if (!any_armed())
+            unregister_ftrace_function(&kprobe_ops);
+        ftrace_set_filter_ip(&kprobe_ops, p->addr, 1, 0);
+    }
+    wait_handlers();
+}
+
+static int arm(struct kprobe_place *p)
+{
+    if (p->armed_slot >= 0)
+        return 0;
+    if (p->ev->is_return) {
+        int err = fgraph_bind_client(&kretprobe_gops);
+        if (err)
+            return err;
+    }
+    unsigned slot = 0;
+    while (slot < KPROBE_ARMED_MAX && armed[slot])
+        slot++;
+    if (slot == KPROBE_ARMED_MAX)
+        return -ENOSPC;
+    bool first_here = !addr_armed_elsewhere(p->addr, p);
+    bool first = !any_armed();
+    int err = 0;
+    if (first_here)
+        err = ftrace_set_filter_ip(&kprobe_ops, p->addr, 0, 0);
+    if (!err && first)
+        err = register_ftrace_function(&kprobe_ops);
+    if (err) {
+        if (first_here)
+            ftrace_set_filter_ip(&kprobe_ops, p->addr, 1, 0);
+        return err;
+    }
+    p->nactive = 0;
+    p->armed_slot = (int)slot;
+    __atomic_store_n(&armed[slot], p, __ATOMIC_RELEASE);
+    if (slot >= armed_end)
+        __atomic_store_n(&armed_end, slot + 1, __ATOMIC_RELEASE);
+    return 0;
+}
+
+/* The event's reg: arms every place on enable, disarms them on disable. */
+static int kprobe_event_reg(const struct trace_event_call *call, bool on)
+{
+    struct kprobe_event *ev = container_of(call, struct kprobe_event, call);
+    int err = 0;
+    spin_lock(&kprobe_lock);
+    for (struct kprobe_place *p = places; p; p = p->next) {
+        if (p->ev != ev)
+            continue;
+        if (!on) {
+            disarm(p);
+            continue;
+        }
+        err = arm(p);
+        if (err)
+            break;
+    }
+    if (err)
+        for (struct kprobe_place *p = places; p; p = p->next)
+            if (p->ev == ev)
+                disarm(p);
+    spin_unlock(&kprobe_lock);
+    return err;
+}
+
+static void kprobe_event_print(struct seqbuf *s, const struct trace_event_call *call,
+                               const void *record, size_t len)
+{
+    const struct kprobe_event *ev = container_of(call, struct kprobe_event, call);
+    const uint8_t *rec = record;
+    unsigned long w1 = 0, w2 = 0;
+    if (len >= 16)
+        memcpy(&w1, rec + 8, 8);
+    if (ev->is_return && len >= 24)
+        memcpy(&w2, rec + 16, 8);
+    seq_putc(s, '(');
+    if (ev->is_return) {
+        trace_print_sym(s, w2, true, trace_opt(TRACE_OPT_SYM_ADDR));
+        seq_puts(s, " <- ");
+        trace_print_sym(s, w1, false, trace_opt(TRACE_OPT_SYM_ADDR));
+    } else {
+        trace_print_sym(s, w1, true, trace_opt(TRACE_OPT_SYM_ADDR));
+    }
+    seq_putc(s, ')');
+    probe_print_args(s, ev->args, ev->nargs, rec, len);
+    seq_putc(s, '\n');
+}
+
+/* ---- making and removing probes ---- */
+
+#define GROUPS_MAX 64
+static const char *groups[GROUPS_MAX];
+
+/* One string per group name for the life of the kernel (the system files point at it). */
+static const char *intern_group(const char *name)
+{
+    for (unsigned i = 0; i < GROUPS_MAX && groups[i]; i++)
+        if (strcmp(groups[i], name) == 0)
+            return groups[i];
+    for (unsigned i = 0; i < GROUPS_MAX; i++)
+        if (!groups[i])
+            return groups[i] = kstrdup(name);
+    return NULL;
+}
+
+static struct kprobe_event *find_event(const char *group, const char *name)
+{
+    for (struct kprobe_place *p = places; p; p = p->next)
+        if ((!group || !*group || strcmp(p->ev->group, group) == 0) &&
+            strcmp(p->ev->name, name) == 0)
+            return p->ev;
+    return NULL;
+}
+
+static void free_event(struct kprobe_event *ev)
+{
+    probe_args_free(ev->args, ev->nargs);
+    probe_free_fields(ev->fields, ev->nfields);
+    kfree(ev->print_fmt);
+    kfree(ev);
+}
+
+/* Takes the arguments from cmd. */
+static struct kprobe_event *new_event(struct probe_cmd *cmd, int *err)
+{
+    struct kprobe_event *ev = kzalloc(sizeof(*ev));
+    const char *group = intern_group(cmd->group);
+    if (!ev || !group) {
+        kfree(ev);
+        *err = -ENOMEM;
+        return NULL;
+    }
+    ev->group = group;
+    strcpy(ev->name, cmd->event);
+    ev->is_return = cmd->is_return;
+    ev->args = cmd->args;
+    ev->nargs = cmd->nargs;
+    cmd->args = NULL;
+    cmd->nargs = 0;
+    ev->fixed_size = ev->is_return ? 24 : 16;
+    for (unsigned i = 0; i < ev->nargs; i++)
+        ev->fixed_size += probe_arg_size(&ev->args[i]);
+    ev->fields = probe_make_fields(ev->args, ev->nargs, ev->is_return, &ev->nfields);
+    ev->print_fmt = probe_make_print_fmt(ev->args, ev->nargs, ev->is_return);
+    if (!ev->fields || !ev->print_fmt || ev->fixed_size > RB_MAX_PAYLOAD) {
+        *err = ev->fixed_size > RB_MAX_PAYLOAD ? -E2BIG : -ENOMEM;
+        free_event(ev);
+        return NULL;
+    }
+    ev->state.enabled = &ev->enabled;
+    ev->call.system = ev->group;
+    ev->call.name = ev->name;
+    ev->call.fields = ev->fields;
+    ev->call.nfields = ev->nfields;
+    ev->call.print_fmt = ev->print_fmt;
+    ev->call.print_call = kprobe_event_print;
+    ev->call.reg = kprobe_event_reg;
+    ev->call.state = &ev->state;
+    *err = trace_event_add(&ev->call);
+    if (*err) {
+        free_event(ev);
+        return NULL;
+    }
+    return ev;
+}
+
+static int default_maxactive(void)
+{
+    unsigned cpus = 0;
+    for (cpumask_t m = cpu_online_mask(); m; m &= m - 1)
+        cpus++;
+    return cpus * 2 > 10 ? (int)cpus * 2 : 10;
+}
+
+/* Where the probe goes, checked as Linux registers it; the error names word 1. */
+static int check_place(const struct probe_cmd *cmd, unsigned long *addr, struct probe_error *e)
+{
+    e->word = 1;
+    e->pos = 0;
+    uintptr_t fn;
+    if (cmd->symbol[0] == '0' && cmd->symbol[1] == 'x')
+        fn = (uintptr_t)strtoul(cmd->symbol, NULL, 16);
+    else
+        fn = sym_address(cmd->symbol);
+    struct dyn_ftrace *rec = fn ? ftrace_rec_lookup(fn) : NULL;
+    if (fn && (!rec || (rec->flags & FTRACE_FL_DISABLED))) {
+        /* A notrace function (the tracer's own among them) has no call site to use. */
+        e->message = "Failed to register probe event";
+        return e->err = -EINVAL;
+    }
+    if (probe_resolve_args(cmd->args, cmd->nargs) || !fn) {
+        e->message = "Invalid probed address or symbol";
+        return e->err = -ENOENT;
+    }
+    if (cmd->offset > 0 && cmd->offset < ARCH_PATCH_INSN_SIZE) {
+        e->message = "Probe point is not an instruction boundary";
+        return e->err = -EILSEQ;
+    }
+    if (cmd->offset) {
+        e->message = "Only a function entry (SYM or SYM+0) can be probed";
+        return e->err = -EINVAL;
+    }
+    *addr = fn;
+    return 0;
+}
+
+static int create_probe(struct probe_cmd *cmd, struct probe_error *e)
+{
+    const struct trace_event_call *other = trace_event_find(cmd->group, cmd->event);
+    struct kprobe_event *ev = find_event(cmd->group, cmd->event);
+    e->word = 0;
+    e->pos = 0;
+    if (other && !ev) {
+        e->message = "Given group/event name is already used by another event";
+        return e->err = -EEXIST;
+    }
+    if (ev && ev->is_return != cmd->is_return) {
+        e->message = "Probe type is different from existing probe";
+        return e->err = -EEXIST;
+    }
+    if (ev) {
+        unsigned differ = probe_args_differ(ev->args, ev->nargs, cmd->args, cmd->nargs);
+        if (differ) {
+            e->message = "Argument type or name is different from existing probe";
+            e->word = differ + 1;
+            return e->err = -EEXIST;
+        }
+        for (struct kprobe_place *p = places; p; p = p->next) {
+            if (p->ev == ev && strcmp(p->symbol, cmd->symbol) == 0 && p->offset == cmd->offset) {
+                e->message = "There is already the exact same probe event";
+                return e->err = -EEXIST;
+            }
+        }
+    }
+    unsigned long addr;
+    int err = check_place(cmd, &addr, e);
+    if (err)
+        return err;
+    struct kprobe_place *p = kzalloc(sizeof(*p));
+    if (!p) {
+        e->message = NULL;
+        return e->err = -ENOMEM;
+    }
+    if (!ev) {
+        ev = new_event(cmd, &err);
+        if (!ev) {
+            kfree(p);
+            e->message = NULL;
+            return e->err = err;
+        }
+    }
+    p->ev = ev;
+    strcpy(p->symbol, cmd->symbol);
+    p->offset = cmd->offset;
+    p->addr = addr;
+    p->maxactive = cmd->maxactive ? cmd->maxactive : (unsigned)default_maxactive();
+    p->armed_slot = -1;
+    p->serial = next_serial++;
+    /* A new place of an enabled event fires at once, as on Linux. */
+    if (trace_event_is_enabled(&ev->call)) {
+        err = arm(p);
+        if (err) {
+            kfree(p);
+            e->message = "Failed to register probe event";
+            return e->err = err;
+        }
+    }
+    ev->places++;
+    struct kprobe_place **tail = &places;
+    while (*tail)
+        tail = &(*tail)->next;
+    *tail = p;
+    return 0;
+}
+
+/* Removes an event and all its places: -EBUSY if it is enabled or a file of it is open. */
+static int delete_event(struct kprobe_event *ev)
+{
+    if (trace_event_is_enabled(&ev->call))
+        return -EBUSY;
+    int err = trace_event_remove(&ev->call);
+    if (err)
+        return err;
+    for (struct kprobe_place **pp = &places; *pp;) {
+        struct kprobe_place *p = *pp;
+        if (p->ev != ev) {
+            pp = &p->next;
+            continue;
+        }
+        disarm(p);
+        *pp = p->next;
+        kfree(p);
+    }
+    free_event(ev);
+    return 0;
+}
+
+int kprobe_run_command(const char *line, bool dynamic_events)
+{
+    struct probe_words w;
+    int err = probe_split_words(line, &w);
+    if (err)
+        return err;
+    if (w.count == 0) {
+        probe_words_free(&w);
+        return 0;
+    }
+    struct probe_cmd cmd;
+    struct probe_error e;
+    spin_lock(&kprobe_lock);
+    err = probe_parse(&w, &cmd, &e);
+    if (!err && cmd.is_delete) {
+        struct kprobe_event *ev = find_event(cmd.group, cmd.event);
+        err = ev ? delete_event(ev) : -ENOENT;
+        e.message = NULL;
+    } else if (!err) {
+        err = create_probe(&cmd, &e);
+    }
+    spin_unlock(&kprobe_lock);
+    if (err == -ECANCELED) {
+        err = -EINVAL;
+    } else if (err && e.message) {
+        char command[256];
+        probe_words_join(&w, command, sizeof(command));
+        trace_error_log("trace_kprobe", e.message, command, probe_words_pos(&w, e.word) + e.pos);
+    }
+    probe_cmd_free(&cmd);
+    probe_words_free(&w);
+    return err;
+}
+
+int kprobe_release_all(void)
+{
+    spin_lock(&kprobe_lock);
+    int err = 0;
+    for (struct kprobe_place *p = places; p; p = p->next)
+        if (trace_event_is_enabled(&p->ev->call))
+            err = -EBUSY;
+    while (!err && places)
+        err = delete_event(places->ev);
+    spin_unlock(&kprobe_lock);
+    return err;
+}
+
+void kprobe_show_events(struct seqbuf *s)
+{
+    spin_lock(&kprobe_lock);
+    for (struct kprobe_place *p = places; p; p = p->next) {
+        const struct kprobe_event *ev = p->ev;
+        seq_putc(s, ev->is_return ? 'r' : 'p');
+        if (ev->is_return)
+            seq_printf(s, "%u", p->maxactive);
+        seq_printf(s, ":%s/%s %s", ev->group, ev->name, p->symbol);
+        if (p->offset)
+            seq_printf(s, "+%lu", p->offset);
+        probe_show_args(s, ev->args, ev->nargs);
+        seq_putc(s, '\n');
+    }
+    spin_unlock(&kprobe_lock);
+}
+
+void kprobe_show_profile(struct seqbuf *s)
+{
+    spin_lock(&kprobe_lock);
+    for (struct kprobe_place *p = places; p; p = p->next) {
+        uint64_t hits = 0;
+        for (unsigned c = 0; c < MAX_CPUS; c++)
+            hits += READ_ONCE(p->nhit[c]);
+        seq_printf(s, "  %-44s %15lu %15lu\n", p->ev->name, (unsigned long)hits,
+                   (unsigned long)READ_ONCE(p->nmissed));
+    }
+    spin_unlock(&kprobe_lock);
+}

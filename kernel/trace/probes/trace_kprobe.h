@@ -1,0 +1,22 @@
+/*
+ * kprobe events (trace_kprobe.c) as their tracefs files (kprobe_files.c) drive them.
+ */
+#ifndef KERNEL_TRACE_PROBES_TRACE_KPROBE_H
+#define KERNEL_TRACE_PROBES_TRACE_KPROBE_H
+
+#include <kernel/compiler.h>
+
+struct seqbuf;
+
+/*
+ * Runs one line of kprobe_events (or dynamic_events): makes or removes a probe. 0 or
+ * -errno; a refused line with a reason adds an error_log entry, as Linux does.
+ */
+int kprobe_run_command(const char *line, bool dynamic_events);
+/* `> kprobe_events`: removes every probe, or none and -EBUSY when one is enabled. */
+int kprobe_release_all(void);
+/* kprobe_events' and kprobe_profile's text. */
+void kprobe_show_events(struct seqbuf *s);
+void kprobe_show_profile(struct seqbuf *s);
+
+#endif

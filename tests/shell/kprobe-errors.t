@@ -1,0 +1,229 @@
+# kprobe_events refusals, each with its errno and its error_log line (message and caret), as
+# Linux 6.1 gives them: the lines are kp3.sh of ../shared/reference/linux-6.1-probe-captures.txt
+# (linux-ref run of 2026-11-24) with vfs_read written pfs_open, a name of the same length.
+$ cd /sys/kernel/tracing
+
+$ echo 'p:bad1 nosuchfunc_xyz' >> kprobe_events; echo rc=$?; cat error_log; echo > error_log
+echo: write error: No such file or directory
+rc=1
+~ \[\s*\d+\.\d{6}\] trace_kprobe: error: Invalid probed address or symbol
+  Command: p:bad1 nosuchfunc_xyz
+                  ^
+
+$ echo 'p:bad2 pfs_open %zz' >> kprobe_events; echo rc=$?; cat error_log; echo > error_log
+echo: write error: Invalid argument
+rc=1
+~ \[\s*\d+\.\d{6}\] trace_kprobe: error: Invalid register name
+  Command: p:bad2 pfs_open %zz
+                           ^
+
+$ echo 'p:bad3 pfs_open x=%si:string' >> kprobe_events; echo rc=$?; cat error_log; echo > error_log
+echo: write error: Invalid argument
+rc=1
+~ \[\s*\d+\.\d{6}\] trace_kprobe: error: String accepts only memory argument
+  Command: p:bad3 pfs_open x=%si:string
+                                 ^
+
+$ echo 'p:bad4 pfs_open x=%si:foo' >> kprobe_events; echo rc=$?; cat error_log; echo > error_log
+echo: write error: Invalid argument
+rc=1
+~ \[\s*\d+\.\d{6}\] trace_kprobe: error: Unknown type is specified
+  Command: p:bad4 pfs_open x=%si:foo
+                                 ^
+
+$ echo 'p:bad5 pfs_open $retval' >> kprobe_events; echo rc=$?; cat error_log; echo > error_log
+echo: write error: Invalid argument
+rc=1
+~ \[\s*\d+\.\d{6}\] trace_kprobe: error: \$retval is not available on probe
+  Command: p:bad5 pfs_open $retval
+                           ^
+
+$ echo 'p:bad6 pfs_open+8 $arg1' >> kprobe_events; echo rc=$?; cat error_log; echo > error_log
+echo: write error: Invalid argument
+rc=1
+~ \[\s*\d+\.\d{6}\] trace_kprobe: error: Invalid \$\-variable specified
+  Command: p:bad6 pfs_open+8 $arg1
+                             ^
+
+$ echo 'p:bad7 pfs_open+1' >> kprobe_events; echo rc=$?; cat error_log; echo > error_log
+echo: write error: Invalid or incomplete multibyte or wide character
+rc=1
+~ \[\s*\d+\.\d{6}\] trace_kprobe: error: Probe point is not an instruction boundary
+  Command: p:bad7 pfs_open+1
+                  ^
+
+$ echo 'p:1bad pfs_open' >> kprobe_events; echo rc=$?; cat error_log; echo > error_log
+echo: write error: Invalid argument
+rc=1
+~ \[\s*\d+\.\d{6}\] trace_kprobe: error: Event name must follow the same rules as C identifiers
+  Command: p:1bad pfs_open
+             ^
+
+$ echo 'p:bad9 pfs_open a=%di a=%si' >> kprobe_events; echo rc=$?; cat error_log; echo > error_log
+echo: write error: Invalid argument
+rc=1
+~ \[\s*\d+\.\d{6}\] trace_kprobe: error: This argument name is already used
+  Command: p:bad9 pfs_open a=%di a=%si
+                                 ^
+
+$ echo 'p:bad10 pfs_open @nosuchsym_xyz' >> kprobe_events; echo rc=$?; cat error_log; echo > error_log
+echo: write error: No such file or directory
+rc=1
+~ \[\s*\d+\.\d{6}\] trace_kprobe: error: Invalid probed address or symbol
+  Command: p:bad10 pfs_open @nosuchsym_xyz
+                   ^
+
+$ echo 'x:bad11 pfs_open' >> kprobe_events; echo rc=$?; cat error_log; echo > error_log
+echo: write error: Invalid argument
+rc=1
+
+$ echo 'p:bad12 pfs_open +0(%di):b4@30/32' >> kprobe_events; echo rc=$?; cat error_log; echo > error_log
+echo: write error: Invalid argument
+rc=1
+~ \[\s*\d+\.\d{6}\] trace_kprobe: error: Invalid bitfield
+  Command: p:bad12 pfs_open +0(%di):b4@30/32
+                                    ^
+
+$ echo 'p:bad13 pfs_open $stackX' >> kprobe_events; echo rc=$?; cat error_log; echo > error_log
+echo: write error: Invalid argument
+rc=1
+~ \[\s*\d+\.\d{6}\] trace_kprobe: error: Invalid \$\-variable specified
+  Command: p:bad13 pfs_open $stackX
+                            ^
+
+$ echo 'r:bad14 pfs_open+8' >> kprobe_events; echo rc=$?; cat error_log; echo > error_log
+echo: write error: Invalid argument
+rc=1
+~ \[\s*\d+\.\d{6}\] trace_kprobe: error: Retprobe address must be an function entry
+  Command: r:bad14 pfs_open+8
+                   ^
+
+$ echo 'p:bad18' >> kprobe_events; echo rc=$?; cat error_log; echo > error_log
+echo: write error: Invalid argument
+rc=1
+
+$ echo 'p:bad19 pfs_open $comm:u32' >> kprobe_events; echo rc=$?; cat error_log; echo > error_log
+echo: write error: Invalid argument
+rc=1
+
+$ echo 'p:bad25 pfs_open x=%di:u8[0]' >> kprobe_events; echo rc=$?; cat error_log; echo > error_log
+echo: write error: Invalid argument
+rc=1
+~ \[\s*\d+\.\d{6}\] trace_kprobe: error: Invalid array size
+  Command: p:bad25 pfs_open x=%di:u8[0]
+                                     ^
+
+$ echo 'p:bad26 pfs_open x=+0($comm)' >> kprobe_events; echo rc=$?; cat error_log; echo > error_log
+echo: write error: Invalid argument
+rc=1
+~ \[\s*\d+\.\d{6}\] trace_kprobe: error: \$comm can not be dereferenced
+  Command: p:bad26 pfs_open x=+0($comm)
+                                 ^
+
+$ echo 'p:bad27 pfs_open x=%di:u8[4' >> kprobe_events; echo rc=$?; cat error_log; echo > error_log
+echo: write error: Invalid argument
+rc=1
+~ \[\s*\d+\.\d{6}\] trace_kprobe: error: Array is not closed
+  Command: p:bad27 pfs_open x=%di:u8[4
+                                      ^
+
+$ echo 'p:bad28 pfs_open x=0(%di)' >> kprobe_events; echo rc=$?; cat error_log; echo > error_log
+echo: write error: Invalid argument
+rc=1
+~ \[\s*\d+\.\d{6}\] trace_kprobe: error: Invalid fetch argument
+  Command: p:bad28 pfs_open x=0(%di)
+                              ^
+
+$ echo 'p:bad29 pfs_open x=+z(%di)' >> kprobe_events; echo rc=$?; cat error_log; echo > error_log
+echo: write error: Invalid argument
+rc=1
+~ \[\s*\d+\.\d{6}\] trace_kprobe: error: Invalid dereference offset
+  Command: p:bad29 pfs_open x=+z(%di)
+                              ^
+
+$ echo 'r0:bad30 pfs_open' >> kprobe_events; echo rc=$?; cat error_log; echo > error_log
+echo: write error: Invalid argument
+rc=1
+~ \[\s*\d+\.\d{6}\] trace_kprobe: error: Invalid maxactive number
+  Command: r0:bad30 pfs_open
+            ^
+
+$ echo 'p5:bad31 pfs_open' >> kprobe_events; echo rc=$?; cat error_log; echo > error_log
+echo: write error: Invalid argument
+rc=1
+~ \[\s*\d+\.\d{6}\] trace_kprobe: error: Maxactive is not for kprobe
+  Command: p5:bad31 pfs_open
+            ^
+
+$ echo 'r99999:bad32 pfs_open' >> kprobe_events; echo rc=$?; cat error_log; echo > error_log
+echo: write error: Invalid argument
+rc=1
+~ \[\s*\d+\.\d{6}\] trace_kprobe: error: Maxactive is too big
+  Command: r99999:bad32 pfs_open
+            ^
+
+$ echo 'p:a/b/c pfs_open' >> kprobe_events; echo rc=$?; cat error_log; echo > error_log
+echo: write error: Invalid argument
+rc=1
+~ \[\s*\d+\.\d{6}\] trace_kprobe: error: Event name must follow the same rules as C identifiers
+  Command: p:a/b/c pfs_open
+               ^
+
+$ echo 'p:verylongeventname_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa pfs_open' >> kprobe_events; echo rc=$?; cat error_log; echo > error_log
+echo: write error: Invalid argument
+rc=1
+~ \[\s*\d+\.\d{6}\] trace_kprobe: error: Event name is too long
+  Command: p:verylongeventname_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa pfs_open
+             ^
+
+$ echo 'p:bad33 pfs_open x=' >> kprobe_events; echo rc=$?; cat error_log; echo > error_log
+echo: write error: Invalid argument
+rc=1
+~ \[\s*\d+\.\d{6}\] trace_kprobe: error: No argument expression
+  Command: p:bad33 pfs_open x=
+                              ^
+
+$ echo 'p:bad34 pfs_open =%di' >> kprobe_events; echo rc=$?; cat error_log; echo > error_log
+echo: write error: Invalid argument
+rc=1
+~ \[\s*\d+\.\d{6}\] trace_kprobe: error: Argument name is not specified
+  Command: p:bad34 pfs_open =%di
+                            ^
+
+$ echo 'p:bad35 pfs_open \1234' >> kprobe_events; echo rc=$?; cat error_log; echo > error_log
+rc=0
+
+$ echo 'p:bad36 pfs_open \"abc' >> kprobe_events; echo rc=$?; cat error_log; echo > error_log
+echo: write error: Invalid argument
+rc=1
+~ \[\s*\d+\.\d{6}\] trace_kprobe: error: String is not closed with '"'
+  Command: p:bad36 pfs_open \"abc
+                                 ^
+
+$ echo 'p:bad37 pfs_open $arg0' >> kprobe_events; echo rc=$?; cat error_log; echo > error_log
+echo: write error: Invalid argument
+rc=1
+~ \[\s*\d+\.\d{6}\] trace_kprobe: error: Invalid argument number
+  Command: p:bad37 pfs_open $arg0
+                            ^
+
+$ echo 'p:bad38 pfs_open vfs_write' >> kprobe_events; echo rc=$?; cat error_log; echo > error_log
+echo: write error: Invalid argument
+rc=1
+~ \[\s*\d+\.\d{6}\] trace_kprobe: error: Invalid fetch argument
+  Command: p:bad38 pfs_open vfs_write
+                            ^
+
+$ echo 'p:bad39 pfs_open%return2' >> kprobe_events; echo rc=$?; cat error_log; echo > error_log
+echo: write error: Invalid argument
+rc=1
+~ \[\s*\d+\.\d{6}\] trace_kprobe: error: Invalid probed address suffix
+  Command: p:bad39 pfs_open%return2
+                           ^
+
+$ echo 'p:bad40 pfs_open+8%return' >> kprobe_events; echo rc=$?; cat error_log; echo > error_log
+echo: write error: Invalid argument
+rc=1
+~ \[\s*\d+\.\d{6}\] trace_kprobe: error: Retprobe address must be an function entry
+  Command: p:bad40 pfs_open+8%return
+                   ^
