@@ -48,8 +48,38 @@ TARGET int ftrace_errno_target(unsigned long a)
     return a == ~0UL ? 0 : -EINVAL;
 }
 
+/*
+ * For kprobe fetch arguments: a string, a struct to dereference into (a pointer inside
+ * it, bytes, a bitfield) and a number. Every other call passes pointers that fault (a
+ * page never mapped, a non-canonical address): the probe must record its fault marker
+ * and the kernel go on. The function itself never touches them.
+ */
+struct ftrace_probe_item {
+    unsigned long id;
+    const char *label;
+    uint8_t bytes[4];
+    uint32_t flags;
+};
+static const struct ftrace_probe_item probe_item = {
+    0x1122334455667788UL, "item-label", {1, 2, 3, 4}, 0xa5};
+
+TARGET long ftrace_probe_target(const char *name, const struct ftrace_probe_item *item, long n)
+{
+    barrier();
+    return n * 2;
+}
+
+static long call_probe_target(unsigned long i)
+{
+    long n = (long)i - 1;
+    if (i % 2)
+        return ftrace_probe_target((const char *)16,
+                                   (const struct ftrace_probe_item *)0xdead000000000000UL, n);
+    return ftrace_probe_target("probe-name", &probe_item, n);
+}
+
 /* `ftrace_test_call WHICH N`: calls a test target N times, so shell tests can trace it. */
-SHELL_COMMAND(ftrace_test_call, "ftrace_test_call chain|target|hot|empty|errno N",
+SHELL_COMMAND(ftrace_test_call, "ftrace_test_call chain|target|hot|empty|errno|probe N",
               "call a traced test function N times (for tracing tests)")
 {
     unsigned long n;
@@ -67,6 +97,8 @@ SHELL_COMMAND(ftrace_test_call, "ftrace_test_call chain|target|hot|empty|errno N
             ftrace_test_empty();
         else if (!strcmp(argv[1], "errno"))
             sink += (unsigned long)ftrace_errno_target(i);
+        else if (!strcmp(argv[1], "probe"))
+            sink += (unsigned long)call_probe_target(i);
         else
             return shell_usage(ctx);
     }

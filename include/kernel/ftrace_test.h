@@ -18,6 +18,9 @@ unsigned long ftrace_test_target_hot(unsigned long a);
 unsigned long ftrace_test_target_other(unsigned long a);
 unsigned long ftrace_replacement_hot(unsigned long a); /* returns a + 100 */
 int ftrace_errno_target(unsigned long a);              /* returns -EINVAL */
+/* kprobe fetch arguments' target: a string, a struct (ftrace_test_targets.c), a number. */
+struct ftrace_probe_item;
+long ftrace_probe_target(const char *name, const struct ftrace_probe_item *item, long n);
 /* a calls b calls c calls ftrace_test_target_hot: a known call tree. */
 unsigned long ftrace_test_chain_a(unsigned long a);
 unsigned long ftrace_test_chain_b(unsigned long a);

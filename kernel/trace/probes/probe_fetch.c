@@ -100,8 +100,7 @@ static size_t string_size(const struct probe_arg *a, const struct probe_ctx *ctx
     return (size_t)n == max ? max : (size_t)n;
 }
 
-size_t probe_dynamic_size(const struct probe_arg *args, unsigned nargs,
-                          const struct probe_ctx *ctx)
+size_t probe_dynamic_size(const struct probe_arg *args, unsigned nargs, const struct probe_ctx *ctx)
 {
     char scratch[PROBE_STRING_MAX];
     size_t total = 0;

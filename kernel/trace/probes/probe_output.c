@@ -97,8 +97,8 @@ void probe_print_args(struct seqbuf *s, const struct probe_arg *args, unsigned n
     }
 }
 
-struct event_field *probe_make_fields(const struct probe_arg *args, unsigned nargs,
-                                      bool is_return, size_t *nfields)
+struct event_field *probe_make_fields(const struct probe_arg *args, unsigned nargs, bool is_return,
+                                      size_t *nfields)
 {
     size_t fixed = is_return ? 2 : 1;
     struct event_field *f = kzalloc((fixed + nargs) * sizeof(*f));
@@ -106,8 +106,8 @@ struct event_field *probe_make_fields(const struct probe_arg *args, unsigned nar
         return NULL;
     if (is_return) {
         f[0] = (struct event_field){"unsigned long", "__probe_func", 8, 8, false, EVENT_FIELD_INT};
-        f[1] = (struct event_field){"unsigned long", "__probe_ret_ip", 16, 8, false,
-                                    EVENT_FIELD_INT};
+        f[1] =
+            (struct event_field){"unsigned long", "__probe_ret_ip", 16, 8, false, EVENT_FIELD_INT};
     } else {
         f[0] = (struct event_field){"unsigned long", "__probe_ip", 8, 8, false, EVENT_FIELD_INT};
     }
@@ -200,8 +200,7 @@ unsigned probe_args_differ(const struct probe_arg *a, unsigned na, const struct 
     if (na != nb)
         return (na < nb ? na : nb) + 1;
     for (unsigned i = 0; i < na; i++)
-        if (strcmp(a[i].name, b[i].name) != 0 || a[i].type != b[i].type ||
-            a[i].count != b[i].count)
+        if (strcmp(a[i].name, b[i].name) != 0 || a[i].type != b[i].type || a[i].count != b[i].count)
             return i + 1;
     return 0;
 }

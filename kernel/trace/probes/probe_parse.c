@@ -175,16 +175,19 @@ static int parse_event_name(const char *text, unsigned at, struct probe_cmd *cmd
 /* ---- fetch arguments ---- */
 
 /* Linux's x86-64 register names, and each one's word in struct pt_regs. */
-#define REG(name, field) {name, offsetof(struct pt_regs, field) / 8}
+#define REG(name, field)                                                                           \
+    {                                                                                              \
+        name, offsetof(struct pt_regs, field) / 8                                                  \
+    }
 static const struct {
     const char *name;
     unsigned index;
 } probe_regs[] = {
-    REG("r15", r15),   REG("r14", r14), REG("r13", r13), REG("r12", r12),
-    REG("r11", r11),   REG("r10", r10), REG("r9", r9),   REG("r8", r8),
-    REG("bx", rbx),    REG("cx", rcx),  REG("dx", rdx),  REG("si", rsi),
-    REG("di", rdi),    REG("bp", rbp),  REG("ax", rax),  REG("orig_ax", error_code),
-    REG("ip", rip),    REG("cs", cs),   REG("flags", rflags), REG("sp", rsp),
+    REG("r15", r15), REG("r14", r14), REG("r13", r13),      REG("r12", r12),
+    REG("r11", r11), REG("r10", r10), REG("r9", r9),        REG("r8", r8),
+    REG("bx", rbx),  REG("cx", rcx),  REG("dx", rdx),       REG("si", rsi),
+    REG("di", rdi),  REG("bp", rbp),  REG("ax", rax),       REG("orig_ax", error_code),
+    REG("ip", rip),  REG("cs", cs),   REG("flags", rflags), REG("sp", rsp),
     REG("ss", ss),
 };
 
@@ -196,8 +199,8 @@ enum {
 /* The registers a return probe can read: the return hook keeps only these. */
 static bool reg_on_return(unsigned index)
 {
-    return index == offsetof(struct pt_regs, rax) / 8 || index == offsetof(struct pt_regs, rsp) / 8 ||
-           index == offsetof(struct pt_regs, rip) / 8;
+    return index == offsetof(struct pt_regs, rax) / 8 ||
+           index == offsetof(struct pt_regs, rsp) / 8 || index == offsetof(struct pt_regs, rip) / 8;
 }
 
 static int parse_var(const char *var, struct probe_arg *a, unsigned flags, unsigned word,
@@ -244,8 +247,8 @@ static int parse_var(const char *var, struct probe_arg *a, unsigned flags, unsig
  * One fetch expression (Linux's parse_probe_arg): arg is modified in place. offs is where
  * arg starts in its word. Dereferences nest by recursion, innermost first into a->deref.
  */
-static int parse_fetch(char *arg, struct probe_arg *a, unsigned flags, unsigned word,
-                       unsigned offs, struct probe_error *e)
+static int parse_fetch(char *arg, struct probe_arg *a, unsigned flags, unsigned word, unsigned offs,
+                       struct probe_error *e)
 {
     int err = 0;
     bool found = false;
@@ -265,8 +268,8 @@ static int parse_fetch(char *arg, struct probe_arg *a, unsigned flags, unsigned 
         if (!found)
             return fail(e, -EINVAL, "Invalid register name", word, offs);
         if ((flags & PARSE_RETURN) && !reg_on_return((unsigned)a->param))
-            return fail(e, -EINVAL, "Only %ax, %sp and %ip can be read at a function return",
-                        word, offs);
+            return fail(e, -EINVAL, "Only %ax, %sp and %ip can be read at a function return", word,
+                        offs);
         break;
     case '@':
         if (isdigit((unsigned char)arg[1])) {
@@ -458,8 +461,8 @@ static int parse_arg_body(char *body, struct probe_arg *a, unsigned flags, unsig
 }
 
 static const char *const reserved_names[] = {
-    "common_type", "common_flags", "common_preempt_count", "common_pid", "common_tgid",
-    "__probe_ip",  "__probe_ret_ip", "__probe_func",
+    "common_type", "common_flags", "common_preempt_count", "common_pid",
+    "common_tgid", "__probe_ip",   "__probe_ret_ip",       "__probe_func",
 };
 
 static int parse_arg(const char *word_text, struct probe_arg *args, unsigned i, unsigned flags,
@@ -493,8 +496,8 @@ static int parse_arg(const char *word_text, struct probe_arg *args, unsigned i, 
         goto out;
     }
     if (!good_name(a->name)) {
-        err = fail(e, -EINVAL, "Argument name must follow the same rules as C identifiers", word,
-                   0);
+        err =
+            fail(e, -EINVAL, "Argument name must follow the same rules as C identifiers", word, 0);
         goto out;
     }
     bool used = false;

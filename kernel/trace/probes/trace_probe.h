@@ -83,7 +83,7 @@ struct probe_arg {
 struct probe_cmd {
     bool is_delete; /* -:[GRP/]EVENT */
     bool is_return;
-    unsigned maxactive;    /* rN; 0: not given */
+    unsigned maxactive; /* rN; 0: not given */
     char group[PROBE_MAX_EVENT_NAME + 1];
     char event[PROBE_MAX_EVENT_NAME + 1]; /* made from the symbol when not given */
     char symbol[128];
@@ -157,8 +157,8 @@ static inline size_t probe_arg_size(const struct probe_arg *a)
 void probe_print_args(struct seqbuf *s, const struct probe_arg *args, unsigned nargs,
                       const uint8_t *rec, size_t len);
 /* The format file's fields and print fmt of a probe with these arguments. */
-struct event_field *probe_make_fields(const struct probe_arg *args, unsigned nargs,
-                                      bool is_return, size_t *nfields);
+struct event_field *probe_make_fields(const struct probe_arg *args, unsigned nargs, bool is_return,
+                                      size_t *nfields);
 void probe_free_fields(struct event_field *fields, size_t nfields);
 char *probe_make_print_fmt(const struct probe_arg *args, unsigned nargs, bool is_return);
 /* " name=text" for each argument: the tail of a kprobe_events line. */
