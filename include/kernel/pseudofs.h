@@ -66,6 +66,8 @@ int pfs_snapshot_release(struct pfs_file *f);
  * entries, -EBUSY while a file is open on it (its ops and data must outlive every open).
  */
 int pfs_remove(struct pfs_node *n);
+/* The node's data was allocated for it alone: pfs_remove frees it too. */
+void pfs_own_data(struct pfs_node *n);
 /* Whether a file is open on n now. */
 bool pfs_is_open(const struct pfs_node *n);
 

@@ -31,6 +31,7 @@ struct pfs_node {
     const struct pfs_ops *ops;
     void *data;
     unsigned opens; /* files open on it; guarded by pfs_tree_lock */
+    bool owns_data; /* data was made for the node (pfs_create_seq): freed with it */
 };
 
 static DEFINE_SPINLOCK(pfs_tree_lock);
@@ -358,9 +359,13 @@ int pfs_remove(struct pfs_node *n)
         return err;
     kfree(n->children);
     kfree((void *)n->name);
+    if (n->owns_data)
+        kfree(n->data);
     kfree(n);
     return 0;
 }
+
+void pfs_own_data(struct pfs_node *n) { n->owns_data = true; }
 
 bool pfs_is_open(const struct pfs_node *n)
 {

@@ -180,7 +180,9 @@ struct pfs_node *pfs_create_seq(struct pfs_node *dir, const char *name, unsigned
     seq->store = store;
     seq->data = data;
     n = pfs_create(dir, name, mode, &pfs_seq_ops, seq);
-    if (!n)
+    if (n)
+        pfs_own_data(n);
+    else
         kfree(seq);
     return n;
 }

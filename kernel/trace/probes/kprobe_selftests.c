@@ -1,0 +1,267 @@
+/*
+ * Self-tests of kprobe events: reads that survive faults, the parser's result for each
+ * kind of fetch argument, the record a fetch writes and its text, a probe's whole life
+ * (made, armed, fired, disarmed, removed, with its site back to a NOP and its memory
+ * given back), several lines in one write, and the event core's run-time events.
+ */
+#include <arch/regs.h>
+#include <kernel/errno.h>
+#include <kernel/ftrace.h>
+#include <kernel/ftrace_test.h>
+#include <kernel/mm.h>
+#include <kernel/pseudofs.h>
+#include <kernel/selftest.h>
+#include <kernel/symbols.h>
+#include <lib/printf.h>
+#include <lib/string.h>
+
+#include "events/event_core.h"
+#include "trace_internal.h"
+#include "trace_kprobe.h"
+#include "trace_probe.h"
+
+SELFTEST(kprobe_nofault_copy)
+{
+    static const char text[] = "nofault";
+    char buf[16];
+    unsigned long word = 0;
+    EXPECT_EQ(copy_from_kernel_nofault(buf, text, sizeof(text)), 0);
+    EXPECT_STREQ(buf, "nofault");
+    /* The unmapped first page, a non-canonical address (#GP), the top of the address space. */
+    EXPECT_EQ(copy_from_kernel_nofault(&word, (const void *)16, 8), -EFAULT);
+    EXPECT_EQ(copy_from_kernel_nofault(&word, (const void *)0xdead000000000000UL, 8), -EFAULT);
+    EXPECT_EQ(copy_from_kernel_nofault(&word, (const void *)0xfffffffffffffff0UL, 8), -EFAULT);
+    EXPECT_EQ(strncpy_from_kernel_nofault(buf, text, sizeof(buf)), 8);
+    EXPECT_STREQ(buf, "nofault");
+    /* Cut at count: count bytes, no NUL. */
+    EXPECT_EQ(strncpy_from_kernel_nofault(buf, text, 3), 3);
+    EXPECT(memcmp(buf, "nof", 3) == 0);
+    EXPECT_EQ(strncpy_from_kernel_nofault(buf, (const char *)16, sizeof(buf)), -EFAULT);
+}
+
+/* Parses line; the parsed command (the caller frees it) or the error. */
+static int parse_line(const char *line, struct probe_cmd *cmd, struct probe_error *e)
+{
+    struct probe_words w;
+    int err = probe_split_words(line, &w);
+    if (err)
+        return err;
+    err = probe_parse(&w, cmd, e);
+    probe_words_free(&w);
+    return err;
+}
+
+SELFTEST(kprobe_parse_args)
+{
+    struct probe_cmd cmd;
+    struct probe_error e;
+    ASSERT_EQ(parse_line("p:g/ev pfs_open a=+8(+16(%si)):u16 b=$stack2 c=@boot_info+4:x32 "
+                         "d=+0(%di):b3@2/8 e=+4(%dx):s8[3] $comm \\-5",
+                         &cmd, &e),
+              0);
+    EXPECT_STREQ(cmd.group, "g");
+    EXPECT_STREQ(cmd.event, "ev");
+    EXPECT_STREQ(cmd.symbol, "pfs_open");
+    EXPECT(!cmd.is_return);
+    ASSERT_EQ(cmd.nargs, 7);
+    struct probe_arg *a = cmd.args;
+    EXPECT_EQ(a[0].base, FETCH_REG);
+    EXPECT_EQ(a[0].param, offsetof(struct pt_regs, rsi) / 8);
+    EXPECT_EQ(a[0].nderef, 2);
+    EXPECT_EQ(a[0].deref[0], 16);
+    EXPECT_EQ(a[0].deref[1], 8);
+    EXPECT(a[0].memory);
+    EXPECT_EQ(a[0].type->size, 2);
+    EXPECT_EQ(a[0].offset, 16);
+    EXPECT_EQ(a[1].base, FETCH_STACK);
+    EXPECT_EQ(a[1].param, 2);
+    EXPECT_EQ(a[1].offset, 18);
+    EXPECT_EQ(a[2].base, FETCH_SYMBOL);
+    EXPECT_STREQ(a[2].symbol, "boot_info+4");
+    EXPECT(a[2].memory);
+    EXPECT(a[3].bitfield);
+    EXPECT_EQ(a[3].bf_lshift, 3); /* 8 - (3 + 2) */
+    EXPECT_EQ(a[3].bf_rshift, 5); /* 8 - 3 */
+    EXPECT_EQ(a[4].count, 3);
+    EXPECT_EQ(probe_arg_size(&a[4]), 3);
+    EXPECT_STREQ(a[5].name, "arg6");
+    EXPECT_EQ(a[5].base, FETCH_COMM);
+    EXPECT(probe_type_is_string(a[5].type));
+    EXPECT_EQ(a[6].base, FETCH_IMM);
+    EXPECT_EQ((long)a[6].param, -5);
+    EXPECT_EQ(probe_resolve_args(cmd.args, cmd.nargs), 0);
+    EXPECT_EQ(a[2].param, sym_data_address("boot_info") + 4);
+    probe_cmd_free(&cmd);
+
+    /* Refusals carry the word and offset the caret marks. */
+    EXPECT_EQ(parse_line("p:x pfs_open a=+0(%di", &cmd, &e), -EINVAL);
+    EXPECT_EQ(e.word, 2);
+    EXPECT_EQ(e.pos, 8);
+    EXPECT_STREQ(e.message, "Dereference brace is not closed");
+    EXPECT_EQ(parse_line("r0:x pfs_open", &cmd, &e), -EINVAL);
+    EXPECT_EQ(e.word, 0);
+    EXPECT_EQ(e.pos, 1);
+    EXPECT_EQ(parse_line("x pfs_open", &cmd, &e), -ECANCELED);
+    EXPECT_EQ(parse_line("r:x pfs_open %di", &cmd, &e), -EINVAL);
+    EXPECT_EQ(parse_line("p:x pfs_open a=+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(%di)))))))))))))))",
+                         &cmd, &e),
+              -EINVAL);
+    EXPECT_STREQ(e.message, "Dereference is too much nested");
+}
+
+SELFTEST(kprobe_fetch_store)
+{
+    struct probe_cmd cmd;
+    struct probe_error e;
+    static const char str[] = "abc";
+    static const uint32_t words[2] = {0x12345678, 0x9abcdef0};
+    ASSERT_EQ(parse_line("p:x pfs_open s=+0(%di):string w=+4(%si):x32 b=+0(%si):b8@8/32 "
+                         "bad=+0(%dx):string n=%cx:s16 sym=%r8:symbol ss=%r8:symstr",
+                         &cmd, &e),
+              0);
+    struct pt_regs regs = {0};
+    regs.rdi = (unsigned long)str;
+    regs.rsi = (unsigned long)words;
+    regs.rdx = 8; /* a pointer into the unmapped first page */
+    regs.rcx = (unsigned long)-3;
+    regs.r8 = sym_address("pfs_open") + 3;
+    struct probe_ctx ctx = {.regs = &regs};
+    size_t fixed = 16;
+    for (unsigned i = 0; i < cmd.nargs; i++)
+        fixed += probe_arg_size(&cmd.args[i]);
+    char sym[64];
+    sym_format(sym, sizeof(sym), regs.r8);
+    size_t dyn = probe_dynamic_size(cmd.args, cmd.nargs, &ctx);
+    /* "abc" and its NUL, nothing for the fault, the symbol's text and its NUL. */
+    EXPECT_EQ(dyn, 4 + strlen(sym) + 1);
+    uint8_t rec[256];
+    ASSERT_TRUE(fixed + dyn <= sizeof(rec));
+    memset(rec, 0xcc, sizeof(rec));
+    probe_store_args(cmd.args, cmd.nargs, &ctx, rec, fixed, dyn);
+    struct seqbuf s = {0};
+    probe_print_args(&s, cmd.args, cmd.nargs, rec, fixed + dyn);
+    seq_putc(&s, '\0');
+    char want[160];
+    snprintf(want, sizeof(want), " s=\"abc\" w=0x9abcdef0 b=86 bad=(fault) n=-3 sym=%s ss=\"%s\"",
+             sym, sym);
+    EXPECT_STREQ(s.buf, want);
+    seqbuf_free(&s);
+    probe_cmd_free(&cmd);
+}
+
+static uint64_t profile_hits(const char *name)
+{
+    struct seqbuf s = {0};
+    kprobe_show_profile(&s);
+    seq_putc(&s, '\0');
+    uint64_t hits = ~0ULL;
+    const char *line = s.buf;
+    while (line && *line) {
+        const char *p = line;
+        while (*p == ' ')
+            p++;
+        size_t n = strlen(name);
+        if (strncmp(p, name, n) == 0 && p[n] == ' ')
+            hits = strtoull(p + n, NULL, 10);
+        line = strchr(line, '\n');
+        line = line ? line + 1 : NULL;
+    }
+    seqbuf_free(&s);
+    return hits;
+}
+
+/* One probe's life, as the files would drive it: made, armed, fired, disarmed, removed. */
+static void kprobe_cycle(struct selftest_ctx *t, struct dyn_ftrace *rec)
+{
+    ASSERT_EQ(kprobe_run_command("p:selftest/st_hot ftrace_test_target_hot a=%di", false), 0);
+    ASSERT_EQ(kprobe_run_command("r:selftest/st_ret ftrace_test_target_hot $retval", false), 0);
+    const struct trace_event_call *ent = trace_event_find("selftest", "st_hot");
+    const struct trace_event_call *ret = trace_event_find("selftest", "st_ret");
+    ASSERT_TRUE(ent && ret);
+    EXPECT(trace_event_by_id(ent->state->id) == ent);
+    EXPECT(ent->state->id != ret->state->id);
+    EXPECT(!(rec->flags & FTRACE_FL_ENABLED));
+
+    EXPECT_EQ(trace_event_enable(ent, true), 0);
+    EXPECT_EQ(trace_event_enable(ret, true), 0);
+    EXPECT(rec->flags & FTRACE_FL_ENABLED);
+    EXPECT(rec->flags & FTRACE_FL_REGS);
+    for (unsigned long i = 0; i < 5; i++)
+        ftrace_test_target_hot(i);
+    EXPECT_EQ(profile_hits("st_hot"), 5);
+    EXPECT_EQ(profile_hits("st_ret"), 5);
+    /* Enabled: it cannot be removed. */
+    EXPECT_EQ(kprobe_run_command("-:selftest/st_hot", false), -EBUSY);
+    EXPECT_EQ(trace_event_enable(ent, false), 0);
+    EXPECT_EQ(trace_event_enable(ret, false), 0);
+    EXPECT(!(rec->flags & FTRACE_FL_ENABLED));
+    ftrace_test_target_hot(9);
+    EXPECT_EQ(profile_hits("st_hot"), 5);
+
+    EXPECT_EQ(kprobe_run_command("-:selftest/st_hot", false), 0);
+    EXPECT_EQ(kprobe_run_command("-:st_ret", false), 0);
+    EXPECT(trace_event_find("selftest", "st_hot") == NULL);
+    EXPECT_EQ(profile_hits("st_hot"), ~0ULL);
+    struct pfs_node *n;
+    EXPECT_EQ(pfs_lookup(NULL, TRACEFS_ROOT "/events/selftest", &n), -ENOENT);
+}
+
+SELFTEST(kprobe_event_life)
+{
+    struct mm_stats before, after;
+    uint64_t hot = sym_address("ftrace_test_target_hot");
+    struct dyn_ftrace *rec = ftrace_rec_lookup(hot);
+    ASSERT_TRUE(rec != NULL);
+    ASSERT_TRUE(!(rec->flags & FTRACE_FL_ENABLED));
+    /* The first cycle may make what lasts (the shared op's filter hash, the group's name):
+     * the second must give back all it takes. */
+    kprobe_cycle(t, rec);
+    mm_get_stats(&before);
+    kprobe_cycle(t, rec);
+    mm_get_stats(&after);
+    EXPECT_EQ(after.heap_bytes_in_use, before.heap_bytes_in_use);
+}
+
+SELFTEST(kprobe_files_lines)
+{
+    struct pfs_file *f;
+    ASSERT_EQ(pfs_open(NULL, TRACEFS_ROOT "/kprobe_events", PFS_WRITE | PFS_APPEND, &f), 0);
+    static const char lines[] = "p:selftest/l1 pfs_open\n# p:selftest/l2 pfs_open\n\n"
+                                "p:selftest/l3 pfs_open # a comment\n";
+    EXPECT_EQ(pfs_write(f, lines, sizeof(lines) - 1), (ssize_t)(sizeof(lines) - 1));
+    EXPECT(trace_event_find("selftest", "l1") != NULL);
+    EXPECT(trace_event_find("selftest", "l2") == NULL);
+    EXPECT(trace_event_find("selftest", "l3") != NULL);
+    /* The first bad line ends the write; the lines before it stay. */
+    static const char bad[] = "p:selftest/l4 pfs_open\np:selftest/l5 nosuchfunc_xyz\n"
+                              "p:selftest/l6 pfs_open\n";
+    EXPECT_EQ(pfs_write(f, bad, sizeof(bad) - 1), -ENOENT);
+    EXPECT(trace_event_find("selftest", "l4") != NULL);
+    EXPECT(trace_event_find("selftest", "l6") == NULL);
+    /* Longer than Linux's write buffer. */
+    size_t long_len = 5000;
+    char *huge = kmalloc(long_len);
+    if (huge) {
+        memset(huge, 'a', long_len);
+        memcpy(huge, "p:selftest/l7 pfs_open x=", 25);
+        EXPECT_EQ(pfs_write(f, huge, long_len), -EINVAL);
+        kfree(huge);
+    }
+    pfs_close(f);
+    EXPECT_EQ(kprobe_run_command("-:selftest/l1", false), 0);
+    EXPECT_EQ(kprobe_run_command("-:selftest/l3", false), 0);
+    EXPECT_EQ(kprobe_run_command("-:selftest/l4", false), 0);
+}
+
+SELFTEST(kprobe_event_files_busy)
+{
+    ASSERT_EQ(kprobe_run_command("p:selftest/busy pfs_open", false), 0);
+    struct pfs_file *f;
+    ASSERT_EQ(pfs_open(NULL, TRACEFS_ROOT "/events/selftest/busy/format", PFS_READ, &f), 0);
+    /* A file of it is open: it stays, whole. */
+    EXPECT_EQ(kprobe_run_command("-:selftest/busy", false), -EBUSY);
+    EXPECT(trace_event_find("selftest", "busy") != NULL);
+    pfs_close(f);
+    EXPECT_EQ(kprobe_run_command("-:selftest/busy", false), 0);
+    EXPECT(trace_event_find("selftest", "busy") == NULL);
+}
