@@ -601,3 +601,19 @@ void kprobe_show_profile(struct seqbuf *s)
     }
     spin_unlock(&kprobe_lock);
 }
+
+uint64_t kprobe_hits(const char *group, const char *name, uint64_t *missed)
+{
+    uint64_t hits = 0;
+    spin_lock(&kprobe_lock);
+    for (struct kprobe_place *p = places; p; p = p->next) {
+        if (strcmp(p->ev->group, group) != 0 || strcmp(p->ev->name, name) != 0)
+            continue;
+        for (unsigned c = 0; c < MAX_CPUS; c++)
+            hits += READ_ONCE(p->nhit[c]);
+        if (missed)
+            *missed += READ_ONCE(p->nmissed);
+    }
+    spin_unlock(&kprobe_lock);
+    return hits;
+}

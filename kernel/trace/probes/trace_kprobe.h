@@ -18,5 +18,7 @@ int kprobe_release_all(void);
 /* kprobe_events' and kprobe_profile's text. */
 void kprobe_show_events(struct seqbuf *s);
 void kprobe_show_profile(struct seqbuf *s);
+/* Hits of an event's places (kprobe_profile's first column); adds their misses to *missed. */
+uint64_t kprobe_hits(const char *group, const char *name, uint64_t *missed);
 
 #endif

@@ -1,0 +1,193 @@
+/*
+ * `kprobe_torture SECONDS [SEED]`: makes, enables, disables and removes entry and return
+ * probes (with fetch arguments that read registers, the stack and memory, good pointers
+ * and bad) on the functions `work` runs, while `work` runs on every CPU. Each action must
+ * give the errno the rules say (EBUSY for an enabled probe's removal, nothing else
+ * failing); at the end every probe is gone, every probed site is a NOP again, the load's
+ * books balance, probes fired, and the heap holds what it held before.
+ */
+#include <arch/cpu.h>
+#include <kernel/errno.h>
+#include <kernel/ftrace.h>
+#include <kernel/mm.h>
+#include <kernel/shell.h>
+#include <kernel/symbols.h>
+#include <kernel/time.h>
+#include <kernel/work.h>
+#include <lib/printf.h>
+#include <lib/string.h>
+
+#include "events/event_core.h"
+#include "trace_internal.h"
+#include "trace_kprobe.h"
+
+#define TORTURE_PROBES 12
+#define TORTURE_MAX_SECONDS 3600
+
+static const char *const torture_funcs[] = {
+    "work_rotate_mix", "krealloc", "work_compute", "work_heap_churn",
+    "work_table_op",   "kmalloc",         "kfree",        "kzalloc",
+};
+
+/* Entry arguments: registers, $argN, the stack, memory through a register (maybe bad). */
+static const char *const torture_args[] = {
+    "a=%di b=%si",
+    "x=$arg1:u32 y=$arg2:s64 s=$stack0",
+    "m=+0(%di):x64 c=$comm",
+    "str=+0(%si):string n=+8(%di):u16",
+    "deep=+0(+0(%di)):x32 sym=+0($stack):symbol",
+    "",
+};
+
+struct torture_probe {
+    bool made, on, is_return;
+    char name[16];
+};
+
+static uint64_t torture_rand(uint64_t *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return *s;
+}
+
+SHELL_COMMAND(kprobe_torture, "kprobe_torture SECONDS [SEED]",
+              "make, enable, disable and remove kprobes while `work` runs on every CPU")
+{
+    unsigned long seconds, seed = 0;
+    if (argc < 2 || argc > 3 || kstrtoul(argv[1], 10, &seconds) || seconds == 0 ||
+        seconds > TORTURE_MAX_SECONDS || (argc == 3 && (kstrtoul(argv[2], 0, &seed) || !seed)))
+        return shell_usage(ctx);
+    if (!seed)
+        seed = (unsigned long)(arch_cycles() | 1);
+    uint64_t rng = seed;
+    struct torture_probe probes[TORTURE_PROBES] = {0};
+    uint64_t makes = 0, enables = 0, disables = 0, removes = 0, busy = 0, hits = 0, misses = 0;
+    struct mm_stats before, after;
+    mm_get_stats(&before);
+
+    struct work_run *load = work_start(seconds * 2000, 1);
+    if (!load || work_failed_thread(load)) {
+        shell_eprintf(ctx, "kprobe_torture: cannot start the load\n");
+        if (load)
+            work_finish(load, &(struct work_summary){0});
+        return 1;
+    }
+    const char *failed = NULL;
+    int failed_err = 0;
+    char line[192];
+    uint64_t deadline = clock_ns() + seconds * NSEC_PER_SEC;
+    while (!failed && clock_ns() < deadline && !shell_interrupted()) {
+        unsigned i = (unsigned)(torture_rand(&rng) % TORTURE_PROBES);
+        struct torture_probe *p = &probes[i];
+        int err;
+        if (!p->made) {
+            p->is_return = torture_rand(&rng) % 3 == 0;
+            snprintf(p->name, sizeof(p->name), "kt%u", i);
+            const char *fn = torture_funcs[torture_rand(&rng) % ARRAY_SIZE(torture_funcs)];
+            const char *args = p->is_return ? "r=$retval sp=%sp"
+                                            : torture_args[torture_rand(&rng) %
+                                                           ARRAY_SIZE(torture_args)];
+            snprintf(line, sizeof(line), "%c%s:torture/%s %s %s", p->is_return ? 'r' : 'p',
+                     p->is_return && torture_rand(&rng) % 2 ? "2" : "", p->name, fn, args);
+            err = kprobe_run_command(line, false);
+            if (err) {
+                failed = "make";
+                failed_err = err;
+                break;
+            }
+            p->made = true;
+            makes++;
+            continue;
+        }
+        const struct trace_event_call *call = trace_event_find("torture", p->name);
+        if (!call) {
+            failed = "find";
+            break;
+        }
+        switch (torture_rand(&rng) % 4) {
+        case 0:
+        case 1:
+            err = trace_event_enable(call, !p->on);
+            if (err) {
+                failed = p->on ? "disable" : "enable";
+                failed_err = err;
+                break;
+            }
+            p->on = !p->on;
+            if (p->on)
+                enables++;
+            else
+                disables++;
+            break;
+        default:
+            hits += kprobe_hits("torture", p->name, &misses);
+            snprintf(line, sizeof(line), "-:torture/%s", p->name);
+            err = kprobe_run_command(line, false);
+            if (p->on && err == -EBUSY) {
+                busy++;
+            } else if (!p->on && err == 0) {
+                p->made = false;
+                removes++;
+            } else {
+                failed = p->on ? "remove while enabled (want EBUSY)" : "remove";
+                failed_err = err;
+            }
+            break;
+        }
+    }
+    /* Everything off and away, whatever happened. */
+    for (unsigned i = 0; i < TORTURE_PROBES; i++) {
+        struct torture_probe *p = &probes[i];
+        if (!p->made)
+            continue;
+        const struct trace_event_call *call = trace_event_find("torture", p->name);
+        if (call && p->on)
+            trace_event_enable(call, false);
+        hits += kprobe_hits("torture", p->name, &misses);
+        snprintf(line, sizeof(line), "-:torture/%s", p->name);
+        int err = kprobe_run_command(line, false);
+        if (err && !failed) {
+            failed = "final remove";
+            failed_err = err;
+        }
+    }
+    struct work_summary sum;
+    work_finish(load, &sum);
+
+    unsigned still_on = 0;
+    for (size_t i = 0; i < ARRAY_SIZE(torture_funcs); i++) {
+        struct dyn_ftrace *rec = ftrace_rec_lookup(sym_address(torture_funcs[i]));
+        if (rec && (rec->flags & (FTRACE_FL_ENABLED | FTRACE_FL_REGS)))
+            still_on++;
+    }
+    mm_get_stats(&after);
+    shell_printf(ctx,
+                 "kprobe_torture: %lu s on %u CPUs, seed 0x%lx: %llu makes, %llu enables, "
+                 "%llu disables, %llu removes, %llu refused as busy, %llu hits, %llu missed\n",
+                 seconds, sum.cpus, seed, (unsigned long long)makes,
+                 (unsigned long long)enables, (unsigned long long)disables,
+                 (unsigned long long)removes, (unsigned long long)busy,
+                 (unsigned long long)hits, (unsigned long long)misses);
+    if (!failed && !sum.books_ok)
+        failed = "the load's books do not balance";
+    if (!failed && still_on)
+        failed = "a probed site still calls the tracer";
+    if (!failed && trace_event_find("torture", "kt0"))
+        failed = "a probe outlived the run";
+    if (!failed && hits == 0)
+        failed = "no probe fired";
+    /* The first run may keep what lasts for the boot (the group's name, the shared op's
+     * filter hash): a few hundred bytes. A leak per probe made would pass this soon. */
+    if (!failed && after.heap_bytes_in_use > before.heap_bytes_in_use + 4096)
+        failed = "the heap grew";
+    if (failed) {
+        shell_printf(ctx, "kprobe_torture: FAILED: %s (%d); heap %llu -> %llu bytes\n", failed,
+                     failed_err, (unsigned long long)before.heap_bytes_in_use,
+                     (unsigned long long)after.heap_bytes_in_use);
+        return 1;
+    }
+    shell_printf(ctx, "kprobe_torture: ok\n");
+    return 0;
+}
