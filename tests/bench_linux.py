@@ -226,6 +226,22 @@ for i in $(seq {reps}); do
 done
 echo > trace
 
+# kprobe events on the same function: an entry probe with two fetch args and a return
+# probe with $retval, one record per getppid() each (fentros's `bench kprobe` rows).
+echo "p:kprobes/bench_kp $fn a=%di b=%si" > kprobe_events || say error cannot add a kprobe
+echo "r:kprobes/bench_kr $fn ret=\$retval" >> kprobe_events || say error cannot add a kretprobe
+for i in $(seq {reps}); do
+    for k in kp kr; do
+        echo > trace
+        echo 1 > events/kprobes/bench_$k/enable
+        line=$(/bin/syscall_loop {calls} {chunk})
+        echo 0 > events/kprobes/bench_$k/enable
+        say kprobe_$k $line written=$(written) $(stats)
+    done
+done
+echo > kprobe_events
+echo > trace
+
 for i in $(seq {enable_reps}); do
     before=$(cal_ipis)
     line=$(/bin/syscall_loop -w current_tracer function)
@@ -405,6 +421,18 @@ def linux_figures(guest):
             if ev.entries and ev.bytes and ev.entries[-1]:
                 fig["event.bytes"] = (ev.bytes[-1] / ev.entries[-1], "bytes")
 
+    for kind in ("kprobe_kp", "kprobe_kr"):
+        if not guest.get(kind):
+            continue
+        kp = LoopRuns(guest, kind)
+        if kp.written and min(kp.written) > 0:
+            per_call = max(1.0, statistics.median(kp.written) / (calls + 1))
+            (on_lo, on_mid), (off_lo, off_mid) = kp.chunk_stat(), off.chunk_stat()
+            events = chunk * per_call
+            fig[f"{kind}.event"] = (cycles_stat((on_lo - off_lo) / events,
+                                                (on_mid - off_mid) / events), "ns")
+            fig[f"{kind}.events_per_call"] = (per_call, "events")
+
     records = guest.get("records", [{}])[0]
     entries, pages = int(records.get("entries", "0")), int(records.get("pages", "0"))
     if entries and pages:
@@ -462,6 +490,10 @@ def linux_table(fig):
         ("event.sys_enter", "raw_syscalls:sys_enter on: overhead per event"),
         ("event.events_per_call", "  sys_enter events per getppid()"),
         ("event.bytes", "bytes per sys_enter event (cpu0 stats)"),
+        ("kprobe_kp.event", "kprobe, two fetch args: overhead per event"),
+        ("kprobe_kp.events_per_call", "  kprobe events per getppid()"),
+        ("kprobe_kr.event", "kretprobe, $retval: overhead per event"),
+        ("kprobe_kr.events_per_call", "  kretprobe events per getppid()"),
     ]
     lines = [f"{'row':<32} {'what':<46} {'min cyc':>12} {'median cyc':>12} "
                      f"{'min ns':>12} {'median ns':>12}"]
@@ -534,6 +566,14 @@ def comparison(run, fig):
         ("64-byte event on (sched_switch / sys_enter), min",
          ours(run, "events.on.sched_switch", "min_ns"), theirs("event.sys_enter", "min"), "ns",
          None),
+        ("kprobe, two fetch args: per event, median", ours(run, "kprobe.entry2"),
+         theirs("kprobe_kp.event"), "ns", None),
+        ("kprobe, two fetch args: per event, min", ours(run, "kprobe.entry2", "min_ns"),
+         theirs("kprobe_kp.event", "min"), "ns", None),
+        ("kretprobe, $retval: per event, median", ours(run, "kprobe.return"),
+         theirs("kprobe_kr.event"), "ns", None),
+        ("kretprobe, $retval: per event, min", ours(run, "kprobe.return", "min_ns"),
+         theirs("kprobe_kr.event", "min"), "ns", None),
     ]
 
 

@@ -26,7 +26,7 @@
 
 static const char *const torture_funcs[] = {
     "work_rotate_mix", "krealloc", "work_compute", "work_heap_churn",
-    "work_table_op",   "kmalloc",         "kfree",        "kzalloc",
+    "work_table_op",   "kmalloc",  "kfree",        "kzalloc",
 };
 
 /* Entry arguments: registers, $argN, the stack, memory through a register (maybe bad). */
@@ -86,9 +86,9 @@ SHELL_COMMAND(kprobe_torture, "kprobe_torture SECONDS [SEED]",
             p->is_return = torture_rand(&rng) % 3 == 0;
             snprintf(p->name, sizeof(p->name), "kt%u", i);
             const char *fn = torture_funcs[torture_rand(&rng) % ARRAY_SIZE(torture_funcs)];
-            const char *args = p->is_return ? "r=$retval sp=%sp"
-                                            : torture_args[torture_rand(&rng) %
-                                                           ARRAY_SIZE(torture_args)];
+            const char *args = p->is_return
+                                   ? "r=$retval sp=%sp"
+                                   : torture_args[torture_rand(&rng) % ARRAY_SIZE(torture_args)];
             snprintf(line, sizeof(line), "%c%s:torture/%s %s %s", p->is_return ? 'r' : 'p',
                      p->is_return && torture_rand(&rng) % 2 ? "2" : "", p->name, fn, args);
             err = kprobe_run_command(line, false);
@@ -166,10 +166,9 @@ SHELL_COMMAND(kprobe_torture, "kprobe_torture SECONDS [SEED]",
     shell_printf(ctx,
                  "kprobe_torture: %lu s on %u CPUs, seed 0x%lx: %llu makes, %llu enables, "
                  "%llu disables, %llu removes, %llu refused as busy, %llu hits, %llu missed\n",
-                 seconds, sum.cpus, seed, (unsigned long long)makes,
-                 (unsigned long long)enables, (unsigned long long)disables,
-                 (unsigned long long)removes, (unsigned long long)busy,
-                 (unsigned long long)hits, (unsigned long long)misses);
+                 seconds, sum.cpus, seed, (unsigned long long)makes, (unsigned long long)enables,
+                 (unsigned long long)disables, (unsigned long long)removes,
+                 (unsigned long long)busy, (unsigned long long)hits, (unsigned long long)misses);
     if (!failed && !sum.books_ok)
         failed = "the load's books do not balance";
     if (!failed && still_on)

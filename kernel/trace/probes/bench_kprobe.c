@@ -1,0 +1,101 @@
+/*
+ * bench kprobe: what a kprobe event costs per call of ftrace_test_target: an entry probe
+ * with two fetch arguments (Linux's usual `p func a=%di b=%si`) and a return probe with
+ * $retval, each against the same calls with the site an idle NOP. Every call must write
+ * one record. Every setting changed is put back.
+ */
+#include <kernel/bench.h>
+#include <kernel/errno.h>
+#include <kernel/ftrace.h>
+#include <kernel/mm.h>
+#include <kernel/shell.h>
+#include <lib/printf.h>
+#include <lib/string.h>
+
+#include "events/event_core.h"
+#include "trace_internal.h"
+#include "trace_kprobe.h"
+
+#define BENCH_KP_CALLS 1000
+
+static const struct {
+    const char *row, *what, *line, *name;
+} bench_kp[] = {
+    {"kprobe.entry2", "entry probe with two fetch args, per call",
+     "p:bench/kp_entry ftrace_test_target a=%di b=%si", "kp_entry"},
+    {"kprobe.return", "return probe with $retval, per call",
+     "r:bench/kp_return ftrace_test_target ret=$retval", "kp_return"},
+};
+
+/* One probe's samples into on[]; NULL or why there are none. */
+static const char *bench_kp_measure(unsigned k, uint64_t *on, unsigned runs, uint64_t *events)
+{
+    char del[64];
+    snprintf(del, sizeof(del), "-:bench/%s", bench_kp[k].name);
+    int err = kprobe_run_command(bench_kp[k].line, false);
+    if (err)
+        return strerror(-err);
+    const struct trace_event_call *call = trace_event_find("bench", bench_kp[k].name);
+    const char *problem = NULL;
+    bool was_on = rb_record_is_on(trace_global.buffer);
+    uint32_t cpumask = trace_global.cpumask;
+    trace_global.cpumask |= 1u << this_cpu_id();
+    trace_set_on(false);
+    trace_clear(-1);
+    trace_set_on(true);
+    err = call ? trace_event_enable(call, true) : -ENOENT;
+    if (err) {
+        problem = strerror(-err);
+    } else {
+        bench_tracer_sample(on, runs, BENCH_KP_CALLS);
+        *events = bench_tracer_events_written();
+        trace_event_enable(call, false);
+    }
+    trace_set_on(false);
+    trace_clear(-1);
+    trace_global.cpumask = cpumask;
+    trace_set_on(was_on);
+    kprobe_run_command(del, false);
+    return problem;
+}
+
+BENCH_ROW(kprobe, "kprobe events per call: an entry probe with two args, a return probe")
+{
+    if (ftrace_is_dead() || !bench_tracer_target_is_nop()) {
+        shell_printf(ctx->shell, "%-22s %s\n", "kprobe",
+                     "skipped: ftrace is dead or ftrace_test_target is traced");
+        return;
+    }
+    unsigned runs = ctx->runs;
+    uint64_t *off = kmalloc(runs * sizeof(*off)), *on = kmalloc(runs * sizeof(*on));
+    if (!off || !on) {
+        shell_printf(ctx->shell, "%-22s %s\n", "kprobe", "failed: out of memory");
+        goto out;
+    }
+    bench_tracer_sample(off, runs, BENCH_KP_CALLS);
+    struct bench_stats u = bench_stats_of(off, runs);
+    for (unsigned k = 0; k < ARRAY_SIZE(bench_kp); k++) {
+        uint64_t events = 0;
+        const char *problem = bench_kp_measure(k, on, runs, &events);
+        char why[96];
+        /* The warm-up's calls were probed too. */
+        uint64_t calls = (uint64_t)(runs + 1) * BENCH_KP_CALLS;
+        if (!problem && events != calls) {
+            snprintf(why, sizeof(why), "%llu records for %llu calls", (unsigned long long)events,
+                     (unsigned long long)calls);
+            problem = why;
+        }
+        if (problem) {
+            shell_printf(ctx->shell, "%-22s skipped: %s\n", bench_kp[k].row, problem);
+            continue;
+        }
+        struct bench_stats t = bench_stats_of(on, runs);
+        struct bench_stats over = {(t.min > u.min ? t.min - u.min : 0) / BENCH_KP_CALLS,
+                                   (t.median > u.median ? t.median - u.median : 0) /
+                                       BENCH_KP_CALLS};
+        bench_report_cycles(ctx, bench_kp[k].row, bench_kp[k].what, over);
+    }
+out:
+    kfree(off);
+    kfree(on);
+}
