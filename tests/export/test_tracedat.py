@@ -319,6 +319,48 @@ class Overrun(ExportCase):
         self.assertEqual(dropped, overrun)
 
 
+class KprobeEvents(ExportCase):
+    """kprobe events made at run time at 1 CPU, an entry probe (a string, a signed number,
+    memory through a pointer, every other call a faulting pointer) and a return probe:
+    trace-cmd reads every record with nothing but the format files the kernel wrote, and
+    finds the values the kernel's own text shows, at the function's address."""
+    ARGS = ("-k", "p:pt ftrace_probe_target name=+0(%di):string n=%dx:s64 id=+0(%si):x64",
+            "-k", "r:ptr ftrace_probe_target ret=$retval:s64", "-e", "kprobes:*",
+            "--smp", "1")
+    COMMAND = ("ftrace_test_call", "probe", "6")
+
+    def test_probe_records(self):
+        kallsyms = self.rec.files()["/proc/kallsyms"].decode()
+        func = re.search(r"^([0-9a-f]+) [tT] ftrace_probe_target$", kallsyms, re.M)
+        self.assertIsNotNone(func)
+        func = func[1]
+        kernel = []
+        for line in self.rec.kernel_lines():
+            m = KERNEL_LINE.match(line)
+            if m:
+                event, _, body = m["body"].partition(": ")
+                # Past "(place) ": the arguments; a faulting string has no bytes, which
+                # libtraceevent prints as an empty string where the kernel says (fault).
+                kernel.append((m["ts"], event, body.partition(") ")[2].replace(
+                    "name=(fault)", 'name=""')))
+        report = []
+        for line in self.assert_clean_report("-l", "-N"):
+            m = REPORT_LINE.match(line)
+            if m:
+                place, _, args = m["body"].partition(") ")
+                if m["event"] == "pt":
+                    self.assertEqual(place, f"({func}", line)
+                else:
+                    # Linux's print fmt names the function first (its own text the caller).
+                    self.assertRegex(place, rf"^\({func} <- [0-9a-f]{{16}}$", line)
+                report.append((m["ts"], m["event"], args))
+        self.assertEqual(len(kernel), 12)
+        self.assertIn((kernel[0][0], "pt", 'name="probe-name" n=-1 id=0x1122334455667788'),
+                      report)
+        self.assertIn((kernel[3][0], "ptr", "ret=0"), report)
+        self.assertEqual(report, kernel)
+
+
 class Errors(unittest.TestCase):
     """What a user can get wrong: a clear message and a non-zero exit."""
 

@@ -24,6 +24,9 @@ def parser():
     r = sub.add_parser("record", help="boot fentros in QEMU, trace a shell command, write "
                        "trace.dat")
     r.add_argument("-p", dest="tracer", metavar="TRACER", help="tracer (current_tracer)")
+    r.add_argument("-k", dest="kprobes", metavar="PROBE", action="append", default=[],
+                   help="a kprobe_events line to add before the events are set (e.g. "
+                   "'p:myprobe pfs_open path=+0(%%si):string'); then -e kprobes:myprobe")
     r.add_argument("-e", dest="events", metavar="SYSTEM:EVENT", action="append", default=[],
                    help="an event or glob (set_event); repeat for more")
     r.add_argument("-l", dest="filter", metavar="FUNC", action="append", default=[],

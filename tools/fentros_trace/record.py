@@ -26,6 +26,10 @@ def apply_options(m, args):
                         ("set_graph_function", args.graph_func)):
         for func in funcs:
             m.must(f"echo {func} >> {path}")
+    for probe in args.kprobes:
+        if "'" in probe:
+            raise RecordError(f"a kprobe line cannot hold a single quote: {probe}")
+        m.must(f"echo '{probe}' >> kprobe_events")
     for event in args.events:
         m.must(f"echo {event} >> set_event")
     if args.tracer:
