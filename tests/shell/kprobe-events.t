@@ -130,3 +130,25 @@ r5:kprobes/r_ftrace_probe_target_0 ftrace_probe_target
 p:mygrp/hot ftrace_test_target_hot arg1=%di a=$arg1:u32 c=$comm
 $ echo > dynamic_events; cat kprobe_events; cat kprobe_profile; ls events | grep -c 'kprobes\|mygrp'
 0
+
+# The same name and arguments on another function add a place to the event, as Linux
+# appends a probe; a place added while the event is on fires at once.
+$ echo 'p:two ftrace_test_target_hot v=%di' >> kprobe_events; echo 'p:two ftrace_test_target v=%di' >> kprobe_events
+$ cat kprobe_events; ls events/kprobes
+p:kprobes/two ftrace_test_target_hot v=%di
+p:kprobes/two ftrace_test_target v=%di
+enable
+filter
+two
+$ echo 1 > events/kprobes/two/enable; echo 'p:two ftrace_test_chain_c v=%di' >> kprobe_events
+$ echo > trace; ftrace_test_call hot 1; ftrace_test_call target 1; ftrace_test_call chain 1
+$ cat trace | grep -v '^#'
+~ .* two: \(ftrace_test_target_hot\+0x0/0x[0-9a-f]+\) v=0x0
+~ .* two: \(ftrace_test_target\+0x0/0x[0-9a-f]+\) v=0x0
+~ .* two: \(ftrace_test_chain_c\+0x0/0x[0-9a-f]+\) v=0x0
+~ .* two: \(ftrace_test_target_hot\+0x0/0x[0-9a-f]+\) v=0x0
+$ cat kprobe_profile
+  two                                                        2               0
+  two                                                        1               0
+  two                                                        1               0
+$ echo 0 > events/kprobes/two/enable; echo '-:two' >> kprobe_events; cat kprobe_events; cat enabled_functions
