@@ -53,7 +53,17 @@ static const char trace_readme_text[] =
     "\"work*\"\n"
     "  combined with:\t&&, ||, !, ( )\n"
     "  every event also has common_pid, common_flags, common_preempt_count, cpu and comm\n"
-    "  a refused filter leaves the old one in place; error_log says why\n";
+    "  a refused filter leaves the old one in place; error_log says why\n"
+    "\n"
+    " kprobe events (kprobe_events; dynamic_events lists and takes the same lines):\n"
+    "  p[:[GRP/][EVENT]] SYM[+0] [ARGS]\t- an event at a function's entry\n"
+    "  r[MAXACTIVE][:[GRP/][EVENT]] SYM [ARGS] - an event at its return ('p ... SYM%return' too)\n"
+    "  -:[GRP/]EVENT\t\t- remove one; an empty write ('>') removes all\n"
+    "  args: NAME=FETCHARG[:TYPE]\t fetcharg: %REG, $argN, $stackN, $stack, $retval, $comm,\n"
+    "\t\t\t  @SYM[+|-OFFS], @ADDR, +|-OFFS(FETCHARG), \\IMM, \\\"STRING\"\n"
+    "  types:\t\tu8/16/32/64, s8/16/32/64, x8/16/32/64, string, symbol, symstr,\n"
+    "\t\t\t  b<bit-width>@<bit-offset>/<container-size>, TYPE[N]\n"
+    "  events/GROUP/EVENT/\t- enable, filter, format, id, as any event; kprobe_profile: hits, misses\n";
 
 static int trace_readme_show(struct seqbuf *s, void *data)
 {

@@ -7,3 +7,6 @@ $ cat README | grep -c 'set_event'
 $ cat README | grep 'error_log'
   error_log		- why the last refused writes failed; 'echo > error_log' clears it
   a refused filter leaves the old one in place; error_log says why
+$ cat README | grep 'kprobe'
+ kprobe events (kprobe_events; dynamic_events lists and takes the same lines):
+  events/GROUP/EVENT/	- enable, filter, format, id, as any event; kprobe_profile: hits, misses
