@@ -178,7 +178,6 @@ bool fgraph_push_return(struct fgraph_ops *gops, unsigned long func, unsigned lo
     f->func = func;
     f->data = data;
     f->retp = parent_slot;
-    f->calltime = 0;
     f->flags = flags;
     f->depth = (uint16_t)idx;
     f->users = (uint8_t)(1u << (gops->slot - 1));

@@ -562,8 +562,10 @@ bool trace_format_body(struct seqbuf *s, const struct rb_record *rec);
 struct fgraph_frame {
     unsigned long ret; /* the real return address */
     unsigned long func;
-    unsigned long data;  /* fgraph_push_return's data for its client (else not set) */
-    uint64_t calltime;   /* trace clock at entry */
+    union {
+        uint64_t calltime;  /* trace clock at entry */
+        unsigned long data; /* a frame fgraph_push_return made: its data, for its one client */
+    };
     unsigned long *retp; /* the stack slot that held ret: checked at return */
     uint8_t users;       /* clients that want this return: bit = fgraph_ops slot */
     uint8_t flags;

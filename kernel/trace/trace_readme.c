@@ -63,7 +63,8 @@ static const char trace_readme_text[] =
     "\t\t\t  @SYM[+|-OFFS], @ADDR, +|-OFFS(FETCHARG), \\IMM, \\\"STRING\"\n"
     "  types:\t\tu8/16/32/64, s8/16/32/64, x8/16/32/64, string, symbol, symstr,\n"
     "\t\t\t  b<bit-width>@<bit-offset>/<container-size>, TYPE[N]\n"
-    "  events/GROUP/EVENT/\t- enable, filter, format, id, as any event; kprobe_profile: hits, misses\n";
+    "  events/GROUP/EVENT/\t- enable, filter, format, id, as any event; kprobe_profile: hits, "
+    "misses\n";
 
 static int trace_readme_show(struct seqbuf *s, void *data)
 {
