@@ -343,6 +343,8 @@ def reset_tracing(sh):
           "echo > set_ftrace_pid",
           "echo > set_ftrace_notrace_pid",
           "echo > set_event",
+          "echo > kprobe_events",
+          "echo > error_log",
           "echo > set_event_pid",
           "echo > set_event_notrace_pid",
           *[f"echo 0 > events/{system}/filter" for system in EVENT_SYSTEMS],

@@ -2,6 +2,7 @@
 # Linux 6.1 gives them: the lines are kp3.sh of ../shared/reference/linux-6.1-probe-captures.txt
 # (linux-ref run of 2026-11-24) with vfs_read written pfs_open, a name of the same length.
 $ cd /sys/kernel/tracing
+$ echo > error_log; echo > kprobe_events
 
 $ echo 'p:bad1 nosuchfunc_xyz' >> kprobe_events; echo rc=$?; cat error_log; echo > error_log
 echo: write error: No such file or directory

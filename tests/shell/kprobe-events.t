@@ -5,6 +5,7 @@
 # maxactive), "(sym+0x0/0xsize) name=val", "(caller+off/size <- func)", "(fault)" for a
 # string a bad pointer gave, the packed field offsets and the print fmt.
 $ cd /sys/kernel/tracing
+$ echo > error_log; echo > kprobe_events
 $ cat kprobe_events; cat dynamic_events; cat kprobe_profile
 
 $ echo 'p:pt ftrace_probe_target name=+0(%di):string id=+0(%si):x64 label=+0(+8(%si)):string bytes=+16(%si):u8[4] flags=+20(%si):b4@4/32 n=%dx:s64 $arg3:s32' > kprobe_events
