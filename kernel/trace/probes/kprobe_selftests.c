@@ -108,6 +108,22 @@ SELFTEST(kprobe_parse_args)
                    &cmd, &e),
         -EINVAL);
     EXPECT_STREQ(e.message, "Dereference is too much nested");
+
+    /* Linux's limit of 128 arguments: E2BIG, the caret on the first argument. */
+    char *many = kmalloc(16 + 129 * 4);
+    if (many) {
+        char *p = many + snprintf(many, 16, "p:x pfs_open");
+        for (unsigned i = 0; i < 129; i++)
+            p += snprintf(p, 5, " %%di");
+        EXPECT_EQ(parse_line(many, &cmd, &e), -E2BIG);
+        EXPECT_EQ(e.word, 2);
+        EXPECT_STREQ(e.message, "Too many arguments are specified");
+        many[strlen(many) - 4] = '\0'; /* 128 of them */
+        EXPECT_EQ(parse_line(many, &cmd, &e), 0);
+        EXPECT_EQ(cmd.nargs, 128);
+        probe_cmd_free(&cmd);
+        kfree(many);
+    }
 }
 
 SELFTEST(kprobe_fetch_store)
