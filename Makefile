@@ -191,7 +191,8 @@ soak: check-deps all
 SCALE_N ?= 35000
 bench-scale: check-deps all
 	@$(MAKE) --no-print-directory BUILD=build/scale SCALE_FUNCS=$(SCALE_N) CMDLINE= all
-	$(PYTHON) tests/bench_scale.py --iso build/scale/fentros.iso --smp $(SMP) --funcs $(SCALE_N)
+	$(PYTHON) tests/bench_scale.py --iso build/scale/fentros.iso --smp $(SMP) --funcs $(SCALE_N) \
+		$(if $(SCALE_LINUX),--linux)
 
 # A full default buffer recorded with tools/fentros-trace: transfer rate, record time,
 # the host's widening cost per event.

@@ -13,6 +13,12 @@ the function tracer on those and on every site.
     python3 tests/bench_scale.py --iso build/scale/fentros.iso --funcs 35000
     python3 tests/bench_scale.py --series 1000,5000,20000,35000,70000   # builds each size,
         # prints a Markdown table of how the rows grow and writes build/bench-scale.svg
+    make bench-scale SCALE_N=35000 SCALE_LINUX=1  # and Debian's Linux 6.1 in the same run
+
+With --linux the same run also boots Linux (tests/bench_linux.py's guest script) and
+compares enabling every site, per site, with fentros's at this scale: both kernels with
+the same accelerator (single-threaded TCG when multi-threaded TCG leaves Linux stuck,
+which it does here), Linux first, then fentros.
 """
 
 import argparse
@@ -40,11 +46,12 @@ def parse_row(line):
     return name, fields
 
 
-def measure(iso, smp, funcs, repeat):
+def measure(iso, smp, funcs, repeat, accel=None):
     """Boots one scale kernel; returns its rows as printed."""
     log_dir = ROOT / "build" / "bench-logs"
     log_dir.mkdir(parents=True, exist_ok=True)
-    console = Console(qemu.fentros_argv(iso, smp), log_dir / f"bench-scale-{funcs}.log")
+    console = Console(qemu.fentros_argv(iso, smp, accel=accel),
+                      log_dir / f"bench-scale-{funcs}.log")
     rows = []
 
     def run(line, timeout=600):
@@ -65,7 +72,7 @@ def measure(iso, smp, funcs, repeat):
     try:
         if console.wait_boot(180).cwd is None:
             raise SystemExit("bench-scale: the kernel did not boot")
-        for line in run("bench -s patch memory function nop", timeout=1800):
+        for line in run("bench -s patch memory function function_all nop", timeout=1800):
             if line.startswith("bench: "):
                 rows.append(line)
         run(f"cd {TRACEFS}")
@@ -106,7 +113,42 @@ SERIES = (("patch.all.on", "median_ns", "enable all, ms", 1e-6),
           ("scale.available_filter_functions", "seconds", "available_filter_functions, ms", 1e3),
           ("scale.glob_1pct", "seconds", "1 % glob, ms", 1e3),
           ("memory.ftrace_boot", "value", "ftrace memory at boot, bytes/site", None),
-          ("function.event", "median_ns", "function event, ns", 1))
+          ("function.event", "median_ns", "function event, ns", 1),
+          ("function_all.event", "median_ns", "function event, every site on, ns", 1))
+
+
+def linux_enable_site(smp, accel):
+    """Linux's enable-all figures in this QEMU: (figures, accelerator it ran under)."""
+    import argparse as ap
+    import bench_linux
+    bench_linux.fetch_linux(bench_linux.DEFAULT_CACHE)
+    tool = bench_linux.build_tool()
+    args = ap.Namespace(calls=2000, chunk=20, reps=1, enable_reps=3, smp=smp, mem="256M",
+                        cache=bench_linux.DEFAULT_CACHE, verbose=False)
+    try:
+        guest, _ = bench_linux.measure_linux(args, accel, tool, 1)
+    except bench_linux.LinuxError as err:
+        if not (err.stuck and accel == "tcg"):
+            raise
+        accel = "tcg,thread=single"
+        guest, _ = bench_linux.measure_linux(args, accel, tool, 1)
+    return bench_linux.linux_figures(guest), accel
+
+
+def compare_with_linux(rows, fig, accel, smp):
+    ours_site = float(rows["patch.all.on_site"]["median_ns"])
+    ours_min = float(rows["patch.all.on_site"]["min_ns"])
+    theirs = fig["enable.site"][0]
+    sites, rounds = int(rows["patch.sites"]["value"]), rows["patch.all.on_rounds"]["value"]
+    print(f"same run, -accel {accel}, SMP={smp}: enabling every site, per site")
+    print(f"  fentros: {sites} sites, median {ours_site:.1f} ns, min {ours_min:.1f} ns, "
+          f"{rounds} sync rounds")
+    print(f"  Linux:   {fig['sites'][0]} sites, median {theirs.median:.1f} ns, "
+          f"min {theirs.min:.1f} ns, {fig['enable.ipis'][0]:.0f} function-call IPIs")
+    ratio, ratio_min = ours_site / theirs.median, ours_min / theirs.min
+    verdict = "met" if ratio <= 0.25 and ratio_min <= 0.25 and rounds == "3" else "NOT met"
+    print(f"  {verdict}: at most 0.25 x Linux with 3 sync rounds: {ratio:.4f} x (median), "
+          f"{ratio_min:.4f} x (min)")
 
 
 def series(sizes, smp, repeat):
@@ -175,13 +217,22 @@ def main():
     p.add_argument("--funcs", type=int, default=35000)
     p.add_argument("--repeat", type=int, default=5)
     p.add_argument("--series", help="comma-separated sizes: build and measure each")
+    p.add_argument("--linux", action="store_true",
+                   help="boot Linux in the same run and compare enabling every site")
+    p.add_argument("--accel", default=qemu.default_accel())
     args = p.parse_args()
     if args.series:
         series([int(n) for n in args.series.split(",")], args.smp, args.repeat)
         return 0
-    print(f"bench-scale: {args.funcs} generated functions, SMP={args.smp}")
-    for line in measure(args.iso, args.smp, args.funcs, args.repeat):
+    accel, fig = args.accel, None
+    if args.linux:
+        fig, accel = linux_enable_site(args.smp, accel)
+    print(f"bench-scale: {args.funcs} generated functions, SMP={args.smp}, -accel {accel}")
+    lines = measure(args.iso, args.smp, args.funcs, args.repeat, accel)
+    for line in lines:
         print(line)
+    if fig:
+        compare_with_linux(dict(parse_row(r) for r in lines), fig, accel, args.smp)
     return 0
 
 

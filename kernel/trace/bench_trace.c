@@ -309,3 +309,40 @@ BENCH_ROW(memory, "bytes per call-site record and per event; ftrace's memory at 
              rb_ncpus(trace_global.buffer), rb_ncpus(trace_global.buffer) == 1 ? "" : "s");
     bench_report_value(ctx, "memory.trace_buffer", what, buffer, "bytes");
 }
+
+BENCH_ROW(function_all, "the same call with the function tracer on every call site")
+{
+    if (ftrace_is_dead()) {
+        shell_printf(ctx->shell, "%-22s %s\n", "function_all", "skipped: ftrace is dead");
+        return;
+    }
+    unsigned runs = ctx->runs;
+    uint64_t *off = kmalloc(runs * sizeof(*off));
+    uint64_t *on = kmalloc(runs * sizeof(*on));
+    if (!off || !on) {
+        kfree(off);
+        kfree(on);
+        shell_printf(ctx->shell, "%-22s %s\n", "function_all", "failed: out of memory");
+        return;
+    }
+    uint64_t events;
+    const char *problem =
+        bench_tracer_measure_on("function", true, off, on, runs, BENCH_FN_CALLS, &events);
+    /* Every call writes its event; interrupts on this CPU and the other CPUs' own
+     * functions write theirs too, so the count may only be larger. */
+    uint64_t calls = (uint64_t)(runs + 1) * BENCH_FN_CALLS;
+    if (!problem && events < calls)
+        problem = "fewer events than calls";
+    if (problem) {
+        shell_printf(ctx->shell, "%-22s skipped: %s\n", "function_all", problem);
+    } else {
+        struct bench_stats u = bench_stats_of(off, runs), t = bench_stats_of(on, runs);
+        struct bench_stats over = {(t.min > u.min ? t.min - u.min : 0) / BENCH_FN_CALLS,
+                                   (t.median > u.median ? t.median - u.median : 0) /
+                                       BENCH_FN_CALLS};
+        bench_report_cycles(ctx, "function_all.event",
+                            "per traced call, every site on (min: no interrupt in it)", over);
+    }
+    kfree(off);
+    kfree(on);
+}

@@ -97,6 +97,12 @@ int bench_tracer_filter_target(void)
 const char *bench_tracer_measure(const char *tracer, uint64_t *off, uint64_t *on, unsigned runs,
                                  unsigned calls, uint64_t *events)
 {
+    return bench_tracer_measure_on(tracer, false, off, on, runs, calls, events);
+}
+
+const char *bench_tracer_measure_on(const char *tracer, bool every_site, uint64_t *off,
+                                    uint64_t *on, unsigned runs, unsigned calls, uint64_t *events)
+{
     struct bench_tracer_saved saved;
     *events = 0;
     if (bench_tracer_save(&saved) != 0)
@@ -118,7 +124,11 @@ const char *bench_tracer_measure(const char *tracer, uint64_t *off, uint64_t *on
         if (trace_opt(TRACE_OPT_FUNC_STACK_TRACE))
             trace_set_option(TRACE_OPT_FUNC_STACK_TRACE, false);
         trace_set_on(true);
-        err = trace_set_tracer(tracer); /* clears the buffer */
+        /* Every site: the global filter empty, so the tracer patches them all. */
+        if (every_site)
+            err = ftrace_ops_set_hashes(ftrace_global_ops, NULL, NULL);
+        if (!err)
+            err = trace_set_tracer(tracer); /* clears the buffer */
         if (err) {
             problem = strerror(-err);
         } else {

@@ -797,6 +797,9 @@ void bench_tracer_sample(uint64_t *samples, unsigned runs, unsigned calls);
  */
 const char *bench_tracer_measure(const char *tracer, uint64_t *off, uint64_t *on, unsigned runs,
                                  unsigned calls, uint64_t *events);
+/* The same with every call site traced (every_site), not only ftrace_test_target. */
+const char *bench_tracer_measure_on(const char *tracer, bool every_site, uint64_t *off,
+                                    uint64_t *on, unsigned runs, unsigned calls, uint64_t *events);
 
 /* ---- error_log (trace_error_log.c): why a tracefs write was refused, in Linux's form ---- */
 

@@ -99,3 +99,13 @@ $ bench -s events
 ~ bench: name=events\.on\.local_timer_entry min_cycles=[1-9][0-9]* median_cycles=[1-9][0-9]* min_ns=[0-9]+\.[0-9] median_ns=[0-9]+\.[0-9]
 ! skipped
 ! failed
+
+$ bench -s kprobe
+...
+~ bench: name=kprobe\.entry2 min_cycles=[1-9][0-9]* median_cycles=[1-9][0-9]* min_ns=[0-9]+\.[0-9] median_ns=[0-9]+\.[0-9]
+~ kprobe\.return +.* +[1-9][0-9]* +[1-9][0-9]* +[0-9]+\.[0-9] +[0-9]+\.[0-9]
+~ bench: name=kprobe\.return min_cycles=[1-9][0-9]* median_cycles=[1-9][0-9]* min_ns=[0-9]+\.[0-9] median_ns=[0-9]+\.[0-9]
+
+$ bench -s function_all
+...
+~ bench: name=function_all\.event min_cycles=[1-9][0-9]* median_cycles=[1-9][0-9]* min_ns=[0-9]+\.[0-9] median_ns=[0-9]+\.[0-9]
