@@ -203,10 +203,15 @@ out:
 
 /* ---- function ---- */
 
-BENCH_ROW(function, "one traced call under the function tracer, filtered to it, against its NOP")
+/*
+ * The function rows: calls of ftrace_test_target under the function tracer, filtered to
+ * it (row "function") or with every call site on (row "function_all"), against the same
+ * calls with its site a NOP.
+ */
+static void bench_function_rows(struct bench_ctx *ctx, const char *row, bool every_site)
 {
     if (ftrace_is_dead()) {
-        shell_printf(ctx->shell, "%-22s %s\n", "function", "skipped: ftrace is dead");
+        shell_printf(ctx->shell, "%-22s %s\n", row, "skipped: ftrace is dead");
         return;
     }
     unsigned runs = ctx->runs;
@@ -215,39 +220,55 @@ BENCH_ROW(function, "one traced call under the function tracer, filtered to it, 
     if (!off || !on) {
         kfree(off);
         kfree(on);
-        shell_printf(ctx->shell, "%-22s %s\n", "function", "failed: out of memory");
+        shell_printf(ctx->shell, "%-22s %s\n", row, "failed: out of memory");
         return;
     }
     uint64_t events;
     char why[96];
-    const char *problem = bench_tracer_measure("function", off, on, runs, BENCH_FN_CALLS, &events);
+    const char *problem =
+        bench_tracer_measure_on("function", every_site, off, on, runs, BENCH_FN_CALLS, &events);
 
-    /* The warm-up's calls were traced too. */
+    /* The warm-up's calls were traced too. With every site on, interrupts and the other
+     * CPUs write events of their own: then the count may only be larger. */
     uint64_t calls = (uint64_t)(runs + 1) * BENCH_FN_CALLS;
-    if (!problem && events != calls) {
+    if (!problem && (every_site ? events < calls : events != calls)) {
         snprintf(why, sizeof(why), "%llu events written for %llu calls", (unsigned long long)events,
                  (unsigned long long)calls);
         problem = why;
     }
     if (problem) {
-        shell_printf(ctx->shell, "%-22s skipped: %s\n", "function", problem);
-    } else {
-        struct bench_stats u = bench_stats_of(off, runs), t = bench_stats_of(on, runs);
-        struct bench_stats u_call = {u.min / BENCH_FN_CALLS, u.median / BENCH_FN_CALLS};
-        struct bench_stats t_call = {t.min / BENCH_FN_CALLS, t.median / BENCH_FN_CALLS};
-        /* The difference over whole samples before dividing, to keep the precision. */
-        struct bench_stats over = {(t.min > u.min ? t.min - u.min : 0) / BENCH_FN_CALLS,
-                                   (t.median > u.median ? t.median - u.median : 0) /
-                                       BENCH_FN_CALLS};
-        bench_report_cycles(ctx, "function.untraced", "call ftrace_test_target, site a NOP",
-                            u_call);
-        bench_report_cycles(ctx, "function.traced", "the same under the function tracer", t_call);
-        bench_report_cycles(ctx, "function.event", "overhead per event (one per call)", over);
-        bench_report_value(ctx, "function.events", "events written for as many calls", events,
-                           "events");
+        shell_printf(ctx->shell, "%-22s skipped: %s\n", row, problem);
+        goto out;
     }
+    struct bench_stats u = bench_stats_of(off, runs), t = bench_stats_of(on, runs);
+    /* The difference over whole samples before dividing, to keep the precision. */
+    struct bench_stats over = {(t.min > u.min ? t.min - u.min : 0) / BENCH_FN_CALLS,
+                               (t.median > u.median ? t.median - u.median : 0) / BENCH_FN_CALLS};
+    if (every_site) {
+        bench_report_cycles(ctx, "function_all.event",
+                            "per traced call, every site on (min: no interrupt in it)", over);
+        goto out;
+    }
+    struct bench_stats u_call = {u.min / BENCH_FN_CALLS, u.median / BENCH_FN_CALLS};
+    struct bench_stats t_call = {t.min / BENCH_FN_CALLS, t.median / BENCH_FN_CALLS};
+    bench_report_cycles(ctx, "function.untraced", "call ftrace_test_target, site a NOP", u_call);
+    bench_report_cycles(ctx, "function.traced", "the same under the function tracer", t_call);
+    bench_report_cycles(ctx, "function.event", "overhead per event (one per call)", over);
+    bench_report_value(ctx, "function.events", "events written for as many calls", events,
+                       "events");
+out:
     kfree(off);
     kfree(on);
+}
+
+BENCH_ROW(function, "one traced call under the function tracer, filtered to it, against its NOP")
+{
+    bench_function_rows(ctx, "function", false);
+}
+
+BENCH_ROW(function_all, "the same call with the function tracer on every call site")
+{
+    bench_function_rows(ctx, "function_all", true);
 }
 
 /* ---- memory ---- */
@@ -308,41 +329,4 @@ BENCH_ROW(memory, "bytes per call-site record and per event; ftrace's memory at 
     snprintf(what, sizeof(what), "trace buffer, events' bytes, %u CPU%s",
              rb_ncpus(trace_global.buffer), rb_ncpus(trace_global.buffer) == 1 ? "" : "s");
     bench_report_value(ctx, "memory.trace_buffer", what, buffer, "bytes");
-}
-
-BENCH_ROW(function_all, "the same call with the function tracer on every call site")
-{
-    if (ftrace_is_dead()) {
-        shell_printf(ctx->shell, "%-22s %s\n", "function_all", "skipped: ftrace is dead");
-        return;
-    }
-    unsigned runs = ctx->runs;
-    uint64_t *off = kmalloc(runs * sizeof(*off));
-    uint64_t *on = kmalloc(runs * sizeof(*on));
-    if (!off || !on) {
-        kfree(off);
-        kfree(on);
-        shell_printf(ctx->shell, "%-22s %s\n", "function_all", "failed: out of memory");
-        return;
-    }
-    uint64_t events;
-    const char *problem =
-        bench_tracer_measure_on("function", true, off, on, runs, BENCH_FN_CALLS, &events);
-    /* Every call writes its event; interrupts on this CPU and the other CPUs' own
-     * functions write theirs too, so the count may only be larger. */
-    uint64_t calls = (uint64_t)(runs + 1) * BENCH_FN_CALLS;
-    if (!problem && events < calls)
-        problem = "fewer events than calls";
-    if (problem) {
-        shell_printf(ctx->shell, "%-22s skipped: %s\n", "function_all", problem);
-    } else {
-        struct bench_stats u = bench_stats_of(off, runs), t = bench_stats_of(on, runs);
-        struct bench_stats over = {(t.min > u.min ? t.min - u.min : 0) / BENCH_FN_CALLS,
-                                   (t.median > u.median ? t.median - u.median : 0) /
-                                       BENCH_FN_CALLS};
-        bench_report_cycles(ctx, "function_all.event",
-                            "per traced call, every site on (min: no interrupt in it)", over);
-    }
-    kfree(off);
-    kfree(on);
 }

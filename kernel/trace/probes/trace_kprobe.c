@@ -134,15 +134,28 @@ static void kretprobe_hook(struct kprobe_place *p, unsigned long ip, struct ftra
     }
 }
 
+/* Handlers count themselves in before they look at the armed table (see wait_handlers). */
+static unsigned handler_enter(void)
+{
+    unsigned cpu = this_cpu_id();
+    in_handler[cpu]++;
+    barrier();
+    return cpu;
+}
+
+static void handler_exit(unsigned cpu)
+{
+    barrier();
+    in_handler[cpu]--;
+}
+
 static void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip, struct ftrace_ops *op,
                                   struct ftrace_regs *fregs)
 {
     struct pt_regs *regs = ftrace_get_regs(fregs);
     if (!regs)
         return;
-    unsigned cpu = this_cpu_id();
-    in_handler[cpu]++;
-    barrier();
+    unsigned cpu = handler_enter();
     unsigned end = READ_ONCE(armed_end);
     for (unsigned i = 0; i < end; i++) {
         struct kprobe_place *p = READ_ONCE(armed[i]);
@@ -159,16 +172,13 @@ static void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip, str
             emit(ev, &ctx, ip, 0);
         }
     }
-    barrier();
-    in_handler[cpu]--;
+    handler_exit(cpu);
 }
 
 static void kretprobe_return(const struct fgraph_frame *f, struct fgraph_ret *ret,
                              struct fgraph_ops *gops)
 {
-    unsigned cpu = this_cpu_id();
-    in_handler[cpu]++;
-    barrier();
+    unsigned cpu = handler_enter();
     unsigned end = READ_ONCE(armed_end);
     for (unsigned i = 0; i < end; i++) {
         struct kprobe_place *p = READ_ONCE(armed[i]);
@@ -188,8 +198,7 @@ static void kretprobe_return(const struct fgraph_frame *f, struct fgraph_ret *re
         }
         break;
     }
-    barrier();
-    in_handler[cpu]--;
+    handler_exit(cpu);
 }
 
 /* ---- arming ---- */
