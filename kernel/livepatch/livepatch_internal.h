@@ -1,0 +1,54 @@
+#ifndef KERNEL_LIVEPATCH_INTERNAL_H
+#define KERNEL_LIVEPATCH_INTERNAL_H
+
+#include <kernel/livepatch.h>
+#include <kernel/spinlock.h>
+
+/*
+ * Shared by the livepatch core (core.c), its consistency model (transition.c) and its
+ * sysfs files (sysfs.c).
+ *
+ * klp_lock serialises enabling, disabling, forcing and the tries to complete a
+ * transition; it is a spinlock held only across work that does not sleep.
+ * klp_state_lock (taken with interrupts off, before the thread list's lock) guards every
+ * thread's patch_state and patch_pending, and the two globals below, so a thread that
+ * switches itself never races a transition that starts, completes or is forced.
+ */
+extern struct spinlock klp_lock;
+extern struct spinlock klp_state_lock;
+extern struct klp_patch *klp_transition_patch; /* the patch in transition, or NULL */
+extern int klp_target_state;                   /* KLP_PATCHED or KLP_UNPATCHED */
+
+#define klp_for_each_object(patch, obj) for (obj = (patch)->objs; obj->funcs; obj++)
+#define klp_for_each_func(obj, func) for (func = (obj)->funcs; func->old_name; func++)
+
+/* core.c: the ops that redirect calls. Under klp_lock. */
+int klp_patch_objects(struct klp_patch *patch);
+void klp_unpatch_objects(struct klp_patch *patch);
+/* The function that runs now for func's old function below func (the original or an
+ * older patch's version), as start and size. */
+void klp_func_below(const struct klp_func *func, unsigned long *start, unsigned long *size);
+
+/* transition.c. Under klp_lock. */
+void klp_init_transition(struct klp_patch *patch, int target);
+void klp_cancel_transition(void);
+void klp_start_transition(void);
+/* One round: switches every thread it can; completes the transition when none is left. */
+bool klp_try_complete_transition(void);
+/* Starts the thread that retries until the transition completes (before klp_lock), and
+ * then, under klp_lock, tells it whether it has a transition to drive. */
+int klp_worker_prepare(uint64_t *gen);
+void klp_worker_settle(uint64_t gen, bool arm);
+
+/* The threads still to switch, for the `livepatch` command. */
+struct klp_pending_thread {
+    int pid;
+    unsigned cpu;
+    bool running;
+    char name[16];
+};
+size_t klp_list_pending(struct klp_pending_thread *out, size_t max);
+/* Every patch klp_init_patch took, in that order (under klp_lock). */
+extern struct list_node klp_patches;
+
+#endif
