@@ -30,8 +30,8 @@
 struct klp_object;
 
 struct klp_func {
-    const char *old_name;  /* the function to replace */
-    void *new_func;        /* its new version, with the same prototype */
+    const char *old_name;     /* the function to replace */
+    void *new_func;           /* its new version, with the same prototype */
     unsigned long old_sympos; /* which of several same-named functions (1-based); 0: the only one */
     /* Filled in by klp_init_patch. */
     unsigned long old_func; /* address of the function replaced */
@@ -43,7 +43,7 @@ struct klp_func {
 };
 
 struct klp_object {
-    const char *name; /* NULL: the kernel itself ("vmlinux") */
+    const char *name;       /* NULL: the kernel itself ("vmlinux") */
     struct klp_func *funcs; /* ends with an entry whose old_name is NULL */
     bool patched;
 };
@@ -54,6 +54,7 @@ struct klp_patch {
     bool replace;            /* Linux's atomic replace: not supported (EINVAL) */
     /* Owned by the livepatch core. */
     bool initialized;
+    bool registered; /* has its /sys/kernel/livepatch tree */
     bool enabled;
     bool forced; /* a transition of it was forced */
     struct list_node node;
@@ -63,6 +64,9 @@ struct klp_patch {
 int klp_init_patch(struct klp_patch *patch);
 /* klp_init_patch, then its /sys/kernel/livepatch/<name>/ tree. For patches in the kernel. */
 int klp_register_patch(struct klp_patch *patch);
+
+/* A patch klp_register_patch made visible, by name; NULL when there is none. */
+struct klp_patch *klp_find_patch(const char *name);
 
 /*
  * Start a transition to the patched (enable) or unpatched (disable) state. They return

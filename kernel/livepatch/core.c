@@ -127,7 +127,7 @@ static int klp_patch_func(struct klp_func *func)
     klp_stack_push(ops, func);
     err = register_ftrace_function(&ops->fops);
     if (err) {
-        ftrace_set_filter(&ops->fops, NULL, 0, 1);
+        ftrace_ops_set_hashes(&ops->fops, NULL, NULL); /* frees the hash */
         kfree(ops);
         return err;
     }
@@ -147,7 +147,7 @@ static void klp_unpatch_func(struct klp_func *func)
         int err = unregister_ftrace_function(&ops->fops);
         if (err)
             printk("livepatch: cannot unregister the op of %s: %d\n", func->old_name, err);
-        ftrace_set_filter(&ops->fops, NULL, 0, 1);
+        ftrace_ops_set_hashes(&ops->fops, NULL, NULL); /* frees the hash */
         list_remove(&ops->node);
         kfree(ops);
     } else {
@@ -177,8 +177,8 @@ int klp_patch_objects(struct klp_patch *patch)
         {
             int err = klp_patch_func(func);
             if (err) {
-                printk("livepatch: failed to patch %s in '%s': %d\n", func->old_name,
-                       patch->name, err);
+                printk("livepatch: failed to patch %s in '%s': %d\n", func->old_name, patch->name,
+                       err);
                 klp_unpatch_objects(patch);
                 return err;
             }
@@ -298,6 +298,21 @@ int klp_init_patch(struct klp_patch *patch)
 out:
     spin_unlock(&klp_lock);
     return err;
+}
+
+struct klp_patch *klp_find_patch(const char *name)
+{
+    struct klp_patch *found = NULL;
+    spin_lock(&klp_lock);
+    struct list_node *pos;
+    list_for_each(pos, &klp_patches)
+    {
+        struct klp_patch *p = list_entry(pos, struct klp_patch, node);
+        if (p->registered && strcmp(p->name, name) == 0)
+            found = p;
+    }
+    spin_unlock(&klp_lock);
+    return found;
 }
 
 int klp_enable_patch(struct klp_patch *patch)

@@ -54,6 +54,8 @@ SHELL_COMMAND(livepatch, "livepatch [wait [SECONDS]]",
     list_for_each(pos, &klp_patches)
     {
         const struct klp_patch *p = list_entry(pos, struct klp_patch, node);
+        if (!p->registered)
+            continue; /* the self-tests' patches */
         if (n == KLP_CMD_MAX_PATCHES)
             break;
         rows[n].name = p->name;

@@ -80,6 +80,7 @@ int klp_register_patch(struct klp_patch *patch)
     int err = klp_init_patch(patch);
     if (err)
         return err;
+    patch->registered = true;
     char path[128];
     snprintf(path, sizeof(path), KLP_SYSFS_ROOT "/%s", patch->name);
     struct pfs_node *dir = pfs_mkdir(path);

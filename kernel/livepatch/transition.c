@@ -31,7 +31,7 @@
 #include "livepatch_internal.h"
 
 #define KLP_RETRY_NS (10 * NSEC_PER_MSEC) /* between the worker's tries */
-#define KLP_MAX_FRAMES 128                 /* a longer chain is taken as corrupt */
+#define KLP_MAX_FRAMES 128                /* a longer chain is taken as corrupt */
 #define KLP_STACK_PAGE_SIZE 4096
 
 DEFINE_SPINLOCK(klp_state_lock);
@@ -158,12 +158,13 @@ void klp_update_patch_state_self(void)
 static void klp_switch_if_sleeping(struct thread *t, void *arg)
 {
     unsigned cpu = *(const unsigned *)arg;
-    if (t->cpu != cpu || !t->patch_pending || t == this_cpu()->current ||
-        t->state == THREAD_DEAD)
+    if (t->cpu != cpu || !t->patch_pending || t == this_cpu()->current || t->state == THREAD_DEAD)
         return;
     if (klp_check_sleeping(t) == KLP_STACK_CLEAN)
         klp_switch_thread(t);
 }
+
+static unsigned klp_cpus_left; /* CPUs still in the round of klp_switch_all_cpus */
 
 /* On each CPU, interrupts off: its other threads stay where they are while it reads them. */
 static void klp_switch_cpu_threads(void *arg)
@@ -173,6 +174,27 @@ static void klp_switch_cpu_threads(void *arg)
     if (klp_transition_patch)
         thread_for_each_locked(klp_switch_if_sleeping, &cpu);
     spin_unlock(&klp_state_lock);
+    __atomic_sub_fetch(&klp_cpus_left, 1, __ATOMIC_RELEASE);
+}
+
+/*
+ * One round of klp_switch_cpu_threads on every CPU. Not smp_call_function's wait, whose
+ * requests live on the caller's stack: the worker's stack is short-lived, and a CPU that
+ * only idled since an earlier thread used the same stack slot may still translate it to
+ * the old pages (stacks' TLB entries are flushed lazily, at a thread switch), reading a
+ * stale request. The requests of a call without wait are on the heap, and the count
+ * here is global. Under klp_lock, so rounds never overlap.
+ */
+static void klp_switch_all_cpus(void)
+{
+    cpumask_t mask = cpu_online_mask();
+    unsigned n = 0;
+    for (unsigned cpu = 0; cpu < MAX_CPUS; cpu++)
+        n += (mask >> cpu) & 1;
+    __atomic_store_n(&klp_cpus_left, n, __ATOMIC_RELEASE);
+    smp_call_function(mask, klp_switch_cpu_threads, NULL, false);
+    while (__atomic_load_n(&klp_cpus_left, __ATOMIC_ACQUIRE))
+        arch_cpu_relax();
 }
 
 static void klp_count_pending(struct thread *t, void *arg)
@@ -306,7 +328,7 @@ bool klp_try_complete_transition(void)
         return true;
     klp_update_patch_state_self();
     /* Idle CPUs leave hlt for this call and switch their idle thread in the idle loop. */
-    smp_call_function(cpu_online_mask(), klp_switch_cpu_threads, NULL, true);
+    klp_switch_all_cpus();
     if (klp_pending_threads())
         return false;
     klp_complete_transition();
