@@ -50,7 +50,7 @@ static int (*volatile klp_test_mul_fn)(int) = klp_test_mul;
 struct klp_test_sleeper {
     struct wait_queue wq;
     volatile bool inside, release, done;
-    volatile int result; /* klp_test_add(5) as called from inside, after the release */
+    volatile int result;  /* klp_test_add(5) as called from inside, after the release */
     volatile int version; /* 0: the old klp_test_sleep_in ran, 1: the new one */
 };
 
@@ -128,10 +128,7 @@ static struct klp_func mul_funcs[] = {{.old_name = "klp_test_mul", .new_func = k
 static struct klp_object mul_objs[] = {{.funcs = mul_funcs}, {}};
 static struct klp_patch mul_patch = {.name = "klp_test_mul", .objs = mul_objs};
 
-static int klp_test_ready(struct klp_patch *p)
-{
-    return p->initialized ? 0 : klp_init_patch(p);
-}
+static int klp_test_ready(struct klp_patch *p) { return p->initialized ? 0 : klp_init_patch(p); }
 
 /* Enables or disables and waits for the transition to end; 0 or the error. */
 static int klp_test_switch(struct klp_patch *p, bool on)
@@ -548,8 +545,8 @@ SELFTEST(livepatch_sysfs_files)
         const char *path;
         unsigned mode;
     } files[] = {
-        {"livepatch_sample/enabled", 0644},   {"livepatch_sample/transition", 0444},
-        {"livepatch_sample/force", 0200},     {"livepatch_sample/replace", 0444},
+        {"livepatch_sample/enabled", 0644},         {"livepatch_sample/transition", 0444},
+        {"livepatch_sample/force", 0200},           {"livepatch_sample/replace", 0444},
         {"livepatch_sample/vmlinux/patched", 0444}, {"livepatch_work/enabled", 0644},
         {"livepatch_work/vmlinux/patched", 0444},
     };

@@ -79,8 +79,7 @@ SHELL_COMMAND(livepatch_torture, "livepatch_torture SECONDS",
         shell_eprintf(ctx, "livepatch_torture: %s\n", strerror(ENOENT));
         return 1;
     }
-    if (pw->enabled || ps->enabled || klp_patch_in_transition(pw) ||
-        klp_patch_in_transition(ps)) {
+    if (pw->enabled || ps->enabled || klp_patch_in_transition(pw) || klp_patch_in_transition(ps)) {
         shell_eprintf(ctx, "livepatch_torture: the sample patches must be disabled: %s\n",
                       strerror(EBUSY));
         return 1;

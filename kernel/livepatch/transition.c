@@ -8,8 +8,9 @@
  *     interrupts off (nothing can switch to it meanwhile), after a walk of its saved stack;
  *   - a running thread switches itself at a safe point: when it enters the scheduler, or
  *     at the top of the idle loop, after a walk of its own stack;
- *   - a stack that holds an interrupt frame cannot be read reliably (the interrupted
- *     function may not have made its frame yet), so such a thread waits for a later try;
+ *   - where a stack holds an interrupt frame (a preempted thread), the chain can miss the
+ *     caller of a frameless interrupted function: the words between the interrupted rsp
+ *     and rbp are scanned for it (klp_check_interrupted);
  *   - a new thread starts with nothing on its stack, so it starts in the target state.
  * A worker thread retries until no thread is left, then completes the transition.
  */
@@ -72,8 +73,42 @@ static bool klp_is_interrupt_entry(unsigned long ret)
     static uintptr_t entry_start;
     static size_t entry_size;
     if (!entry_size && !sym_lookup((uintptr_t)isr_common, &entry_start, &entry_size))
-        return true;
-    return ret >= entry_start && ret < entry_start + entry_size;
+        return false;
+    return entry_size && ret >= entry_start && ret < entry_start + entry_size;
+}
+
+#define KLP_MAX_SCAN_WORDS 1024
+
+/*
+ * An interrupt frame on a stack. The frame-pointer chain through it can miss one
+ * function: the caller of an interrupted function that had not made its frame yet (or
+ * had taken it down), whose return address then lies between the interrupted rsp and
+ * the interrupted rbp, where no frame link points. So that range is scanned word by word
+ * for anything inside a replaced function, and the interrupted rip itself is checked: a
+ * conservative answer (a stale word only delays the switch), where the chain alone would
+ * not be reliable. Interrupted entry code (trampolines, the dispatchers) is not judged.
+ */
+static enum klp_stack klp_check_interrupted(uintptr_t frame, uintptr_t lo, uintptr_t hi)
+{
+    const struct pt_regs *regs = (const struct pt_regs *)(frame + 16);
+    /* An idle thread's bounds are unknown (it runs on its CPU's boot stack): readable will do. */
+    bool in_stack = hi ? (uintptr_t)regs >= lo && (uintptr_t)(regs + 1) <= hi
+                       : kernel_addr_readable((uintptr_t)regs, sizeof(*regs));
+    if (!in_stack)
+        return KLP_STACK_UNRELIABLE;
+    unsigned long rip = regs->rip, rsp = regs->rsp, rbp = regs->rbp;
+    if (arch_ftrace_in_entry(rip) || klp_is_interrupt_entry(rip + 1))
+        return KLP_STACK_UNRELIABLE;
+    if (klp_addr_replaced(rip + 1)) /* rip is where it stopped, not a return address */
+        return KLP_STACK_BUSY;
+    if (rbp < rsp || (rbp - rsp) / 8 > KLP_MAX_SCAN_WORDS)
+        return KLP_STACK_UNRELIABLE;
+    if (hi ? rsp < lo || rbp > hi : !kernel_addr_readable(rsp, rbp - rsp))
+        return KLP_STACK_UNRELIABLE;
+    for (const unsigned long *w = (const unsigned long *)rsp; (uintptr_t)w < rbp; w++)
+        if (klp_addr_replaced(*w))
+            return KLP_STACK_BUSY;
+    return KLP_STACK_CLEAN;
 }
 
 /*
@@ -90,11 +125,16 @@ static enum klp_stack klp_walk(struct thread *t, uintptr_t fp, unsigned long fir
     struct unwind_state st;
     unwind_start(&st, t, fp, lo, hi);
     while (unwind_next(&st)) {
-        if (st.frames > KLP_MAX_FRAMES || klp_is_interrupt_entry(st.ret) ||
-            arch_ftrace_in_entry(st.ret))
+        if (st.frames > KLP_MAX_FRAMES || arch_ftrace_in_entry(st.ret))
             return KLP_STACK_UNRELIABLE;
         if (klp_addr_replaced(st.ret))
             return KLP_STACK_BUSY;
+        if (klp_is_interrupt_entry(st.ret)) {
+            /* st.fp is now the entry's link frame, just below the saved registers. */
+            enum klp_stack r = klp_check_interrupted(st.fp, lo, hi);
+            if (r != KLP_STACK_CLEAN)
+                return r;
+        }
         last = st.ret;
     }
     if (hi && last - (unsigned long)arch_thread_start >= 32)
