@@ -315,20 +315,34 @@ struct klp_patch *klp_find_patch(const char *name)
     return found;
 }
 
-int klp_enable_patch(struct klp_patch *patch)
+/* EBUSY while a transition runs, EINVAL when patch is already in the wanted state. */
+static int klp_change_check(const struct klp_patch *patch, bool enable)
+{
+    if (klp_transition_patch)
+        return -EBUSY;
+    return patch->enabled == enable ? -EINVAL : 0;
+}
+
+static int klp_change(struct klp_patch *patch, bool enable)
 {
     if (!patch->initialized)
         return -EINVAL;
-    uint64_t gen;
-    int err = klp_worker_prepare(&gen);
+    int err = klp_change_begin();
     if (err)
         return err;
     spin_lock(&klp_lock);
-    if (klp_transition_patch) {
-        err = -EBUSY;
-    } else if (patch->enabled) {
-        err = -EINVAL;
-    } else {
+    err = klp_change_check(patch, enable);
+    spin_unlock(&klp_lock);
+    uint64_t gen = 0;
+    if (!err)
+        err = klp_worker_prepare(&gen);
+    if (err) {
+        klp_change_end();
+        return err;
+    }
+    spin_lock(&klp_lock);
+    err = klp_change_check(patch, enable); /* force may have run meanwhile: harmless */
+    if (!err && enable) {
         klp_init_transition(patch, KLP_PATCHED);
         err = klp_patch_objects(patch);
         if (err) {
@@ -338,32 +352,21 @@ int klp_enable_patch(struct klp_patch *patch)
             patch->forced = false;
             klp_start_transition();
         }
-    }
-    klp_worker_settle(gen, !err && !klp_try_complete_transition());
-    spin_unlock(&klp_lock);
-    return err;
-}
-
-int klp_disable_patch(struct klp_patch *patch)
-{
-    if (!patch->initialized)
-        return -EINVAL;
-    uint64_t gen;
-    int err = klp_worker_prepare(&gen);
-    if (err)
-        return err;
-    spin_lock(&klp_lock);
-    if (klp_transition_patch) {
-        err = -EBUSY;
-    } else if (!patch->enabled) {
-        err = -EINVAL;
-    } else {
+    } else if (!err) {
         patch->enabled = false;
         patch->forced = false;
         klp_init_transition(patch, KLP_UNPATCHED);
         klp_start_transition();
     }
-    klp_worker_settle(gen, !err && !klp_try_complete_transition());
+    bool armed = !err && !klp_try_complete_transition();
+    klp_worker_settle(gen, armed);
     spin_unlock(&klp_lock);
+    if (!armed)
+        klp_reap_worker(); /* nothing to drive: it ends at once */
+    klp_change_end();
     return err;
 }
+
+int klp_enable_patch(struct klp_patch *patch) { return klp_change(patch, true); }
+
+int klp_disable_patch(struct klp_patch *patch) { return klp_change(patch, false); }

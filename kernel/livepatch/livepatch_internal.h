@@ -35,9 +35,14 @@ void klp_cancel_transition(void);
 void klp_start_transition(void);
 /* One round: switches every thread it can; completes the transition when none is left. */
 bool klp_try_complete_transition(void);
-/* Starts the thread that retries until the transition completes (before klp_lock), and
- * then, under klp_lock, tells it whether it has a transition to drive. */
+/* One enable or disable at a time: 0, or EBUSY while another runs. */
+int klp_change_begin(void);
+void klp_change_end(void);
+/* Starts the thread that retries until the transition completes (within a change, before
+ * klp_lock), and then, under klp_lock, tells it whether it has a transition to drive. */
 int klp_worker_prepare(uint64_t *gen);
+/* Joins the last worker (within a change, no transition running: it is ending). */
+void klp_reap_worker(void);
 void klp_worker_settle(uint64_t gen, bool arm);
 
 /* The threads still to switch, for the `livepatch` command. */

@@ -407,6 +407,12 @@ int klp_wait_transition(const struct klp_patch *patch, uint64_t timeout_ns)
             return -ETIMEDOUT;
         sleep_ns(NSEC_PER_MSEC);
     }
+    /* Done: the worker is ending; joining it gives its memory back now. */
+    if (klp_change_begin() == 0) {
+        if (!READ_ONCE(klp_transition_patch))
+            klp_reap_worker();
+        klp_change_end();
+    }
     return 0;
 }
 
@@ -433,20 +439,41 @@ static int klp_worker_main(void *arg)
 }
 
 /*
+ * Enabling and disabling run one at a time (a second, concurrent one is EBUSY, as it would
+ * be once the first has started its transition), so that the one worker thread can be
+ * joined, and its memory given back, by the next change or by a wait.
+ */
+static bool klp_changing;
+static struct thread *klp_worker; /* the last worker, joinable; under klp_changing */
+
+int klp_change_begin(void)
+{
+    return __atomic_exchange_n(&klp_changing, true, __ATOMIC_ACQUIRE) ? -EBUSY : 0;
+}
+
+void klp_change_end(void) { __atomic_store_n(&klp_changing, false, __ATOMIC_RELEASE); }
+
+/* With klp_changing held and no transition running: the worker is ending, if not gone. */
+void klp_reap_worker(void)
+{
+    if (klp_worker) {
+        kthread_join(klp_worker);
+        klp_worker = NULL;
+    }
+}
+
+/*
  * Made before the transition starts, so that starting one cannot fail for want of a
  * thread; a worker that is not armed ends at its first look after klp_worker_settle.
+ * With klp_changing held.
  */
 int klp_worker_prepare(uint64_t *gen)
 {
+    klp_reap_worker();
     *gen = __atomic_add_fetch(&klp_next_gen, 1, __ATOMIC_RELAXED);
-    /* The worker must not run, and end, before it is detached. */
-    preempt_disable();
-    struct thread *w =
+    klp_worker =
         kthread_create(klp_worker_main, (void *)(uintptr_t)*gen, "klp_transition", this_cpu_id());
-    if (w)
-        kthread_detach(w);
-    preempt_enable();
-    return w ? 0 : -ENOMEM;
+    return klp_worker ? 0 : -ENOMEM;
 }
 
 void klp_worker_settle(uint64_t gen, bool arm)
