@@ -75,9 +75,8 @@ BENCH_ROW(livepatch, "a live-patched call against the same call unpatched; a tra
             bench_klp_time_calls(fn);
             patched[i] = bench_klp_time_calls(fn);
         }
-        if (bench_klp_patch.enabled &&
-            (klp_disable_patch(&bench_klp_patch) != 0 ||
-             klp_wait_transition(&bench_klp_patch, NSEC_PER_SEC) != 0))
+        if (bench_klp_patch.enabled && (klp_disable_patch(&bench_klp_patch) != 0 ||
+                                        klp_wait_transition(&bench_klp_patch, NSEC_PER_SEC) != 0))
             ok = false;
         ok = ok && patched[i] != 0;
     }
@@ -89,8 +88,7 @@ BENCH_ROW(livepatch, "a live-patched call against the same call unpatched; a tra
         struct bench_stats q_call = {q.min / BENCH_KLP_CALLS, q.median / BENCH_KLP_CALLS};
         bench_report_cycles(ctx, "livepatch.unpatched", "call bench_klp_target (site: NOP)",
                             p_call);
-        bench_report_cycles(ctx, "livepatch.patched", "the same call, live-patched to _v2",
-                            q_call);
+        bench_report_cycles(ctx, "livepatch.patched", "the same call, live-patched to _v2", q_call);
         bench_report_value(ctx, "livepatch.ratio", "patched / unpatched, median per call",
                            p.median ? q.median * 1000 / p.median : 0, "per mille");
         struct bench_stats tr = bench_stats_of(transition, n);
