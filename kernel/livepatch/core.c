@@ -221,6 +221,8 @@ static int klp_init_func(struct klp_object *obj, struct klp_func *func)
 {
     if (!func->new_func)
         return -EINVAL;
+    if (func->patched)
+        return -EBUSY; /* it belongs to a patch in use */
     unsigned long addr;
     int err = klp_find_symbol(func->old_name, func->old_sympos, &addr);
     if (err)
@@ -243,9 +245,32 @@ static int klp_init_func(struct klp_object *obj, struct klp_func *func)
     return 0;
 }
 
+/* Two entries for one function would stack the patch on itself. */
+static bool klp_has_duplicate(struct klp_patch *patch)
+{
+    struct klp_object *obj, *o2;
+    struct klp_func *func, *f2;
+    klp_for_each_object(patch, obj) klp_for_each_func(obj, func)
+    {
+        klp_for_each_object(patch, o2) klp_for_each_func(o2, f2)
+        {
+            if (f2 != func && f2->old_func == func->old_func)
+                return true;
+        }
+    }
+    return false;
+}
+
+/* A directory name under /sys/kernel/livepatch. */
+static bool klp_name_ok(const char *name)
+{
+    size_t len = name ? strlen(name) : 0;
+    return len && len < 64 && !strchr(name, '/') && strcmp(name, ".") && strcmp(name, "..");
+}
+
 int klp_init_patch(struct klp_patch *patch)
 {
-    if (!patch || !patch->name || !patch->name[0] || !patch->objs)
+    if (!patch || !klp_name_ok(patch->name) || !patch->objs)
         return -EINVAL;
     if (patch->replace)
         return -EINVAL; /* atomic replace is not supported */
@@ -282,12 +307,7 @@ int klp_init_patch(struct klp_patch *patch)
         }
         obj->patched = false;
     }
-    /* Two entries for one function would stack the patch on itself. */
-    struct klp_object *o2;
-    struct klp_func *f2;
-    klp_for_each_object(patch, obj) klp_for_each_func(obj, func) klp_for_each_object(patch, o2)
-        klp_for_each_func(o2, f2) if (f2 != func && f2->old_func == func->old_func) err = -EINVAL;
-    if (!err && !nfuncs)
+    if (!nfuncs || klp_has_duplicate(patch))
         err = -EINVAL;
     if (err)
         goto out;
@@ -341,7 +361,7 @@ static int klp_change(struct klp_patch *patch, bool enable)
         return err;
     }
     spin_lock(&klp_lock);
-    err = klp_change_check(patch, enable); /* force may have run meanwhile: harmless */
+    err = klp_change_check(patch, enable); /* unchanged: klp_changing kept other changes out */
     if (!err && enable) {
         klp_init_transition(patch, KLP_PATCHED);
         err = klp_patch_objects(patch);

@@ -287,6 +287,7 @@ SELFTEST(livepatch_init_errors)
     KLP_TRY_INIT(bad_empty_objs, "klp_test_bad", false, -EINVAL);
     KLP_TRY_INIT(add_objs_v1, "klp_test_bad", true, -EINVAL); /* atomic replace */
     KLP_TRY_INIT(add_objs_v1, "", false, -EINVAL);
+    KLP_TRY_INIT(add_objs_v1, "a/b", false, -EINVAL);
     KLP_TRY_INIT(add_objs_v1, "livepatch_sample", false, -EEXIST);
 #undef KLP_TRY_INIT
     EXPECT_EQ(klp_init_patch(NULL), -EINVAL);
