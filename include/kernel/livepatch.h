@@ -91,5 +91,8 @@ void klp_thread_init(struct thread *t);
 /* The running thread at a safe point (it called the scheduler, the idle loop): switches it
  * if its stack is reliable and holds no function of the transition's patch. */
 void klp_update_patch_state_self(void);
+/* From every CPU's timer tick, interrupts off: runs a requested check of this CPU's
+ * threads that are not running. */
+void klp_tick(void);
 
 #endif

@@ -33,6 +33,7 @@ static int livepatch_wait(struct shell_ctx *ctx, const char *arg)
         if (sleep_ns_interruptible(NSEC_PER_MSEC) == -EINTR)
             return 130;
     }
+    klp_reap_idle_worker(); /* no `klp_transition` thread is left behind in ps */
     return 0;
 }
 

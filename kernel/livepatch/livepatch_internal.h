@@ -43,6 +43,8 @@ void klp_change_end(void);
 int klp_worker_prepare(uint64_t *gen);
 /* Joins the last worker (within a change, no transition running: it is ending). */
 void klp_reap_worker(void);
+/* The same from anywhere: does nothing while a transition or a change runs. */
+void klp_reap_idle_worker(void);
 void klp_worker_settle(uint64_t gen, bool arm);
 
 /* The threads still to switch, for the `livepatch` command. */

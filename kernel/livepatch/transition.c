@@ -4,7 +4,7 @@
  * thread's state. A thread is switched to the target state only when its stack holds no
  * function the transition replaces, so a thread never mixes old and new versions of the
  * patch's functions within one call chain:
- *   - a thread that is not running is switched by its own CPU, from a cross-CPU call with
+ *   - a thread that is not running is switched by its own CPU, from the timer tick with
  *     interrupts off (nothing can switch to it meanwhile), after a walk of its saved stack;
  *   - a running thread switches itself at a safe point: when it enters the scheduler, or
  *     at the top of the idle loop, after a walk of its own stack;
@@ -204,37 +204,49 @@ static void klp_switch_if_sleeping(struct thread *t, void *arg)
         klp_switch_thread(t);
 }
 
-static unsigned klp_cpus_left; /* CPUs still in the round of klp_switch_all_cpus */
+/*
+ * Rounds of checks of the threads that are not running, one per CPU, run by each CPU's
+ * timer tick: with interrupts off, none of its other threads can be switched to while it
+ * reads their saved stacks. (Not a cross-CPU call: its requests are either on the
+ * caller's stack, which a CPU that only idled since an earlier thread used the same stack
+ * slot may still translate to the old pages, or allocated, which can fail. The tick
+ * also wakes idle CPUs, whose idle loop then switches their idle thread.)
+ */
+static unsigned long klp_round_wanted;
+static unsigned long klp_round_done[MAX_CPUS];
 
-/* On each CPU, interrupts off: its other threads stay where they are while it reads them. */
-static void klp_switch_cpu_threads(void *arg)
+static void klp_switch_cpu_threads(void)
 {
     unsigned cpu = this_cpu_id();
     spin_lock(&klp_state_lock);
     if (klp_transition_patch)
         thread_for_each_locked(klp_switch_if_sleeping, &cpu);
     spin_unlock(&klp_state_lock);
-    __atomic_sub_fetch(&klp_cpus_left, 1, __ATOMIC_RELEASE);
 }
 
-/*
- * One round of klp_switch_cpu_threads on every CPU. Not smp_call_function's wait, whose
- * requests live on the caller's stack: the worker's stack is short-lived, and a CPU that
- * only idled since an earlier thread used the same stack slot may still translate it to
- * the old pages (stacks' TLB entries are flushed lazily, at a thread switch), reading a
- * stale request. The requests of a call without wait are on the heap, and the count
- * here is global. Under klp_lock, so rounds never overlap.
- */
-static void klp_switch_all_cpus(void)
+void klp_tick(void)
 {
-    cpumask_t mask = cpu_online_mask();
-    unsigned n = 0;
+    unsigned cpu = this_cpu_id();
+    unsigned long want = __atomic_load_n(&klp_round_wanted, __ATOMIC_ACQUIRE);
+    if (likely(klp_round_done[cpu] == want))
+        return;
+    klp_switch_cpu_threads();
+    __atomic_store_n(&klp_round_done[cpu], want, __ATOMIC_RELEASE);
+}
+
+static unsigned long klp_request_round(void)
+{
+    return __atomic_add_fetch(&klp_round_wanted, 1, __ATOMIC_RELEASE);
+}
+
+static bool klp_round_finished(unsigned long round)
+{
+    cpumask_t online = cpu_online_mask();
     for (unsigned cpu = 0; cpu < MAX_CPUS; cpu++)
-        n += (mask >> cpu) & 1;
-    __atomic_store_n(&klp_cpus_left, n, __ATOMIC_RELEASE);
-    smp_call_function(mask, klp_switch_cpu_threads, NULL, false);
-    while (__atomic_load_n(&klp_cpus_left, __ATOMIC_ACQUIRE))
-        arch_cpu_relax();
+        if ((online >> cpu) & 1 &&
+            (long)(__atomic_load_n(&klp_round_done[cpu], __ATOMIC_ACQUIRE) - round) < 0)
+            return false;
+    return true;
 }
 
 static void klp_count_pending(struct thread *t, void *arg)
@@ -367,8 +379,10 @@ bool klp_try_complete_transition(void)
     if (!klp_transition_patch)
         return true;
     klp_update_patch_state_self();
-    /* Idle CPUs leave hlt for this call and switch their idle thread in the idle loop. */
-    klp_switch_all_cpus();
+    /* This CPU's threads now; the other CPUs' at their next tick (the worker's rounds). */
+    unsigned long flags = arch_irq_save();
+    klp_switch_cpu_threads();
+    arch_irq_restore(flags);
     if (klp_pending_threads())
         return false;
     klp_complete_transition();
@@ -407,13 +421,18 @@ int klp_wait_transition(const struct klp_patch *patch, uint64_t timeout_ns)
             return -ETIMEDOUT;
         sleep_ns(NSEC_PER_MSEC);
     }
-    /* Done: the worker is ending; joining it gives its memory back now. */
+    klp_reap_idle_worker();
+    return 0;
+}
+
+void klp_reap_idle_worker(void)
+{
+    /* With no transition the worker is ending; joining it gives its memory back now. */
     if (klp_change_begin() == 0) {
         if (!READ_ONCE(klp_transition_patch))
             klp_reap_worker();
         klp_change_end();
     }
-    return 0;
 }
 
 /* ---- The worker ---- */
@@ -431,10 +450,18 @@ static int klp_worker_main(void *arg)
         /* It can run before the write that made it has taken klp_lock: wait for that. */
         bool settled = klp_settled_gen >= gen;
         bool done = settled && (klp_armed_gen != gen || klp_try_complete_transition());
+        unsigned long round = settled && !done ? klp_request_round() : 0;
         spin_unlock(&klp_lock);
         if (done)
             return 0;
-        sleep_ns(settled ? KLP_RETRY_NS : NSEC_PER_MSEC);
+        if (!settled) {
+            sleep_ns(NSEC_PER_MSEC);
+            continue;
+        }
+        /* Every CPU's next tick checks its threads; then this one counts what is left. */
+        uint64_t deadline = clock_ns() + KLP_RETRY_NS;
+        while (!klp_round_finished(round) && clock_ns() < deadline)
+            sleep_ns(NSEC_PER_MSEC);
     }
 }
 

@@ -217,6 +217,7 @@ void sched_tick(void)
     if (rq->nr_ready && (cur->is_idle || ++cur->slice_ticks >= SLICE_TICKS))
         cpu->need_resched = true;
     spin_unlock(&rq->lock);
+    klp_tick(); /* a livepatch transition's check of this CPU's other threads, if asked */
 }
 
 /*
