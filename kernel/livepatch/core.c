@@ -13,6 +13,7 @@
 #include <kernel/smp.h>
 #include <kernel/symbols.h>
 #include <kernel/thread.h>
+#include <kernel/time.h>
 #include <lib/string.h>
 
 #include "livepatch_internal.h"
@@ -343,6 +344,9 @@ static int klp_change_check(const struct klp_patch *patch, bool enable)
     return patch->enabled == enable ? -EINVAL : 0;
 }
 
+/* How long the write that starts a transition drives it before leaving it to a worker. */
+#define KLP_WRITE_DRIVE_NS (50 * NSEC_PER_MSEC)
+
 static int klp_change(struct klp_patch *patch, bool enable)
 {
     if (!patch->initialized)
@@ -353,15 +357,10 @@ static int klp_change(struct klp_patch *patch, bool enable)
     spin_lock(&klp_lock);
     err = klp_change_check(patch, enable);
     spin_unlock(&klp_lock);
-    uint64_t gen = 0;
     if (!err)
-        err = klp_worker_prepare(&gen);
-    if (err) {
-        klp_change_end();
-        return err;
-    }
+        klp_reap_worker(); /* the last transition's, which has ended */
     spin_lock(&klp_lock);
-    err = klp_change_check(patch, enable); /* unchanged: klp_changing kept other changes out */
+    err = err ? err : klp_change_check(patch, enable);
     if (!err && enable) {
         klp_init_transition(patch, KLP_PATCHED);
         err = klp_patch_objects(patch);
@@ -378,11 +377,11 @@ static int klp_change(struct klp_patch *patch, bool enable)
         klp_init_transition(patch, KLP_UNPATCHED);
         klp_start_transition();
     }
-    bool armed = !err && !klp_try_complete_transition();
-    klp_worker_settle(gen, armed);
+    bool done = err || klp_try_complete_transition();
     spin_unlock(&klp_lock);
-    if (!armed)
-        klp_reap_worker(); /* nothing to drive: it ends at once */
+    /* Most transitions end within a few ticks: a thread only for those that do not. */
+    if (!done && !klp_drive(KLP_WRITE_DRIVE_NS))
+        klp_start_worker();
     klp_change_end();
     return err;
 }

@@ -14,9 +14,7 @@
 
 #define KLP_CMD_MAX_PATCHES 32
 
-static bool klp_any_transition(void *arg) { return READ_ONCE(klp_transition_patch) != NULL; }
-
-/* `livepatch wait [SECONDS]`: until no transition runs (default 10 s), or Ctrl-C. */
+/* `livepatch wait [SECONDS]`: drives any transition to its end (default 10 s), or Ctrl-C. */
 static int livepatch_wait(struct shell_ctx *ctx, const char *arg)
 {
     unsigned long secs = 10;
@@ -24,16 +22,13 @@ static int livepatch_wait(struct shell_ctx *ctx, const char *arg)
         shell_eprintf(ctx, "livepatch: invalid time '%s' (1..3600)\n", arg);
         return shell_usage(ctx);
     }
-    uint64_t deadline = clock_ns() + secs * NSEC_PER_SEC;
-    while (klp_any_transition(NULL)) {
-        if (clock_ns() >= deadline) {
-            shell_eprintf(ctx, "livepatch: wait: %s\n", strerror(ETIMEDOUT));
-            return 1;
-        }
-        if (sleep_ns_interruptible(NSEC_PER_MSEC) == -EINTR)
-            return 130;
+    int err = klp_wait_all(secs * NSEC_PER_SEC);
+    if (err == -EINTR)
+        return 130;
+    if (err) {
+        shell_eprintf(ctx, "livepatch: wait: %s\n", strerror(-err));
+        return 1;
     }
-    klp_reap_idle_worker(); /* no `klp_transition` thread is left behind in ps */
     return 0;
 }
 

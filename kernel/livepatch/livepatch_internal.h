@@ -38,14 +38,17 @@ bool klp_try_complete_transition(void);
 /* One enable or disable at a time: 0, or EBUSY while another runs. */
 int klp_change_begin(void);
 void klp_change_end(void);
-/* Starts the thread that retries until the transition completes (within a change, before
- * klp_lock), and then, under klp_lock, tells it whether it has a transition to drive. */
-int klp_worker_prepare(uint64_t *gen);
-/* Joins the last worker (within a change, no transition running: it is ending). */
+/* Drives the running transition (tick rounds, tries) for up to timeout_ns, sleeping
+ * between tries; true once none runs. Not under klp_lock. */
+bool klp_drive(uint64_t timeout_ns);
+/* Within a change: joins the last worker (no transition running: it is ending), and
+ * starts one for the transition just started. */
 void klp_reap_worker(void);
-/* The same from anywhere: does nothing while a transition or a change runs. */
+void klp_start_worker(void);
+/* Joins a finished worker from anywhere: does nothing while a transition or a change runs. */
 void klp_reap_idle_worker(void);
-void klp_worker_settle(uint64_t gen, bool arm);
+/* Drives any transition to its end: 0, -ETIMEDOUT, or -EINTR (Ctrl-C). */
+int klp_wait_all(uint64_t timeout_ns);
 
 /* The threads still to switch, for the `livepatch` command. */
 struct klp_pending_thread {

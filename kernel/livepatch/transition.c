@@ -413,65 +413,80 @@ int klp_force_transition(struct klp_patch *patch)
     return err;
 }
 
+/* ---- Driving a transition: the writer, waiters, and the worker ---- */
+
+/*
+ * One try: ask every CPU's tick for a round, wait until all have run it (at most
+ * KLP_RETRY_NS), then switch what is left here and complete the transition if no
+ * thread is pending. True once no transition runs.
+ */
+static bool klp_drive_once(void)
+{
+    if (!READ_ONCE(klp_transition_patch))
+        return true;
+    unsigned long round = klp_request_round();
+    uint64_t deadline = clock_ns() + KLP_RETRY_NS;
+    while (!klp_round_finished(round) && clock_ns() < deadline)
+        sleep_ns(NSEC_PER_MSEC);
+    spin_lock(&klp_lock);
+    bool done = klp_try_complete_transition();
+    spin_unlock(&klp_lock);
+    return done;
+}
+
+bool klp_drive(uint64_t timeout_ns)
+{
+    uint64_t deadline = clock_ns() + timeout_ns;
+    for (;;) {
+        if (klp_drive_once())
+            return true;
+        if (clock_ns() >= deadline)
+            return false;
+    }
+}
+
 int klp_wait_transition(const struct klp_patch *patch, uint64_t timeout_ns)
 {
     uint64_t deadline = clock_ns() + timeout_ns;
     while (klp_patch_in_transition(patch)) {
         if (clock_ns() >= deadline)
             return -ETIMEDOUT;
-        sleep_ns(NSEC_PER_MSEC);
+        klp_drive_once();
     }
     klp_reap_idle_worker();
     return 0;
 }
 
-void klp_reap_idle_worker(void)
+int klp_wait_all(uint64_t timeout_ns)
 {
-    /* With no transition the worker is ending; joining it gives its memory back now. */
-    if (klp_change_begin() == 0) {
-        if (!READ_ONCE(klp_transition_patch))
-            klp_reap_worker();
-        klp_change_end();
+    uint64_t deadline = clock_ns() + timeout_ns;
+    while (READ_ONCE(klp_transition_patch)) {
+        if (clock_ns() >= deadline)
+            return -ETIMEDOUT;
+        if (sleep_ns_interruptible(1000) == -EINTR) /* a Ctrl-C check */
+            return -EINTR;
+        klp_drive_once();
     }
-}
-
-/* ---- The worker ---- */
-
-static uint64_t klp_next_gen;
-/* Under klp_lock: the newest worker whose enable or disable has finished starting, and
- * the one that drives the running transition. */
-static uint64_t klp_settled_gen, klp_armed_gen;
-
-static int klp_worker_main(void *arg)
-{
-    uint64_t gen = (uint64_t)(uintptr_t)arg;
-    for (;;) {
-        spin_lock(&klp_lock);
-        /* It can run before the write that made it has taken klp_lock: wait for that. */
-        bool settled = klp_settled_gen >= gen;
-        bool done = settled && (klp_armed_gen != gen || klp_try_complete_transition());
-        unsigned long round = settled && !done ? klp_request_round() : 0;
-        spin_unlock(&klp_lock);
-        if (done)
-            return 0;
-        if (!settled) {
-            sleep_ns(NSEC_PER_MSEC);
-            continue;
-        }
-        /* Every CPU's next tick checks its threads; then this one counts what is left. */
-        uint64_t deadline = clock_ns() + KLP_RETRY_NS;
-        while (!klp_round_finished(round) && clock_ns() < deadline)
-            sleep_ns(NSEC_PER_MSEC);
-    }
+    klp_reap_idle_worker();
+    return 0;
 }
 
 /*
- * Enabling and disabling run one at a time (a second, concurrent one is EBUSY, as it would
- * be once the first has started its transition), so that the one worker thread can be
- * joined, and its memory given back, by the next change or by a wait.
+ * The worker, made only when the write that started a transition could not complete it
+ * within KLP_WRITE_DRIVE_NS: it drives it to the end, however long that takes. Enabling
+ * and disabling run one at a time (a second, concurrent one is EBUSY, as it would be once
+ * the first has started its transition), so that the one worker can be joined, and its
+ * memory given back, by the next change or by a wait.
  */
 static bool klp_changing;
 static struct thread *klp_worker; /* the last worker, joinable; under klp_changing */
+
+static int klp_worker_main(void *arg)
+{
+    while (!klp_drive(NSEC_PER_SEC))
+        ;
+    return 0;
+}
 
 int klp_change_begin(void)
 {
@@ -489,26 +504,23 @@ void klp_reap_worker(void)
     }
 }
 
-/*
- * Made before the transition starts, so that starting one cannot fail for want of a
- * thread; a worker that is not armed ends at its first look after klp_worker_settle.
- * With klp_changing held.
- */
-int klp_worker_prepare(uint64_t *gen)
+void klp_reap_idle_worker(void)
 {
-    klp_reap_worker();
-    *gen = __atomic_add_fetch(&klp_next_gen, 1, __ATOMIC_RELAXED);
-    klp_worker =
-        kthread_create(klp_worker_main, (void *)(uintptr_t)*gen, "klp_transition", this_cpu_id());
-    return klp_worker ? 0 : -ENOMEM;
+    if (klp_change_begin() == 0) {
+        if (!READ_ONCE(klp_transition_patch))
+            klp_reap_worker();
+        klp_change_end();
+    }
 }
 
-void klp_worker_settle(uint64_t gen, bool arm)
+/*
+ * With klp_changing held, a transition running. Without memory for a thread the
+ * transition stays for `livepatch wait` (or anything that waits) or force to end.
+ */
+void klp_start_worker(void)
 {
-    /* Only the section that starts a transition arms, so an armed worker is settled at
-     * once; the others only need the maximum to pass them. */
-    if (gen > klp_settled_gen)
-        klp_settled_gen = gen;
-    if (arm)
-        klp_armed_gen = gen;
+    klp_worker = kthread_create(klp_worker_main, NULL, "klp_transition", this_cpu_id());
+    if (!klp_worker)
+        printk("livepatch: no worker thread (%s): the transition ends on a wait or force\n",
+               strerror(ENOMEM));
 }
