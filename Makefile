@@ -69,7 +69,7 @@ NOTRACE_DIR_LIST := $(strip $(NOTRACE_DIRS))
 in_notrace_dir = $(strip $(foreach d,$(NOTRACE_DIR_LIST),$(filter $(d)%,$(1))))
 is_notrace = $(if $(filter $(TRACED_FILES),$(1)),,$(or $(filter $(NOTRACE),$(1)),$(call in_notrace_dir,$(1))))
 
-C_SRCS   := $(filter-out arch/x86_64/asm_offsets.c,$(sort $(shell find kernel lib arch -name '*.c')))
+C_SRCS   := $(filter-out arch/x86_64/asm_offsets.c,$(sort $(shell find kernel lib arch samples -name '*.c')))
 # The scale kernel (make bench-scale) is this kernel plus SCALE_FUNCS generated traceable
 # functions, built in a BUILD of its own; tools/genscale.py writes them under it.
 SCALE_FUNCS ?=

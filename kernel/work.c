@@ -5,7 +5,8 @@
  *   - a shared hash table behind one contended lock;
  *   - hand-off: items pushed into the next CPU's queue and popped from its own, with
  *     sleeps and cross-CPU wakeups when a queue is empty or full;
- *   - computation through a few layers of ordinary functions.
+ *   - computation through a few layers of ordinary functions, each result checked by
+ *     counting its bits (work_count_bits, which has a deliberate bug: see there).
  * At the end it checks its own books (every item handed off was received, the heap is
  * back where it started) and prints one summary line.
  */
@@ -54,6 +55,7 @@ struct work_run {
     /* Totals, added once per thread at its end. */
     struct spinlock totals_lock;
     uint64_t allocations, table_ops, contended, handed_off, received, checksum;
+    uint64_t bit_checks[MAX_CPUS], bits_wrong[MAX_CPUS]; /* by slot */
     struct work_thread *threads;
     size_t nthreads;
     char failed_name[THREAD_NAME_LEN]; /* a thread that could not be created, or "" */
@@ -95,6 +97,20 @@ static __noinline uint64_t work_compute(struct work_thread *w)
     for (int round = 0; round < 4; round++)
         h ^= work_hash_block(block, 16, h + round);
     return h;
+}
+
+/*
+ * The bits set in v: a hash h is checked by counting h and ~h, which must add up to 64.
+ * The bug is deliberate and stays: the loop stops before bit 63, so every check fails.
+ * It is what the livepatch_work patch (samples/livepatch/livepatch-work.c) fixes while
+ * the load runs; the summary's "bit counts wrong" shows which version ran.
+ */
+static __noinline unsigned work_count_bits(uint64_t v)
+{
+    unsigned n = 0;
+    for (unsigned i = 0; i < 63; i++)
+        n += (unsigned)(v >> i) & 1;
+    return n;
 }
 
 static __noinline void work_heap_churn(struct work_thread *w, void **live, uint64_t *count)
@@ -204,6 +220,7 @@ static int work_thread_main(void *arg)
     struct work_run *run = w->run;
     void *live[WORK_LIVE_ALLOCS] = {0};
     uint64_t allocations = 0, ops = 0, contended = 0, sent = 0, got = 0, sum = 0;
+    uint64_t checks = 0, wrong = 0;
     struct work_queue *mine = &run->queues[w->slot];
     struct work_queue *next = &run->queues[(w->slot + 1) % run->ncpus];
 
@@ -211,6 +228,9 @@ static int work_thread_main(void *arg)
         work_heap_churn(w, live, &allocations);
         work_table_op(w, &ops, &contended);
         uint64_t h = work_compute(w);
+        checks++;
+        if (work_count_bits(h) + work_count_bits(~h) != 64)
+            wrong++;
         if (work_queue_push(run, next, h)) {
             sent++;
             sum += h;
@@ -231,6 +251,8 @@ static int work_thread_main(void *arg)
     run->handed_off += sent;
     run->received += got;
     run->checksum += sum;
+    run->bit_checks[w->slot] += checks;
+    run->bits_wrong[w->slot] += wrong;
     spin_unlock_irqrestore(&run->totals_lock, flags);
     return 0;
 }
@@ -328,6 +350,14 @@ void work_finish(struct work_run *run, struct work_summary *out)
     out->handed_off = run->handed_off;
     out->received = run->received;
     out->books_ok = run->handed_off == run->received && run->checksum == 0;
+    out->bit_checks = out->bits_wrong = 0;
+    for (unsigned i = 0; i < MAX_CPUS; i++) {
+        out->cpu_ids[i] = i < run->ncpus ? run->cpu_ids[i] : 0;
+        out->bit_checks_cpu[i] = run->bit_checks[i];
+        out->bits_wrong_cpu[i] = run->bits_wrong[i];
+        out->bit_checks += run->bit_checks[i];
+        out->bits_wrong += run->bits_wrong[i];
+    }
     kfree(run->threads);
     kfree(run);
 }
@@ -394,12 +424,14 @@ SHELL_COMMAND(work, "work [SECONDS] [THREADS_PER_CPU]",
 
     shell_printf(ctx,
                  "work: %zu threads on %u CPUs for %llu.%03llu s%s: %llu allocations, "
-                 "%llu table ops (%llu contended), %llu items handed off, %llu received: %s\n",
+                 "%llu table ops (%llu contended), %llu items handed off, %llu received, "
+                 "%llu of %llu bit counts wrong: %s\n",
                  sum.threads, sum.cpus, (unsigned long long)(ms / 1000),
                  (unsigned long long)(ms % 1000), interrupted ? " (interrupted)" : "",
                  (unsigned long long)sum.allocations, (unsigned long long)sum.table_ops,
                  (unsigned long long)sum.contended, (unsigned long long)sum.handed_off,
-                 (unsigned long long)sum.received, sum.books_ok ? "ok" : "MISMATCH");
+                 (unsigned long long)sum.received, (unsigned long long)sum.bits_wrong,
+                 (unsigned long long)sum.bit_checks, sum.books_ok ? "ok" : "MISMATCH");
 
     struct mm_stats after;
     mm_get_stats(&after);

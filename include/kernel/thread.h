@@ -44,6 +44,10 @@ struct thread {
     struct wait_queue exit_wait; /* kthread_join waits here */
     /* Function-graph shadow return stack and tracing state; owned by kernel/trace/. */
     void *trace_state;
+    /* Live patching (kernel/livepatch/): the patch state this thread runs in during a
+     * transition (KLP_*), and whether it has yet to switch to the transition's target. */
+    int patch_state;
+    volatile bool patch_pending;
 };
 
 /* Creates a thread that will run fn(arg) on `cpu`; returns NULL when out of memory. */
@@ -64,6 +68,9 @@ void preempt_disable(void);
 void preempt_enable(void);
 
 size_t thread_count(void);
+/* Calls fn for every idle thread and every live thread, with the thread list locked and
+ * interrupts off: fn must not sleep nor create or free threads. */
+void thread_for_each_locked(void (*fn)(struct thread *t, void *arg), void *arg);
 /* Name of a live or recently exited thread; false when unknown. */
 bool thread_comm_of(int pid, char *buf, size_t len);
 

@@ -2,6 +2,7 @@
 #define KERNEL_WORK_H
 
 #include <kernel/compiler.h>
+#include <kernel/percpu.h>
 
 /*
  * The mixed load the `work` command runs (heap churn, a contended shared table, cross-CPU
@@ -17,6 +18,11 @@ struct work_summary {
     unsigned cpus;
     uint64_t allocations, table_ops, contended, handed_off, received;
     bool books_ok; /* every item handed off was received, and the checksum is zero */
+    /* Results checked by counting their bits, and the counts found wrong; in total and by
+     * CPU (index i is CPU cpu_ids[i], for i < cpus). */
+    uint64_t bit_checks, bits_wrong;
+    unsigned cpu_ids[MAX_CPUS];
+    uint64_t bit_checks_cpu[MAX_CPUS], bits_wrong_cpu[MAX_CPUS];
 };
 
 /*

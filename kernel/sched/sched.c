@@ -11,6 +11,7 @@
 #include <arch/thread.h>
 #include <kernel/errno.h>
 #include <kernel/ftrace.h>
+#include <kernel/livepatch.h>
 #include <kernel/mm.h>
 #include <kernel/panic.h>
 #include <kernel/percpu.h>
@@ -83,6 +84,11 @@ static void reap_dead(struct run_queue *rq)
 
 void schedule(void)
 {
+    /* A livepatch safe point: a thread that calls in here has a stack that can be read
+     * whole, unless an interrupt preempted it (the check sees that and leaves it). */
+    struct thread *self = this_cpu()->current;
+    if (unlikely(self && self->patch_pending))
+        klp_update_patch_state_self();
     unsigned long flags = arch_irq_save();
     struct percpu *cpu = this_cpu();
     struct run_queue *rq = &run_queues[cpu->cpu];
@@ -211,6 +217,7 @@ void sched_tick(void)
     if (rq->nr_ready && (cur->is_idle || ++cur->slice_ticks >= SLICE_TICKS))
         cpu->need_resched = true;
     spin_unlock(&rq->lock);
+    klp_tick(); /* a livepatch transition's check of this CPU's other threads, if asked */
 }
 
 /*
@@ -267,6 +274,9 @@ void sched_idle_loop(void)
 {
     struct run_queue *rq = this_rq();
     for (;;) {
+        /* The idle thread switches its livepatch state here, where its stack is short. */
+        if (unlikely(this_cpu()->current->patch_pending))
+            klp_update_patch_state_self();
         arch_irq_disable();
         reap_dead(rq);
         if (rq->nr_ready || this_cpu()->need_resched) {

@@ -6,6 +6,7 @@
 #include <arch/thread.h>
 #include <kernel/errno.h>
 #include <kernel/ftrace.h>
+#include <kernel/livepatch.h>
 #include <kernel/mm.h>
 #include <kernel/panic.h>
 #include <kernel/percpu.h>
@@ -73,6 +74,8 @@ struct thread *kthread_create(int (*fn)(void *arg), void *arg, const char *name,
 
     unsigned long flags = spin_lock_irqsave(&all_threads_lock);
     t->pid = next_pid++;
+    /* Under the list lock, so a livepatch transition sees the thread or sets its state. */
+    klp_thread_init(t);
     list_add_tail(&all_threads, &t->all_node);
     unsigned slot = (unsigned)t->pid % COMM_CACHE_SIZE;
     strlcpy(comm_cache[slot].name, t->name, THREAD_NAME_LEN);
@@ -127,6 +130,17 @@ void kthread_exit(int code)
 }
 
 static void thread_for_each(void (*fn)(const struct thread *t, void *arg), void *arg)
+{
+    unsigned long flags = spin_lock_irqsave(&all_threads_lock);
+    for (unsigned cpu = 0; cpu < MAX_CPUS; cpu++)
+        if (cpu_data(cpu)->online && cpu_data(cpu)->idle)
+            fn(cpu_data(cpu)->idle, arg);
+    struct list_node *pos;
+    list_for_each(pos, &all_threads) fn(list_entry(pos, struct thread, all_node), arg);
+    spin_unlock_irqrestore(&all_threads_lock, flags);
+}
+
+void thread_for_each_locked(void (*fn)(struct thread *t, void *arg), void *arg)
 {
     unsigned long flags = spin_lock_irqsave(&all_threads_lock);
     for (unsigned cpu = 0; cpu < MAX_CPUS; cpu++)

@@ -109,3 +109,14 @@ $ bench -s kprobe
 $ bench -s function_all
 ...
 ~ bench: name=function_all\.event min_cycles=[1-9][0-9]* median_cycles=[1-9][0-9]* min_ns=[0-9]+\.[0-9] median_ns=[0-9]+\.[0-9]
+
+$ bench -s livepatch
+...
+~ livepatch\.unpatched +.* +[1-9][0-9]* +[1-9][0-9]* +[0-9]+\.[0-9] +[0-9]+\.[0-9]
+~ bench: name=livepatch\.unpatched min_cycles=[1-9][0-9]* median_cycles=[1-9][0-9]* min_ns=[0-9]+\.[0-9] median_ns=[0-9]+\.[0-9]
+~ livepatch\.patched +.* +[1-9][0-9]* +[1-9][0-9]* +[0-9]+\.[0-9] +[0-9]+\.[0-9]
+~ bench: name=livepatch\.patched min_cycles=[1-9][0-9]* median_cycles=[1-9][0-9]* min_ns=[0-9]+\.[0-9] median_ns=[0-9]+\.[0-9]
+...
+~ bench: name=livepatch\.transition value=[1-9][0-9]* unit=us
+! skipped
+! failed

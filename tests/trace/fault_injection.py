@@ -87,7 +87,11 @@ def run_script(sh, test):
 
 
 def settle(sh):
-    """Tracing's boot state, twice: the second pass frees what the first could not."""
+    """Tracing's boot state, twice: the second pass frees what the first could not. The
+    live patches off too, and ftrace_enabled back on (they are refused while one is on)."""
+    for patch in ("livepatch_sample", "livepatch_work"):
+        sh.run(f"echo 0 > /sys/kernel/livepatch/{patch}/enabled; livepatch wait")
+    sh.run("echo 1 > /proc/sys/kernel/ftrace_enabled")
     tf.remove_function_commands(sh)
     tf.reset_tracing(sh)
     sh.do("echo > error_log", "echo 0 > /proc/sys/kernel/stack_tracer_enabled",
