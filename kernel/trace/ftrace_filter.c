@@ -279,6 +279,11 @@ static int ops_set_text(struct ftrace_ops *ops, bool is_notrace, const char *buf
         ftrace_hash_free(keep);
         return err;
     }
+    if (reset && !buf) {
+        /* Cleared: no hash at all, so an op about to be freed leaves nothing behind. */
+        ftrace_hash_free(hash);
+        hash = NULL;
+    }
     return is_notrace ? ftrace_ops_set_hashes(ops, keep, hash)
                       : ftrace_ops_set_hashes(ops, hash, keep);
 }

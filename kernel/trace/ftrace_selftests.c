@@ -433,9 +433,13 @@ SELFTEST(ftrace_set_filter_notrace_ip)
     sink = ftrace_test_target_hot(1);
     EXPECT_EQ(c.hits, 0);
     EXPECT_EQ(ftrace_set_notrace(&c.ops, NULL, 0, 1), 0);
+    EXPECT(c.ops.notrace_hash == NULL);
     sink = ftrace_test_target_hot(1);
     EXPECT_EQ(c.hits, 1);
     EXPECT_EQ(unregister_ftrace_function(&c.ops), 0);
+    /* NULL with reset frees the hash: nothing is left for an op about to go. */
+    EXPECT_EQ(ftrace_set_filter(&c.ops, NULL, 0, 1), 0);
+    EXPECT(c.ops.filter_hash == NULL);
     drop_op(&c);
 }
 

@@ -1,14 +1,18 @@
 /*
  * `kprobe_torture SECONDS [SEED]`: makes, enables, disables and removes entry and return
  * probes (with fetch arguments that read registers, the stack and memory, good pointers
- * and bad) on the functions `work` runs, while `work` runs on every CPU. Each action must
- * give the errno the rules say (EBUSY for an enabled probe's removal, nothing else
- * failing); at the end every probe is gone, every probed site is a NOP again, the load's
- * books balance, probes fired, and the heap holds what it held before.
+ * and bad) on the functions `work` runs, while `work` runs on every CPU, and meanwhile
+ * enables and disables the live patch livepatch_work, whose function work_count_bits is
+ * among the probed ones (a kprobe and a live patch on one site). Each action must give
+ * the errno the rules say (EBUSY for an enabled probe's removal or a patch change during
+ * a transition, nothing else failing); at the end every probe is gone, every probed site
+ * is a NOP again (the patch back as it was), the load's books balance, probes fired, and
+ * the heap holds what it held before.
  */
 #include <arch/cpu.h>
 #include <kernel/errno.h>
 #include <kernel/ftrace.h>
+#include <kernel/livepatch.h>
 #include <kernel/mm.h>
 #include <kernel/shell.h>
 #include <kernel/symbols.h>
@@ -25,8 +29,9 @@
 #define TORTURE_MAX_SECONDS 3600
 
 static const char *const torture_funcs[] = {
-    "work_rotate_mix", "krealloc", "work_compute", "work_heap_churn",
-    "work_table_op",   "kmalloc",  "kfree",        "kzalloc",
+    "work_rotate_mix", "krealloc", "work_compute", "work_heap_churn", "work_table_op",
+    "kmalloc",         "kfree",    "kzalloc",      "work_count_bits", /* what livepatch_work
+                                                                         replaces */
 };
 
 /* Entry arguments: registers, $argN, the stack, memory through a register (maybe bad). */
@@ -64,6 +69,9 @@ SHELL_COMMAND(kprobe_torture, "kprobe_torture SECONDS [SEED]",
     uint64_t rng = seed;
     struct torture_probe probes[TORTURE_PROBES] = {0};
     uint64_t makes = 0, enables = 0, disables = 0, removes = 0, busy = 0, hits = 0, misses = 0;
+    uint64_t patch_flips = 0, patch_busy = 0;
+    struct klp_patch *patch = klp_find_patch("livepatch_work");
+    bool patch_was_on = patch && patch->enabled;
     struct mm_stats before, after;
     mm_get_stats(&before);
 
@@ -79,9 +87,21 @@ SHELL_COMMAND(kprobe_torture, "kprobe_torture SECONDS [SEED]",
     char line[192];
     uint64_t deadline = clock_ns() + seconds * NSEC_PER_SEC;
     while (!failed && clock_ns() < deadline && !shell_interrupted()) {
+        int err;
+        if (patch && torture_rand(&rng) % 8 == 0) {
+            err = patch->enabled ? klp_disable_patch(patch) : klp_enable_patch(patch);
+            if (err == -EBUSY) {
+                patch_busy++; /* a transition still runs */
+            } else if (err) {
+                failed = "live patch change";
+                failed_err = err;
+            } else {
+                patch_flips++;
+            }
+            continue;
+        }
         unsigned i = (unsigned)(torture_rand(&rng) % TORTURE_PROBES);
         struct torture_probe *p = &probes[i];
-        int err;
         if (!p->made) {
             p->is_return = torture_rand(&rng) % 3 == 0;
             snprintf(p->name, sizeof(p->name), "kt%u", i);
@@ -153,11 +173,27 @@ SHELL_COMMAND(kprobe_torture, "kprobe_torture SECONDS [SEED]",
             failed_err = err;
         }
     }
+    /* The patch as it was before the run. */
+    if (patch) {
+        int err = klp_wait_transition(patch, 10 * NSEC_PER_SEC);
+        if (!err && patch->enabled != patch_was_on) {
+            err = patch_was_on ? klp_enable_patch(patch) : klp_disable_patch(patch);
+            if (!err)
+                err = klp_wait_transition(patch, 10 * NSEC_PER_SEC);
+        }
+        if (err && !failed) {
+            failed = "putting the live patch back";
+            failed_err = err;
+        }
+    }
     struct work_summary sum;
     work_finish(load, &sum);
 
     unsigned still_on = 0;
     for (size_t i = 0; i < ARRAY_SIZE(torture_funcs); i++) {
+        /* A patched function's site calls its patch's op, not the probes'. */
+        if (patch_was_on && strcmp(torture_funcs[i], "work_count_bits") == 0)
+            continue;
         struct dyn_ftrace *rec = ftrace_rec_lookup(sym_address(torture_funcs[i]));
         if (rec && (rec->flags & (FTRACE_FL_ENABLED | FTRACE_FL_REGS)))
             still_on++;
@@ -165,10 +201,12 @@ SHELL_COMMAND(kprobe_torture, "kprobe_torture SECONDS [SEED]",
     mm_get_stats(&after);
     shell_printf(ctx,
                  "kprobe_torture: %lu s on %u CPUs, seed 0x%lx: %llu makes, %llu enables, "
-                 "%llu disables, %llu removes, %llu refused as busy, %llu hits, %llu missed\n",
+                 "%llu disables, %llu removes, %llu refused as busy, %llu hits, %llu missed, "
+                 "%llu live patch changes (%llu refused during a transition)\n",
                  seconds, sum.cpus, seed, (unsigned long long)makes, (unsigned long long)enables,
                  (unsigned long long)disables, (unsigned long long)removes,
-                 (unsigned long long)busy, (unsigned long long)hits, (unsigned long long)misses);
+                 (unsigned long long)busy, (unsigned long long)hits, (unsigned long long)misses,
+                 (unsigned long long)patch_flips, (unsigned long long)patch_busy);
     if (!failed && !sum.books_ok)
         failed = "the load's books do not balance";
     if (!failed && still_on)
