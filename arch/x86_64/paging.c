@@ -12,6 +12,7 @@
 #include <kernel/panic.h>
 #include <kernel/percpu.h>
 #include <kernel/printk.h>
+#include <kernel/smp.h>
 #include <kernel/spinlock.h>
 #include <lib/string.h>
 
@@ -206,12 +207,20 @@ void *arch_map_mmio(uint64_t phys, size_t len)
 /*
  * Guarded stacks: each slot is the stack plus one unmapped page below it. Freed slots are
  * remembered (in a fixed table, so freeing never allocates) and reused by size.
+ *
+ * A freed slot's old translations may stay in other CPUs' TLBs until they flush, and a
+ * CPU reads other threads' stacks too (a cross-CPU call's argument, an unwinder, a live
+ * patch's stack check): a slot is reused only once every online CPU has flushed since it
+ * was freed. Each CPU flushes at its next thread switch or timer tick when the unmap
+ * generation moved (arch_tlb_catch_up), so that is within a tick; until then a new slot
+ * is taken from the area.
  */
 #define STACK_FREE_SLOTS 1024
 
 static struct {
     uintptr_t top;
     size_t pages;
+    uint64_t gen; /* stack_unmap_generation after its pages were unmapped */
 } free_slots[STACK_FREE_SLOTS];
 static size_t nr_free_slots;
 static uintptr_t stack_area_next = STACK_AREA_BASE;
@@ -222,19 +231,33 @@ void arch_tlb_catch_up(void)
 {
     unsigned cpu = this_cpu_id();
     uint64_t gen = __atomic_load_n(&stack_unmap_generation, __ATOMIC_ACQUIRE);
-    if (tlb_seen_generation[cpu] != gen) {
-        tlb_seen_generation[cpu] = gen;
+    if (__atomic_load_n(&tlb_seen_generation[cpu], __ATOMIC_RELAXED) != gen) {
+        /* Flushed first, then said: a slot is reused only after the flush. */
         write_cr3(read_cr3());
+        __atomic_store_n(&tlb_seen_generation[cpu], gen, __ATOMIC_RELEASE);
     }
+}
+
+/* The oldest generation an online CPU has flushed for. */
+static uint64_t tlb_flushed_everywhere(void)
+{
+    uint64_t min = UINT64_MAX;
+    for (cpumask_t m = cpu_online_mask(); m; m &= m - 1) {
+        uint64_t seen = __atomic_load_n(&tlb_seen_generation[__builtin_ctz(m)], __ATOMIC_ACQUIRE);
+        min = seen < min ? seen : min;
+    }
+    return min;
 }
 static DEFINE_SPINLOCK(stack_area_lock);
 
 void *vmalloc_stack(size_t pages)
 {
+    arch_tlb_catch_up();
+    uint64_t flushed = tlb_flushed_everywhere();
     unsigned long irq = spin_lock_irqsave(&stack_area_lock);
     uintptr_t top = 0;
     for (size_t i = 0; i < nr_free_slots; i++) {
-        if (free_slots[i].pages == pages) {
+        if (free_slots[i].pages == pages && free_slots[i].gen <= flushed) {
             top = free_slots[i].top;
             free_slots[i] = free_slots[--nr_free_slots];
             break;
@@ -274,14 +297,15 @@ void vfree_stack(void *top_ptr, size_t mapped)
         if (pte)
             page_free(pte & PTE_ADDR);
     }
-    /* Other CPUs may still cache the old translations; they flush before they next
-     * switch threads (arch_tlb_catch_up), which is before anything could use the slot. */
-    __atomic_fetch_add(&stack_unmap_generation, 1, __ATOMIC_RELEASE);
+    /* Other CPUs may still cache the old translations: the slot waits until each has
+     * flushed for this generation (see free_slots). */
+    uint64_t gen = __atomic_add_fetch(&stack_unmap_generation, 1, __ATOMIC_ACQ_REL);
     unsigned long irq = spin_lock_irqsave(&stack_area_lock);
     /* When the table is full the virtual range is dropped; the memory was freed above. */
     if (nr_free_slots < STACK_FREE_SLOTS) {
         free_slots[nr_free_slots].top = top;
         free_slots[nr_free_slots].pages = mapped;
+        free_slots[nr_free_slots].gen = gen;
         nr_free_slots++;
     }
     spin_unlock_irqrestore(&stack_area_lock, irq);

@@ -1,6 +1,7 @@
 /* Self-tests of the page allocator and the heap. */
 #include <kernel/mm.h>
 #include <kernel/selftest.h>
+#include <kernel/time.h>
 #include <lib/string.h>
 
 SELFTEST(pmm_alloc_free)
@@ -92,4 +93,34 @@ SELFTEST(heap_many_blocks)
     heap_get_stats(&in_use, &mapped, &allocs, &frees);
     EXPECT_EQ(in_use, in_use_before);
     kfree(blocks);
+}
+
+/*
+ * A freed stack slot comes back once every CPU has had a tick to drop its old
+ * translations (vmalloc_stack), mapped and writable, and the pages are given back.
+ */
+SELFTEST(stack_slot_reuse_after_flush)
+{
+    uint64_t free_before, free_after, total;
+    /* A first slot of this size may need page-table pages that stay: made here first. */
+    void *warm = vmalloc_stack(3);
+    ASSERT_TRUE(warm != NULL);
+    vfree_stack(warm, 3);
+    sleep_ns(30 * 1000 * 1000);
+    pmm_get_stats(&total, &free_before);
+    char *a = vmalloc_stack(3);
+    ASSERT_TRUE(a != NULL);
+    memset(a - 3 * PAGE_SIZE, 0x5a, 3 * PAGE_SIZE);
+    vfree_stack(a, 3);
+    /* Two ticks on every CPU (the timer runs at 100 Hz or faster). */
+    sleep_ns(30 * 1000 * 1000);
+    char *b = vmalloc_stack(3);
+    ASSERT_TRUE(b != NULL);
+    EXPECT(b == a);
+    memset(b - 3 * PAGE_SIZE, 0xa5, 3 * PAGE_SIZE);
+    EXPECT_EQ((unsigned char)b[-1], 0xa5);
+    EXPECT(stack_guard_hit((uintptr_t)b - 3 * PAGE_SIZE - 1));
+    vfree_stack(b, 3);
+    pmm_get_stats(&total, &free_after);
+    EXPECT_EQ(free_after, free_before);
 }

@@ -202,6 +202,9 @@ void sched_tick(void)
     struct percpu *cpu = this_cpu();
     struct run_queue *rq = &run_queues[cpu->cpu];
     cpu->ticks++;
+    /* A CPU that keeps one thread (or idles) still drops freed stacks' translations
+     * within a tick, so their slots can be reused (vmalloc_stack). */
+    arch_tlb_catch_up();
     if (!sched_ready[cpu->cpu])
         return;
     uint64_t now = clock_ns();
