@@ -16,7 +16,9 @@ const char *trace_comm_of(int pid, char *buf, size_t len)
 {
     if (pid == 0)
         return "<idle>";
-    if (thread_comm_of(pid, buf, len))
+    /* The thread cache knows recent threads; saved_cmdlines (Linux's source) keeps the
+     * ones traced since, however many were made after them. */
+    if (thread_comm_of(pid, buf, len) || trace_cmdline_lookup(pid, buf, len))
         return buf;
     return "<...>";
 }

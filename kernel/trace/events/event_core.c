@@ -398,6 +398,19 @@ void trace_event_save_cmdline(int pid, const char *comm)
     arch_irq_restore(irq);
 }
 
+bool trace_cmdline_lookup(int pid, char *buf, size_t len)
+{
+    if (pid <= 0 || !cmdlines || !len)
+        return false;
+    /* Without the lock, as the write side's first look: a racing update or resize gives
+     * at worst a stale name, never a read outside the arrays. */
+    unsigned slot = READ_ONCE(cmdline_of_pid[(unsigned)pid % CMDLINE_PID_MAP]);
+    if (!slot || slot > READ_ONCE(cmdlines_size) || READ_ONCE(cmdlines[slot - 1].pid) != pid)
+        return false;
+    strlcpy(buf, cmdlines[slot - 1].comm, len < THREAD_NAME_LEN ? len : THREAD_NAME_LEN);
+    return true;
+}
+
 int trace_cmdlines_resize(unsigned long size)
 {
     if (size < 1 || size > TRACE_CMDLINES_MAX)

@@ -149,6 +149,8 @@ void trace_event_print_format(struct seqbuf *s, const struct trace_event_call *c
 
 /* The saved_cmdlines cache: records comm for pid, from any context (skips if busy). */
 void trace_event_save_cmdline(int pid, const char *comm);
+/* The name saved_cmdlines holds for pid, if any (any context, no lock). */
+bool trace_cmdline_lookup(int pid, char *buf, size_t len);
 
 /* Whether a tracer (not nop) is on: it keeps saved_cmdlines refreshed at each switch too. */
 void trace_event_save_cmdlines_for_tracer(bool on);

@@ -248,3 +248,20 @@ SELFTEST(events_trace_printk)
     seqbuf_free(&text);
     evt_end(&s);
 }
+
+/* A thread the thread cache has forgotten is still named from saved_cmdlines, as Linux
+ * names every task in a trace. */
+SELFTEST(events_comm_from_saved_cmdlines)
+{
+    char buf[32];
+    /* A pid far above any thread made so far: no thread cache entry can match it. */
+    int pid = 30000 + 17;
+    EXPECT(!trace_cmdline_lookup(pid, buf, sizeof(buf)));
+    EXPECT_STREQ(trace_comm_of(pid, buf, sizeof(buf)), "<...>");
+    trace_event_save_cmdline(pid, "cmdline-test");
+    EXPECT(trace_cmdline_lookup(pid, buf, sizeof(buf)));
+    EXPECT_STREQ(buf, "cmdline-test");
+    EXPECT_STREQ(trace_comm_of(pid, buf, sizeof(buf)), "cmdline-test");
+    /* As the other saved_cmdlines test leaves it: an empty cache of the same size. */
+    EXPECT_EQ(trace_cmdlines_resize(trace_cmdlines_size()), 0);
+}
