@@ -19,6 +19,7 @@
  */
 #include <arch/cpu.h>
 #include <arch/ftrace.h>
+#include <arch/local.h>
 #include <kernel/errno.h>
 #include <kernel/ftrace.h>
 #include <kernel/mm.h>
@@ -59,8 +60,8 @@ struct kprobe_place {
     unsigned long addr; /* the call site: the function's first byte */
     unsigned maxactive;
     uint64_t serial;
-    int armed_slot; /* -1 when not armed */
-    uint64_t nhit[MAX_CPUS];
+    int armed_slot;               /* -1 when not armed */
+    unsigned long nhit[MAX_CPUS]; /* each CPU counts its own (local_inc: safe in interrupts) */
     volatile uint64_t nmissed;
     volatile unsigned nactive; /* return probes: calls hooked and not yet returned */
 };
@@ -68,7 +69,8 @@ struct kprobe_place {
 #define KPROBE_ARMED_MAX 256
 static struct kprobe_place *volatile armed[KPROBE_ARMED_MAX];
 static volatile unsigned armed_end; /* slots at and above it are empty */
-static volatile unsigned in_handler[MAX_CPUS];
+/* Handlers running on each CPU, interrupts' nested ones included (only that CPU writes). */
+static unsigned long in_handler[MAX_CPUS];
 
 static struct kprobe_place *places;
 static uint64_t next_serial = 1;
@@ -138,16 +140,11 @@ static void kretprobe_hook(struct kprobe_place *p, unsigned long ip, struct ftra
 static unsigned handler_enter(void)
 {
     unsigned cpu = this_cpu_id();
-    in_handler[cpu]++;
-    barrier();
+    local_inc(&in_handler[cpu]);
     return cpu;
 }
 
-static void handler_exit(unsigned cpu)
-{
-    barrier();
-    in_handler[cpu]--;
-}
+static void handler_exit(unsigned cpu) { local_dec(&in_handler[cpu]); }
 
 static void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip, struct ftrace_ops *op,
                                   struct ftrace_regs *fregs)
@@ -161,7 +158,7 @@ static void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip, str
         struct kprobe_place *p = READ_ONCE(armed[i]);
         if (!p || p->addr != ip)
             continue;
-        p->nhit[cpu]++;
+        local_inc(&p->nhit[cpu]);
         struct kprobe_event *ev = p->ev;
         if (!(ev->enabled & TRACE_EVENT_ON_RECORD))
             continue;
