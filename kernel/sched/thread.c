@@ -129,7 +129,7 @@ void kthread_exit(int code)
     panic("dead thread %d was scheduled again", t->pid);
 }
 
-static void thread_for_each(void (*fn)(const struct thread *t, void *arg), void *arg)
+void thread_for_each_locked(void (*fn)(struct thread *t, void *arg), void *arg)
 {
     unsigned long flags = spin_lock_irqsave(&all_threads_lock);
     for (unsigned cpu = 0; cpu < MAX_CPUS; cpu++)
@@ -140,15 +140,22 @@ static void thread_for_each(void (*fn)(const struct thread *t, void *arg), void 
     spin_unlock_irqrestore(&all_threads_lock, flags);
 }
 
-void thread_for_each_locked(void (*fn)(struct thread *t, void *arg), void *arg)
+/* The read-only walk is the same walk with a callback that takes a const thread. */
+struct thread_visit_const {
+    void (*fn)(const struct thread *t, void *arg);
+    void *arg;
+};
+
+static void visit_const(struct thread *t, void *arg)
 {
-    unsigned long flags = spin_lock_irqsave(&all_threads_lock);
-    for (unsigned cpu = 0; cpu < MAX_CPUS; cpu++)
-        if (cpu_data(cpu)->online && cpu_data(cpu)->idle)
-            fn(cpu_data(cpu)->idle, arg);
-    struct list_node *pos;
-    list_for_each(pos, &all_threads) fn(list_entry(pos, struct thread, all_node), arg);
-    spin_unlock_irqrestore(&all_threads_lock, flags);
+    struct thread_visit_const *v = arg;
+    v->fn(t, v->arg);
+}
+
+static void thread_for_each(void (*fn)(const struct thread *t, void *arg), void *arg)
+{
+    struct thread_visit_const v = {fn, arg};
+    thread_for_each_locked(visit_const, &v);
 }
 
 size_t thread_count(void) { return nr_threads; }
