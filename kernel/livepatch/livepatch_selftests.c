@@ -82,13 +82,20 @@ static int klp_test_sleeper_main(void *arg)
     return 0;
 }
 
-static struct thread *klp_test_start_sleeper(struct klp_test_sleeper *s, unsigned cpu)
+/* A sleeper on cpu, parked inside klp_test_sleep_in; NULL (nothing left) if it cannot be. */
+static struct thread *klp_test_start_sleeper(struct klp_test_sleeper **out, unsigned cpu)
 {
-    memset(s, 0, sizeof(*s));
+    struct klp_test_sleeper *s = kzalloc(sizeof(*s));
+    *out = s;
+    if (!s)
+        return NULL;
     wait_queue_init(&s->wq, "klp_test");
     struct thread *t = kthread_create(klp_test_sleeper_main, s, "klp_test", cpu);
-    if (!t)
+    if (!t) {
+        kfree(s);
+        *out = NULL;
         return NULL;
+    }
     for (int i = 0; i < 5000 && !s->inside; i++)
         sleep_ns(NSEC_PER_MSEC);
     /* Let it reach the scheduler: inside is set just before it sleeps. */
@@ -346,13 +353,9 @@ SELFTEST(livepatch_sympos)
 SELFTEST(livepatch_transition_waits_for_thread_inside)
 {
     ASSERT_EQ(klp_test_ready(&sleep_patch), 0);
-    struct klp_test_sleeper *s = kzalloc(sizeof(*s));
-    ASSERT_NOT_NULL(s);
-    struct thread *th = klp_test_start_sleeper(s, this_cpu_id());
-    if (!th) {
-        kfree(s);
-        ASSERT_TRUE(th != NULL);
-    }
+    struct klp_test_sleeper *s;
+    struct thread *th = klp_test_start_sleeper(&s, this_cpu_id());
+    ASSERT_TRUE(th != NULL);
     EXPECT(s->inside);
     EXPECT_EQ(klp_enable_patch(&sleep_patch), 0);
     /* The sleeper is inside klp_test_sleep_in: the transition cannot end. */
@@ -382,13 +385,9 @@ SELFTEST(livepatch_busy_during_transition)
 {
     ASSERT_EQ(klp_test_ready(&sleep_patch), 0);
     ASSERT_EQ(klp_test_ready(&mul_patch), 0);
-    struct klp_test_sleeper *s = kzalloc(sizeof(*s));
-    ASSERT_NOT_NULL(s);
-    struct thread *th = klp_test_start_sleeper(s, this_cpu_id());
-    if (!th) {
-        kfree(s);
-        ASSERT_TRUE(th != NULL);
-    }
+    struct klp_test_sleeper *s;
+    struct thread *th = klp_test_start_sleeper(&s, this_cpu_id());
+    ASSERT_TRUE(th != NULL);
     EXPECT_EQ(klp_enable_patch(&sleep_patch), 0);
     EXPECT(klp_patch_in_transition(&sleep_patch));
     /* Any other change waits for the end of the transition, the same patch included. */
@@ -405,15 +404,11 @@ SELFTEST(livepatch_busy_during_transition)
 SELFTEST(livepatch_force_completes_stuck_transition)
 {
     ASSERT_EQ(klp_test_ready(&sleep_patch), 0);
-    struct klp_test_sleeper *s = kzalloc(sizeof(*s));
-    ASSERT_NOT_NULL(s);
     /* On another CPU when there is one: force must reach threads of every CPU. */
     unsigned cpu = cpus_online > 1 ? (this_cpu_id() + 1) % cpus_online : this_cpu_id();
-    struct thread *th = klp_test_start_sleeper(s, cpu);
-    if (!th) {
-        kfree(s);
-        ASSERT_TRUE(th != NULL);
-    }
+    struct klp_test_sleeper *s;
+    struct thread *th = klp_test_start_sleeper(&s, cpu);
+    ASSERT_TRUE(th != NULL);
     EXPECT_EQ(klp_enable_patch(&sleep_patch), 0);
     EXPECT_EQ(klp_wait_transition(&sleep_patch, 100 * NSEC_PER_MSEC), -ETIMEDOUT);
     EXPECT_EQ(klp_force_transition(&sleep_patch), 0);
@@ -436,11 +431,9 @@ SELFTEST(livepatch_force_unpatch_transition)
 {
     ASSERT_EQ(klp_test_ready(&sleep_patch), 0);
     ASSERT_EQ(klp_test_switch(&sleep_patch, true), 0);
-    struct klp_test_sleeper *s = kzalloc(sizeof(*s));
-    ASSERT_NOT_NULL(s);
-    struct thread *th = klp_test_start_sleeper(s, this_cpu_id());
+    struct klp_test_sleeper *s;
+    struct thread *th = klp_test_start_sleeper(&s, this_cpu_id());
     if (!th) {
-        kfree(s);
         klp_test_switch(&sleep_patch, false);
         ASSERT_TRUE(th != NULL);
     }
@@ -464,21 +457,12 @@ SELFTEST(livepatch_force_unpatch_transition)
 SELFTEST(livepatch_new_thread_starts_switched)
 {
     ASSERT_EQ(klp_test_ready(&sleep_patch), 0);
-    struct klp_test_sleeper *s = kzalloc(sizeof(*s)), *s2 = kzalloc(sizeof(*s2));
-    if (!s || !s2) {
-        kfree(s);
-        kfree(s2);
-        ASSERT_TRUE(false);
-    }
-    struct thread *th = klp_test_start_sleeper(s, this_cpu_id());
-    if (!th) {
-        kfree(s);
-        kfree(s2);
-        ASSERT_TRUE(th != NULL);
-    }
+    struct klp_test_sleeper *s, *s2;
+    struct thread *th = klp_test_start_sleeper(&s, this_cpu_id());
+    ASSERT_TRUE(th != NULL);
     EXPECT_EQ(klp_enable_patch(&sleep_patch), 0);
     EXPECT(klp_patch_in_transition(&sleep_patch));
-    struct thread *th2 = klp_test_start_sleeper(s2, this_cpu_id());
+    struct thread *th2 = klp_test_start_sleeper(&s2, this_cpu_id());
     EXPECT(th2 != NULL);
     if (th2) {
         EXPECT_EQ(th2->patch_state, KLP_PATCHED);
