@@ -9,5 +9,6 @@ void percpu_init_cpu(unsigned cpu, uint32_t apic_id)
     p->self = p;
     p->cpu = cpu;
     p->apic_id = apic_id;
+    p->context_bit = PERCPU_CONTEXT_THREAD;
     arch_percpu_set_base(p);
 }

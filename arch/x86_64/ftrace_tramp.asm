@@ -5,12 +5,15 @@
 ; Each one builds a frame (so backtraces pass through), saves the argument registers the
 ; traced function has not used yet, and calls the C dispatcher with
 ;   rdi = ip (the site), rsi = &parent return address, edx = op slot (-1: list), rcx = regs.
+; A slot's plain trampoline calls what ftrace_tramp_entry[slot] holds: the generic
+; dispatcher, or its op's direct entry, which takes the first two arguments only.
 ; The regs variants build a complete struct pt_regs (arch/regs.h), with rip the address
 ; after the site's call, and afterwards reload every register from it and go on at its
 ; rip, which a callback may have changed.
 
 extern ftrace_tramp_dispatch
 extern ftrace_list_dispatch
+extern ftrace_tramp_entry
 
 global arch_ftrace_tramp_table
 global arch_ftrace_list_caller:function
@@ -23,7 +26,7 @@ global arch_ftrace_list_regs_caller:function
 ; (arch_ftrace_in_entry).
 section .text.ftrace_entry progbits alloc exec nowrite align=16
 
-; %1 = symbol, %2 = slot number (or -1), %3 = dispatcher
+; %1 = symbol, %2 = slot number (or -1), %3 = what to call: a symbol, or [the entry table word]
 %macro TRAMP 3
 global %1:function
 %1:
@@ -122,7 +125,7 @@ global %1:function
 
 %assign s 0
 %rep TRAMP_SLOTS
-    TRAMP ftrace_tramp_ %+ s, s, ftrace_tramp_dispatch
+    TRAMP ftrace_tramp_ %+ s, s, [rel ftrace_tramp_entry + 8 * s]
     REGS_TRAMP ftrace_regs_tramp_ %+ s, s, ftrace_tramp_dispatch
 %assign s s + 1
 %endrep

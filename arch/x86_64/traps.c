@@ -210,8 +210,12 @@ void x86_trap_dispatch(struct pt_regs *regs)
     if (v < 32) {
         x86_trap_hook_fn hook = trap_hooks[v];
         bool nmi = v == X86_VEC_NMI;
+        unsigned context = cpu->context_bit;
         cpu->nmi_depth += nmi;
+        if (nmi)
+            cpu->context_bit = PERCPU_CONTEXT_NMI;
         bool handled = hook && hook(regs);
+        cpu->context_bit = context;
         cpu->nmi_depth -= nmi;
         if (handled)
             return;
@@ -221,7 +225,10 @@ void x86_trap_dispatch(struct pt_regs *regs)
         fatal_exception(regs);
     }
 
+    /* Maskable interrupts never nest into an NMI: this is hardirq context. */
+    unsigned context = cpu->context_bit;
     cpu->irq_depth++;
+    cpu->context_bit = PERCPU_CONTEXT_HARDIRQ;
     x86_irq_handler_fn fn = READ_ONCE(irq_handlers[v].fn);
     trace_vector_entry(v);
     if (fn)
@@ -229,6 +236,7 @@ void x86_trap_dispatch(struct pt_regs *regs)
     trace_vector_exit(v, fn != NULL);
     if (v != X86_VEC_SPURIOUS && x86_irq_eoi)
         x86_irq_eoi(v);
+    cpu->context_bit = context;
     cpu->irq_depth--;
     trap_irq_exit(regs);
 }

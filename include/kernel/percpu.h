@@ -8,6 +8,11 @@
 
 struct thread;
 
+/* struct percpu's context_bit. */
+#define PERCPU_CONTEXT_THREAD 1u
+#define PERCPU_CONTEXT_HARDIRQ 2u
+#define PERCPU_CONTEXT_NMI 4u
+
 /*
  * Everything a CPU keeps for itself. %gs points at its own copy; the first field points
  * back at the copy so this_cpu() is a single load. Cache-line aligned so that one CPU's
@@ -22,8 +27,16 @@ struct percpu {
     struct thread *idle;
     int irq_depth; /* hardirq nesting: > 0 inside an interrupt handler */
     int nmi_depth;
+    /*
+     * The same as one bit, for the tracer's hot path: 1 thread, 2 hardirq, 4 NMI. Set
+     * by the interrupt entry with the depths, restored on the way out.
+     */
+    unsigned context_bit;
+    int current_pid;   /* current's pid, kept with current: the tracer reads it on every event */
     int preempt_count; /* > 0: the scheduler must not switch away */
     bool need_resched;
+    /* Contexts inside an ftrace callback, a bit each (kernel/trace/ftrace_callback.h). */
+    unsigned ftrace_recursion;
     uint64_t ticks;
     uint64_t interrupts;
     uint64_t ipis_received;

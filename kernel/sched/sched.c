@@ -119,6 +119,7 @@ void schedule(void)
     next->slice_ticks = 0;
     rq->current = next;
     cpu->current = next;
+    cpu->current_pid = next->pid;
     /* The lock is dropped before the switch: only this CPU ever runs prev or next, and
      * it cannot run anything else until the switch completes (interrupts are off). */
     spin_unlock(&rq->lock);
@@ -268,6 +269,7 @@ void sched_init_cpu(unsigned cpu)
     rq->current = idle;
     cpu_data(cpu)->idle = idle;
     cpu_data(cpu)->current = idle;
+    cpu_data(cpu)->current_pid = idle->pid;
     if (cpu == 0)
         arch_set_irq_handler(ARCH_IPI_RESCHEDULE, reschedule_ipi, NULL);
     __atomic_store_n(&sched_ready[cpu], true, __ATOMIC_RELEASE);

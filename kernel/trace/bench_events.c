@@ -101,7 +101,7 @@ BENCH_ROW(events, "tracepoints per event: off (the enabled-byte test) and on (a 
         }
         bool was_on = rb_record_is_on(trace_global.buffer);
         uint32_t cpumask = trace_global.cpumask;
-        trace_global.cpumask |= 1u << this_cpu_id();
+        trace_set_cpumask(cpumask | 1u << this_cpu_id());
         trace_set_on(false);
         trace_clear(this_cpu_id());
         trace_set_on(true);
@@ -116,7 +116,7 @@ BENCH_ROW(events, "tracepoints per event: off (the enabled-byte test) and on (a 
         uint64_t written = bench_ev_written_here();
         trace_set_on(false);
         trace_clear(this_cpu_id());
-        trace_global.cpumask = cpumask;
+        trace_set_cpumask(cpumask);
         trace_set_on(was_on);
         preempt_enable();
 

@@ -72,7 +72,7 @@ void bench_tracer_restore(struct bench_tracer_saved *s)
     trace_set_tracer(s->tracer);
     if (s->stack_trace)
         trace_set_option(TRACE_OPT_FUNC_STACK_TRACE, true);
-    trace_global.cpumask = s->cpumask;
+    trace_set_cpumask(s->cpumask);
     /* The pids themselves were left alone; only the count switched them off. */
     __atomic_store_n(&trace_global.pid_count, s->pid_count, __ATOMIC_RELEASE);
     trace_set_on(s->on);
@@ -120,7 +120,7 @@ const char *bench_tracer_measure_on(const char *tracer, bool every_site, uint64_
         bench_tracer_sample(off, runs, calls);
         /* Every call must write its events: no pid or CPU filter, no stack events. */
         WRITE_ONCE(trace_global.pid_count, 0);
-        trace_global.cpumask |= 1u << this_cpu_id();
+        trace_set_cpumask(trace_global.cpumask | 1u << this_cpu_id());
         if (trace_opt(TRACE_OPT_FUNC_STACK_TRACE))
             trace_set_option(TRACE_OPT_FUNC_STACK_TRACE, false);
         trace_set_on(true);

@@ -9,16 +9,17 @@
  * bytes differ into one batch, verifies every one of them, and patches the batch with
  * three sync rounds.
  *
- * Callbacks run with preemption off and a per-CPU "active" count; unregistering waits
+ * Callbacks run with preemption off and counted in per CPU (ftrace_callback.h); unregistering waits
  * until every CPU has been seen outside callbacks after the op became unreachable, so
  * when it returns nobody is, or will be, inside that op.
  *
  * An op's own trampoline calls the op without looking at its hashes: only sites the op
  * wants call it. That holds only if a trampoline slot never serves a new op while some
  * CPU is still on its way in from a site of the slot's previous op (between the call
- * and callback_enter). Such a CPU is never preempted there and is seen there by the
- * sync round's interrupt, so unregistering repeats the round until every CPU was once
- * found elsewhere (wait_for_callbacks); a CPU found elsewhere after the sites changed
+ * and ftrace_callback_enter; an op's direct entry is entry text as a whole). Such a CPU
+ * is never preempted there and is seen there by the sync round's interrupt, so
+ * unregistering repeats the round until every CPU was once found elsewhere
+ * (wait_for_callbacks); a CPU found elsewhere after the sites changed
  * can only reach the trampolines the sites call now. A call in flight while an op's
  * filter changes reaches that same op: it entered while the op still wanted it.
  */
@@ -39,6 +40,7 @@
 #include <lib/sort.h>
 #include <lib/string.h>
 
+#include "ftrace_callback.h"
 #include "trace_internal.h"
 
 #define FTRACE_MAX_OPS 32
@@ -66,6 +68,11 @@ static DEFINE_SPINLOCK(ftrace_lock);
 static struct ftrace_ops *volatile active_ops[FTRACE_MAX_OPS];
 /* The op each trampoline slot serves, read locklessly by its trampoline. */
 static struct ftrace_ops *volatile tramp_ops[ARCH_FTRACE_TRAMP_SLOTS];
+/*
+ * What each slot's plain trampoline calls: the generic dispatcher, or its op's direct
+ * entry. Set before any site calls the slot, reset when its op goes (ftrace_tramp.asm).
+ */
+unsigned long volatile ftrace_tramp_entry[ARCH_FTRACE_TRAMP_SLOTS];
 static uint64_t recursion_stopped_unowned;
 /* Sync rounds repeated because a CPU was on its way into a callback (wait_for_callbacks). */
 static uint64_t entry_waits;
@@ -74,10 +81,9 @@ static uint64_t entry_waits;
 static struct ftrace_ops global_ops = {.tramp_slot = -1};
 struct ftrace_ops *ftrace_global_ops = &global_ops;
 
+/* The callback guard's bits are in struct percpu (ftrace_callback.h); these are the ops'. */
 struct ftrace_cpu_state {
-    volatile unsigned active; /* callbacks running on this CPU (nesting) */
-    unsigned recursion;       /* one bit per context: normal, irq, nmi */
-    unsigned op_recursion;    /* the same, for ftrace_test_recursion_trylock */
+    unsigned op_recursion; /* a bit per context, for ftrace_test_recursion_trylock */
 } __cacheline_aligned;
 static struct ftrace_cpu_state cpu_state[MAX_CPUS];
 
@@ -171,34 +177,6 @@ bool ftrace_ops_wants(const struct ftrace_ops *ops, size_t i)
 
 /* ---- callbacks: entered from the trampolines ---- */
 
-static inline unsigned recursion_context_bit(struct percpu *cpu)
-{
-    if (cpu->nmi_depth)
-        return 1u << 2;
-    return cpu->irq_depth ? 1u << 1 : 1u << 0;
-}
-
-/* Returns the bit to release, or 0 when this context is already inside a callback. */
-static inline unsigned callback_enter(struct percpu *cpu, struct ftrace_cpu_state *st)
-{
-    unsigned bit = recursion_context_bit(cpu);
-    if (st->recursion & bit)
-        return 0;
-    st->recursion |= bit;
-    cpu->preempt_count++;
-    st->active++;
-    barrier();
-    return bit;
-}
-
-static inline void callback_exit(struct percpu *cpu, struct ftrace_cpu_state *st, unsigned bit)
-{
-    barrier();
-    st->active--;
-    cpu->preempt_count--;
-    st->recursion &= ~bit;
-}
-
 /* ---- recursed_functions: where the guard turned a call away ---- */
 
 #define RECURSED_MAX 128
@@ -251,7 +229,7 @@ int ftrace_test_recursion_trylock(unsigned long ip, unsigned long parent_ip)
 {
     struct percpu *cpu = this_cpu();
     struct ftrace_cpu_state *st = &cpu_state[cpu->cpu];
-    unsigned bit = recursion_context_bit(cpu);
+    unsigned bit = ftrace_context_bit(cpu);
     if (st->op_recursion & bit) {
         record_recursion(ip, parent_ip);
         return -1;
@@ -270,17 +248,24 @@ void ftrace_test_recursion_unlock(int bit)
     cpu_state[cpu->cpu].op_recursion &= ~(1u << bit);
 }
 
+void ftrace_callback_recursed(struct ftrace_ops *op, unsigned long ip, unsigned long parent_ip)
+{
+    if (op)
+        op->recursion_stopped++;
+    else
+        recursion_stopped_unowned++;
+    record_recursion(ip, parent_ip);
+}
+
 FTRACE_ENTRY_TEXT void ftrace_tramp_dispatch(unsigned long ip, unsigned long *parent_slot, int slot,
                                              struct pt_regs *regs)
 {
     struct percpu *cpu = this_cpu();
-    struct ftrace_cpu_state *st = &cpu_state[cpu->cpu];
-    unsigned bit = callback_enter(cpu, st);
+    unsigned bit;
+    bool entered = ftrace_callback_enter(cpu, &bit);
     struct ftrace_ops *op = READ_ONCE(tramp_ops[slot]);
-    if (unlikely(!bit)) {
-        if (op)
-            op->recursion_stopped++;
-        record_recursion(ip, *parent_slot);
+    if (unlikely(!entered)) {
+        ftrace_callback_recursed(op, ip, *parent_slot);
         return;
     }
     /* The slot is empty once its op is unregistered, while a CPU may still come in from
@@ -290,18 +275,16 @@ FTRACE_ENTRY_TEXT void ftrace_tramp_dispatch(unsigned long ip, unsigned long *pa
         struct ftrace_regs fregs = {.regs = regs, .parent_slot = parent_slot};
         op->func(ip, *parent_slot, op, &fregs);
     }
-    callback_exit(cpu, st, bit);
+    ftrace_callback_exit(cpu, bit);
 }
 
 FTRACE_ENTRY_TEXT void ftrace_list_dispatch(unsigned long ip, unsigned long *parent_slot, int slot,
                                             struct pt_regs *regs)
 {
     struct percpu *cpu = this_cpu();
-    struct ftrace_cpu_state *st = &cpu_state[cpu->cpu];
-    unsigned bit = callback_enter(cpu, st);
-    if (unlikely(!bit)) {
-        recursion_stopped_unowned++;
-        record_recursion(ip, *parent_slot);
+    unsigned bit;
+    if (unlikely(!ftrace_callback_enter(cpu, &bit))) {
+        ftrace_callback_recursed(NULL, ip, *parent_slot);
         return;
     }
     struct dyn_ftrace *rec = ftrace_rec_lookup(ip);
@@ -321,7 +304,7 @@ FTRACE_ENTRY_TEXT void ftrace_list_dispatch(unsigned long ip, unsigned long *par
                 op->func(ip, parent_ip, op, &fregs);
         }
     }
-    callback_exit(cpu, st, bit);
+    ftrace_callback_exit(cpu, bit);
 }
 
 /*
@@ -332,7 +315,7 @@ static void wait_for_callbacks(void)
 {
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
     /* Each round makes every CPU take an interrupt, which drains its stores: a CPU that
-     * had already picked the op up now shows a non-zero active count. A CPU the round
+     * had already picked the op up now shows its bit in ftrace_recursion. A CPU the round
      * found in the entry code may not have counted itself in yet: ask it again. It runs
      * there (it cannot be preempted) and is out within a few instructions. */
     cpumask_t unseen = cpu_online_mask() & ~(1u << this_cpu_id());
@@ -347,7 +330,7 @@ static void wait_for_callbacks(void)
     for (unsigned c = 0; c < MAX_CPUS; c++) {
         if (!cpu_data(c)->online || c == this_cpu_id())
             continue;
-        while (READ_ONCE(cpu_state[c].active) != 0)
+        while (READ_ONCE(cpu_data(c)->ftrace_recursion) != 0)
             arch_cpu_relax();
     }
 }
@@ -575,6 +558,17 @@ static bool ipmodify_conflict(const struct ftrace_ops *ops, struct ftrace_hash *
     return false;
 }
 
+/*
+ * The slot's op is gone: a CPU still coming in from one of its sites finds no op in the
+ * generic dispatcher. One already past the trampoline's load of the entry is in entry text,
+ * and wait_for_callbacks, which the caller runs next, waits for it.
+ */
+static void release_slot(unsigned slot)
+{
+    WRITE_ONCE(ftrace_tramp_entry[slot], (unsigned long)ftrace_tramp_dispatch);
+    WRITE_ONCE(tramp_ops[slot], NULL);
+}
+
 int register_ftrace_function(struct ftrace_ops *ops)
 {
     spin_lock(&ftrace_lock);
@@ -616,15 +610,19 @@ int register_ftrace_function(struct ftrace_ops *ops)
     }
     ops->tramp_slot = slot;
     ops->recursion_stopped = 0;
-    if (slot >= 0)
+    if (slot >= 0) {
+        bool direct = ops->entry && !(ops->flags & FTRACE_OPS_FL_SAVE_REGS);
+        WRITE_ONCE(ftrace_tramp_entry[slot],
+                   direct ? (unsigned long)ops->entry : (unsigned long)ftrace_tramp_dispatch);
         WRITE_ONCE(tramp_ops[slot], ops);
+    }
     WRITE_ONCE(active_ops[pos], ops);
     ops->flags |= FTRACE_OPS_FL_ENABLED;
     err = update_sites();
     if (err) {
         WRITE_ONCE(active_ops[pos], NULL);
         if (slot >= 0)
-            WRITE_ONCE(tramp_ops[slot], NULL);
+            release_slot(slot);
         ops->flags &= ~FTRACE_OPS_FL_ENABLED;
         wait_for_callbacks();
     }
@@ -658,7 +656,7 @@ int unregister_ftrace_function(struct ftrace_ops *ops)
         }
     }
     if (ops->tramp_slot >= 0)
-        WRITE_ONCE(tramp_ops[ops->tramp_slot], NULL);
+        release_slot((unsigned)ops->tramp_slot);
     wait_for_callbacks();
     ops->flags &= ~FTRACE_OPS_FL_ENABLED;
     ops->tramp_slot = -1;
@@ -768,6 +766,8 @@ static void report_bad_site(unsigned long ip, const char *why, const uint8_t *by
 void ftrace_init(void)
 {
     uint64_t start = clock_ns();
+    for (unsigned slot = 0; slot < ARCH_FTRACE_TRAMP_SLOTS; slot++)
+        release_slot(slot);
     size_t n = (size_t)(__stop_mcount_loc - __start_mcount_loc);
     /* The table is in rodata; sort a copy inside the record pages instead. */
     record_pages = (n * sizeof(struct dyn_ftrace) + PAGE_SIZE - 1) / PAGE_SIZE;

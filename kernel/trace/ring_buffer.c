@@ -43,7 +43,7 @@
  * would be relative to, so it writes an absolute TIME_STAMP record instead (see
  * rb_reserve_event).
  */
-#include "ring_buffer_layout.h"
+#include "ring_buffer_write.h"
 
 #ifdef RB_TEST_HOOKS
 static const char *const rb_hook_names[RB_HOOK_COUNT] = {
@@ -165,8 +165,8 @@ static bool rb_push_head(struct rb_cpu_buffer *cb, struct rb_page *tail, uintptr
  * The event does not fit on `tail`, whose state was `st`. Closes the page and moves the
  * tail on. Returns 0 to try the reservation again, -1 to drop the event.
  */
-static __noinline int rb_move_tail(struct ring_buffer *rb, struct rb_cpu_buffer *cb,
-                                   struct rb_page *tail, uint64_t st)
+__noinline int rb_move_tail(struct ring_buffer *rb, struct rb_cpu_buffer *cb, struct rb_page *tail,
+                            uint64_t st)
 {
     unsigned off = rb_st_off(st);
     /* A nested writer may have moved on since `tail` was read: start over from there. */
@@ -229,20 +229,9 @@ static uint32_t *rb_write_stamp(uint32_t *p, int stamp, uint64_t delta, uint64_t
     return p + 2;
 }
 
-/*
- * Reserves space for a payload of plen bytes (a multiple of 4) and writes the event header.
- *
- * Time stamps: before_ts and last_ts are equal except while some writer is between storing
- * before_ts and storing last_ts, which brackets its claim of the space. A writer that
- * finds them equal knows last_ts is the time of the event just before its space; one
- * that finds them different interrupted that window and writes an absolute time. The
- * cmpxchg on the state word fails if anything else happened since the state was read.
- * The clock is read after before_ts and last_ts: with the read moved before them, the host
- * stress test (tests/host/rb_stress.c) finds events timed outside their reservations.
- * The default clock, clock_ns, is read inline: no call.
- */
-static __always_inline void *rb_reserve_event(struct ring_buffer *rb, struct rb_cpu_buffer *cb,
-                                              unsigned plen, struct rb_reservation *res)
+/* rb_reserve_event's general case: any clock, page changes, time records, retries. */
+void *rb_reserve_event_slow(struct ring_buffer *rb, struct rb_cpu_buffer *cb, unsigned plen,
+                            struct rb_reservation *res)
 {
     unsigned body = plen <= RB_SMALL_PAYLOAD ? 4 + plen : 8 + plen;
 
@@ -262,16 +251,16 @@ static __always_inline void *rb_reserve_event(struct ring_buffer *rb, struct rb_
         uint64_t delta = 0;
         int stamp = RB_STAMP_NONE;
         if (off != 0) {
-            if (unlikely(before != last)) {
+            if (before != last) {
                 stamp = RB_STAMP_ABSOLUTE;
             } else {
                 delta = ts - last;
-                if (unlikely(delta > RB_DELTA_MAX))
+                if (delta > RB_DELTA_MAX)
                     stamp = delta <= RB_TIME_MASK ? RB_STAMP_EXTEND : RB_STAMP_ABSOLUTE;
             }
         }
         unsigned size = body + (stamp != RB_STAMP_NONE ? RB_STAMP_LEN : 0);
-        if (unlikely(off + size > RB_DATA_SIZE)) {
+        if (off + size > RB_DATA_SIZE) {
             if (rb_move_tail(rb, cb, tail, st) < 0)
                 return NULL;
             continue;
@@ -279,7 +268,7 @@ static __always_inline void *rb_reserve_event(struct ring_buffer *rb, struct rb_
 
         WRITE_ONCE(cb->before_ts, ts);
         RB_HOOK(RESERVE_STAMPED);
-        if (unlikely(!rb_local_cmpxchg(&tail->state, st, st + rb_st_event(size))))
+        if (!rb_local_cmpxchg(&tail->state, st, st + rb_st_event(size)))
             continue;
         RB_HOOK(RESERVE_TAKEN);
         WRITE_ONCE(cb->last_ts, ts);
@@ -289,7 +278,7 @@ static __always_inline void *rb_reserve_event(struct ring_buffer *rb, struct rb_
         uint32_t *p = (uint32_t *)(dp->data + off);
         if (off == 0)
             __atomic_store_n(&dp->time_stamp, ts, __ATOMIC_RELAXED); /* see rb_get_stats */
-        if (unlikely(stamp != RB_STAMP_NONE)) {
+        if (stamp != RB_STAMP_NONE) {
             p = rb_write_stamp(p, stamp, delta, ts);
             delta = 0;
         }
@@ -307,66 +296,31 @@ static __always_inline void *rb_reserve_event(struct ring_buffer *rb, struct rb_
     }
 }
 
-static __always_inline void rb_end_commit(struct rb_cpu_buffer *cb)
+void rb_advance_commit_pages(struct rb_cpu_buffer *cb, struct rb_page *page)
 {
     for (;;) {
-        unsigned long commits = READ_ONCE(cb->commits);
+        struct rb_page *tail = READ_ONCE(cb->tail_page);
+        while (page != tail) {
+            /* A page the tail has left is closed: its offset is final. */
+            __atomic_store_n(&page->data->commit, rb_st_off(RB_LOAD(page->state)),
+                             __ATOMIC_RELEASE);
+            page = rb_next(page);
+            __atomic_store_n(&cb->commit_page, page, __ATOMIC_RELEASE);
+            RB_HOOK(COMMIT_ADVANCE);
+        }
+        __atomic_store_n(&page->data->commit, rb_st_off(RB_LOAD(page->state)), __ATOMIC_RELEASE);
         barrier();
-        if (READ_ONCE(cb->committing) == 1)
-            rb_advance_commit(cb);
-        RB_HOOK(COMMIT_DONE);
-        rb_local_dec(&cb->committing);
-        barrier();
-        if (likely(READ_ONCE(cb->commits) == commits) || READ_ONCE(cb->committing))
+        if (likely(READ_ONCE(cb->tail_page) == page))
             return;
-        /*
-         * A writer came in after the commit moved and before we left; it saw us inside and
-         * left its events for us to commit.
-         */
-        rb_local_inc(&cb->committing);
     }
 }
 
 void *rb_reserve(struct ring_buffer *rb, unsigned len, struct rb_reservation *res)
 {
-    unsigned cpu = this_cpu_id();
-    if (unlikely(len > RB_MAX_PAYLOAD || cpu >= rb->ncpus))
-        return NULL;
-    struct rb_cpu_buffer *cb = rb->cpus[cpu];
-
-    /*
-     * Count ourselves in before looking at the disable counters: rb_wait_writers relies on
-     * that order (see there). Acquire pairs with the release of a control operation that
-     * rebuilt the pages before enabling recording again.
-     */
-    rb_local_inc(&cb->committing);
-    RB_HOOK(ENTRY);
-    if (unlikely(__atomic_load_n(&rb->record_disabled, __ATOMIC_ACQUIRE) |
-                 __atomic_load_n(&cb->record_disabled, __ATOMIC_ACQUIRE))) {
-        /* Touch nothing else: a control operation may be rebuilding the pages. */
-        rb_local_dec(&cb->committing);
-        return NULL;
-    }
-    rb_local_inc(&cb->commits);
-
-    unsigned plen = len ? ALIGN_UP(len, 4u) : 4;
-    void *payload = rb_reserve_event(rb, cb, plen, res);
-    if (unlikely(!payload)) {
-        rb_end_commit(cb);
-        return NULL;
-    }
-    res->cpu_buffer = cb;
-    return payload;
+    return rb_reserve_inline(rb, len, res);
 }
 
-void rb_commit(struct ring_buffer *rb, struct rb_reservation *res)
-{
-    struct rb_cpu_buffer *cb = res->cpu_buffer;
-
-    rb_local_inc(&cb->written);
-    rb_local_add(&cb->bytes_written, res->length);
-    rb_end_commit(cb);
-}
+void rb_commit(struct ring_buffer *rb, struct rb_reservation *res) { rb_commit_inline(res); }
 
 void rb_discard(struct ring_buffer *rb, struct rb_reservation *res)
 {
@@ -465,7 +419,7 @@ bool rb_decode(const struct rb_data_page *dp, unsigned *off, unsigned end, uint6
  */
 static bool rb_reader_may_wait(const struct rb_cpu_buffer *cb)
 {
-    return cb->cpu != this_cpu_id() || !RB_LOAD(cb->committing);
+    return cb->cpu != this_cpu_id() || !(RB_LOAD(cb->nest) & RB_NEST_DEPTH_MASK);
 }
 
 /*
@@ -792,7 +746,7 @@ static bool rb_iter_find(struct rb_iter *it, struct rb_unit *u)
 
 /*
  * Waits until no writer is inside the buffer of cpu (-1: every CPU), where recording must
- * be off already. A writer counts itself in `committing` and only then loads the disable
+ * be off already. A writer counts itself in `nest` and only then loads the disable
  * counters, with no fence between: the store may still sit in its CPU's store buffer while
  * the load is done. The sync round makes every other CPU take an interrupt and acknowledge
  * it; by then each writer that saw recording on has its count visible here, and each that
@@ -806,7 +760,7 @@ void rb_wait_writers(struct ring_buffer *rb, int cpu)
     for (unsigned c = 0; c < rb->ncpus; c++) {
         if ((cpu >= 0 && (unsigned)cpu != c) || !rb->cpus[c])
             continue;
-        while (__atomic_load_n(&rb->cpus[c]->committing, __ATOMIC_ACQUIRE))
+        while (__atomic_load_n(&rb->cpus[c]->nest, __ATOMIC_ACQUIRE) & RB_NEST_DEPTH_MASK)
             arch_cpu_relax();
     }
 }

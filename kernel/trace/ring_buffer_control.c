@@ -3,7 +3,7 @@
  * and switching recording, each under the buffer's locks and in thread context. The
  * lockless writers and the readers are in ring_buffer.c.
  */
-#include "ring_buffer_layout.h"
+#include "ring_buffer_write.h"
 
 /* ---------------------------------------------------------------------------------- */
 /* Control */
@@ -192,7 +192,7 @@ void rb_destroy(struct ring_buffer *rb)
 {
     if (!rb)
         return;
-    __atomic_fetch_add(&rb->record_disabled, 1, __ATOMIC_SEQ_CST);
+    rb_record_disable(rb);
     rb_wait_writers(rb, -1);
     for (unsigned c = 0; c < rb->ncpus; c++) {
         struct rb_cpu_buffer *cb = rb->cpus[c];
@@ -224,6 +224,7 @@ struct ring_buffer *rb_create(size_t bytes_per_cpu, unsigned ncpus)
             rb_destroy(rb);
             return NULL;
         }
+        cb->record_disabled = 1;
         rb->cpus[c] = cb;
         cb->cpu = c;
         cb->rb = rb;
@@ -236,7 +237,7 @@ struct ring_buffer *rb_create(size_t bytes_per_cpu, unsigned ncpus)
         cb->nr_pages = n;
         rb_clear(cb);
     }
-    __atomic_store_n(&rb->record_disabled, 0, __ATOMIC_RELEASE);
+    rb_record_enable(rb);
     return rb;
 }
 
@@ -354,14 +355,24 @@ void rb_set_overwrite(struct ring_buffer *rb, bool overwrite)
     __atomic_store_n(&rb->overwrite, overwrite, __ATOMIC_RELAXED);
 }
 
-/* The enables release what a control operation rebuilt to the acquire in rb_reserve. */
+/*
+ * The enables release what a control operation rebuilt to the acquire in rb_reserve. A
+ * disable of the whole buffer counts in every CPU's counter too, so that a writer tests
+ * one word; the buffer's own counter is what rb_record_is_on reports.
+ */
 void rb_record_disable(struct ring_buffer *rb)
 {
     __atomic_fetch_add(&rb->record_disabled, 1, __ATOMIC_SEQ_CST);
+    for (unsigned c = 0; c < rb->ncpus; c++)
+        if (rb->cpus[c])
+            __atomic_fetch_add(&rb->cpus[c]->record_disabled, 1, __ATOMIC_SEQ_CST);
 }
 
 void rb_record_enable(struct ring_buffer *rb)
 {
+    for (unsigned c = 0; c < rb->ncpus; c++)
+        if (rb->cpus[c])
+            __atomic_fetch_sub(&rb->cpus[c]->record_disabled, 1, __ATOMIC_SEQ_CST);
     __atomic_fetch_sub(&rb->record_disabled, 1, __ATOMIC_SEQ_CST);
 }
 

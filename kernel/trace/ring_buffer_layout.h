@@ -99,15 +99,22 @@ struct rb_page {
     struct rb_data_page *data;
 } __cacheline_aligned;
 
+#define RB_NEST_DEPTH_MASK 0xffffULL
+#define RB_NEST_ENTER ((1ULL << 16) | 1)
+
 struct rb_cpu_buffer {
     /* This CPU's writers, on every event. */
     struct rb_page *tail_page;
     struct rb_page *commit_page;
-    unsigned long committing; /* writers inside the buffer, nested ones included */
-    unsigned long commits;    /* reservations begun: shows the outermost writer a late one */
-    uint64_t before_ts;       /* time of the latest reservation attempt */
-    uint64_t last_ts;         /* time of the latest event reserved */
-    unsigned long written;    /* events committed */
+    /*
+     * Writers inside the buffer, nested ones included, in the low 16 bits (RB_NEST_DEPTH_MASK);
+     * above them a count of reservations begun, which shows the outermost writer a late
+     * one. One add counts a writer in (RB_NEST_ENTER).
+     */
+    uint64_t nest;
+    uint64_t before_ts;    /* time of the latest reservation attempt */
+    uint64_t last_ts;      /* time of the latest event reserved */
+    unsigned long written; /* events committed */
     unsigned long bytes_written;
 
     /* This CPU's writers, once a page; the reader reads these. */
@@ -253,31 +260,6 @@ static inline bool rb_is_reader_page(const struct rb_page *page)
 {
     const struct rb_page *prev = RB_LOAD(page->prev);
     return rb_ptr(rb_link(prev)) != page;
-}
-
-/*
- * Moves the commit pointer up to the tail. Runs only in the outermost writer, so never
- * twice at once on a CPU; writers nested into it only add to the tail.
- */
-static __always_inline void rb_advance_commit(struct rb_cpu_buffer *cb)
-{
-    struct rb_page *page = cb->commit_page;
-
-    for (;;) {
-        struct rb_page *tail = READ_ONCE(cb->tail_page);
-        while (page != tail) {
-            /* A page the tail has left is closed: its offset is final. */
-            __atomic_store_n(&page->data->commit, rb_st_off(RB_LOAD(page->state)),
-                             __ATOMIC_RELEASE);
-            page = rb_next(page);
-            __atomic_store_n(&cb->commit_page, page, __ATOMIC_RELEASE);
-            RB_HOOK(COMMIT_ADVANCE);
-        }
-        __atomic_store_n(&page->data->commit, rb_st_off(RB_LOAD(page->state)), __ATOMIC_RELEASE);
-        barrier();
-        if (likely(READ_ONCE(cb->tail_page) == page))
-            return;
-    }
 }
 
 /* Time at offset off of a page, when the reader's running time `ts` is for that offset. */

@@ -119,6 +119,19 @@ bool trace_pid_allowed(struct percpu *cpu)
     return !pid_in(trace_global.notrace_pids, n, pid);
 }
 
+bool trace_record_filtered(struct percpu *cpu)
+{
+    return ((trace_global.cpumask >> cpu->cpu) & 1) &&
+           ((trace_global.pid_count | trace_global.notrace_pid_count) == 0 ||
+            trace_pid_allowed(cpu));
+}
+
+void trace_set_cpumask(uint32_t mask)
+{
+    trace_global.cpumask = mask;
+    WRITE_ONCE(trace_global.cpus_excluded, (cpu_online_mask() & ~mask) != 0);
+}
+
 static DEFINE_SPINLOCK(trace_pids_lock);
 
 static int *pid_list(enum trace_pid_list which, volatile uint16_t **count)
@@ -199,11 +212,6 @@ void trace_pids_forget(int pid)
     pids_remove_locked(TRACE_PIDS_TRACE, pid);
     pids_remove_locked(TRACE_PIDS_NOTRACE, pid);
     spin_unlock_irqrestore(&trace_pids_lock, irq);
-}
-
-void trace_function(unsigned long ip, unsigned long parent_ip, unsigned extra_preempt)
-{
-    trace_function_on(this_cpu(), ip, parent_ip, extra_preempt);
 }
 
 void trace_stack_from(unsigned long ip, unsigned long *parent_slot, unsigned extra_preempt)
@@ -435,7 +443,7 @@ void trace_iter_drop_peeked(struct trace_iter *it, unsigned cpu) { it->head_full
 
 static void trace_init(void)
 {
-    trace_global.cpumask = cpu_online_mask();
+    trace_set_cpumask(cpu_online_mask());
     for (unsigned o = 0; o < TRACE_OPT_COUNT; o++)
         if (trace_option_defs[o].default_on)
             trace_global.options |= 1ULL << o;

@@ -383,7 +383,7 @@ static ssize_t store_cpumask(void *data, const char *buf, size_t len)
     }
     if (mask & ~(uint64_t)cpu_online_mask())
         return -EOVERFLOW;
-    trace_global.cpumask = (uint32_t)mask;
+    trace_set_cpumask((uint32_t)mask);
     return len;
 }
 

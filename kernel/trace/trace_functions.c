@@ -5,31 +5,77 @@
  */
 #include <kernel/ftrace.h>
 
+#include "ftrace_callback.h"
+#include "ring_buffer_write.h"
 #include "trace_internal.h"
 
 TRACER(nop, .name = "nop");
 
+/* A function event: ip called from parent_ip, written with the inline ring buffer writer. */
+static __always_inline void trace_function_on(struct percpu *cpu, unsigned long ip,
+                                              unsigned long parent_ip, unsigned context_bit)
+{
+    struct rb_reservation res;
+    struct trace_fn_event *ev = rb_reserve_inline(trace_global.buffer, sizeof(*ev), &res);
+    if (!ev)
+        return;
+    /* The callback guard disabled preemption for us: one level not to show. */
+    ev->ctx = trace_ctx_in_context(cpu, TRACE_FN, 1, context_bit);
+    ev->ip = trace_text_pack(ip);
+    ev->parent_ip = trace_addr_pack(parent_ip);
+    rb_commit_inline(&res);
+}
+
+/* What both ways in run: ip was called from parent_ip, whose return slot is parent_slot. */
+static __always_inline void function_trace_body(struct percpu *cpu, unsigned long ip,
+                                                unsigned long parent_ip, unsigned long *parent_slot,
+                                                unsigned context_bit)
+{
+    if (!trace_should_record_on(cpu))
+        return;
+    /* Tested first, so that the common case keeps no parent_slot around. */
+    if (unlikely(trace_opt(TRACE_OPT_FUNC_STACK_TRACE))) {
+        trace_function_on(cpu, ip, parent_ip, context_bit);
+        /* parent_slot is just above the trampoline's saved rbp, which is the caller's. */
+        trace_stack_from(ip, parent_slot, 1);
+        return;
+    }
+    trace_function_on(cpu, ip, parent_ip, context_bit);
+}
+
+/* From the list dispatcher, when other ops want the same function. */
 static void function_trace_call(unsigned long ip, unsigned long parent_ip, struct ftrace_ops *op,
                                 struct ftrace_regs *fregs)
 {
     unsigned long *parent_slot = (unsigned long *)ftrace_regs_get_stack_pointer(fregs);
     struct percpu *cpu = this_cpu();
-    if (!trace_should_record_on(cpu))
+    function_trace_body(cpu, ip, parent_ip, parent_slot, ftrace_context_bit(cpu));
+}
+
+/* From the op's own trampoline: the guard and the event inline, in one frame. */
+FTRACE_ENTRY_TEXT static void function_trace_entry(unsigned long ip, unsigned long *parent_slot)
+{
+    struct percpu *cpu = this_cpu();
+    unsigned bit;
+    if (unlikely(!ftrace_callback_enter(cpu, &bit))) {
+        ftrace_callback_recursed(ftrace_global_ops, ip, *parent_slot);
         return;
-    /* The dispatcher disabled preemption for us: one level not to show. */
-    trace_function_on(cpu, ip, parent_ip, 1);
-    if (unlikely(trace_opt(TRACE_OPT_FUNC_STACK_TRACE))) {
-        /* parent_slot is just above the trampoline's saved rbp, which is the caller's. */
-        trace_stack_from(ip, parent_slot, 1);
     }
+    function_trace_body(cpu, ip, *parent_slot, parent_slot, bit);
+    ftrace_callback_exit(cpu, bit);
 }
 
 static int function_tracer_init(void)
 {
     ftrace_global_ops->func = function_trace_call;
+    ftrace_global_ops->entry = function_trace_entry;
     return register_ftrace_function(ftrace_global_ops);
 }
 
-static void function_tracer_reset(void) { unregister_ftrace_function(ftrace_global_ops); }
+static void function_tracer_reset(void)
+{
+    unregister_ftrace_function(ftrace_global_ops);
+    ftrace_global_ops->entry = NULL;
+}
 
 TRACER(function, .name = "function", .init = function_tracer_init, .reset = function_tracer_reset);

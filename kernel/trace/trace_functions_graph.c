@@ -15,6 +15,7 @@
 #include <lib/string.h>
 
 #include "events/event_core.h"
+#include "ring_buffer_write.h"
 #include "trace_internal.h"
 
 #define GRAPH_INDENT 2
@@ -75,13 +76,13 @@ static bool graph_tracer_entry(struct fgraph_frame *f, const struct fgraph_threa
     if ((f->flags & FGRAPH_FRAME_NOTRACE) || tracing_thresh_ns)
         return true;
     struct rb_reservation res;
-    struct trace_graph_ent_event *ev = rb_reserve(trace_global.buffer, sizeof(*ev), &res);
+    struct trace_graph_ent_event *ev = rb_reserve_inline(trace_global.buffer, sizeof(*ev), &res);
     if (!ev)
         return true;
     ev->ctx = trace_ctx_now(TRACE_GRAPH_ENT, GRAPH_EXTRA_PREEMPT);
     ev->func = trace_addr_pack(f->func);
     ev->depth = f->depth | ((f->flags & FGRAPH_FRAME_IRQ_ENTRY) ? GRAPH_ENT_IRQ_FLAG : 0);
-    rb_commit(trace_global.buffer, &res);
+    rb_commit_inline(&res);
     f->calltime = res.ts;
     return true;
 }
@@ -117,8 +118,9 @@ static void graph_tracer_return(const struct fgraph_frame *f, struct fgraph_ret 
     }
     /* With funcgraph-retval the record carries the value too (8 more bytes). */
     bool with_retval = trace_opt(TRACE_OPT_GRAPH_RETVAL);
-    ev = rb_reserve(trace_global.buffer,
-                    with_retval ? sizeof(struct trace_graph_retval_event) : sizeof(*ev), &res);
+    ev = rb_reserve_inline(trace_global.buffer,
+                           with_retval ? sizeof(struct trace_graph_retval_event) : sizeof(*ev),
+                           &res);
     if (!ev)
         return;
     if (!ret->rettime)
@@ -129,7 +131,7 @@ static void graph_tracer_return(const struct fgraph_frame *f, struct fgraph_ret 
         rv->retval_lo = (uint32_t)ret->retval;
         rv->retval_hi = (uint32_t)(ret->retval >> 32);
     }
-    rb_commit(trace_global.buffer, &res);
+    rb_commit_inline(&res);
 }
 
 static struct fgraph_ops graph_tracer_ops = {

@@ -214,6 +214,11 @@ static inline uint32_t trace_addr_pack(unsigned long addr)
 {
     return addr >= KERNEL_VMA_BASE ? (uint32_t)(addr - KERNEL_VMA_BASE) : 0;
 }
+/* The same for an address known to be in the kernel image: a call site, a function. */
+static inline uint32_t trace_text_pack(unsigned long addr)
+{
+    return (uint32_t)(addr - KERNEL_VMA_BASE);
+}
 static inline unsigned long trace_addr_unpack(uint32_t off)
 {
     return off ? KERNEL_VMA_BASE + off : 0;
@@ -336,19 +341,20 @@ struct trace_array {
     const struct tracer *current;
     volatile uint64_t options; /* bit per enum trace_option */
     enum trace_clock_id clock;
-    volatile uint32_t cpumask; /* CPUs that record */
+    volatile uint32_t cpumask; /* CPUs that record: set with trace_set_cpumask */
     /*
      * set_ftrace_pid (when pid_count > 0, only these threads are traced) and
-     * set_ftrace_notrace_pid (these never are). The hot path tests both counts with one
-     * load of pid_lists_used. Writers hold trace_pids_lock; readers take none, so a pid
-     * is stored before the count that exposes it.
+     * set_ftrace_notrace_pid (these never are). Writers hold trace_pids_lock; readers take
+     * none, so a pid is stored before the count that exposes it. The hot path tests both
+     * counts and cpus_excluded with one load of record_filters.
      */
     union {
         struct {
             volatile uint16_t pid_count;
             volatile uint16_t notrace_pid_count;
+            volatile uint8_t cpus_excluded; /* cpumask leaves out an online CPU */
         };
-        volatile uint32_t pid_lists_used;
+        volatile uint64_t record_filters;
     };
     int pids[TRACE_PIDS_MAX];
     int notrace_pids[TRACE_PIDS_MAX];
@@ -365,19 +371,34 @@ static inline bool trace_opt(unsigned opt) { return (trace_global.options >> opt
  * keeps); `extra_preempt` is what the caller's own preemption-disabling added (not
  * shown, as Linux does not show its own). Inline: it runs in every event.
  */
+static __always_inline uint32_t trace_ctx_flags_on(struct percpu *cpu, unsigned type,
+                                                   unsigned extra_preempt, unsigned flags)
+{
+    flags |= arch_irqs_enabled() ? 0 : TRACE_FLAG_IRQS_OFF;
+    flags |= cpu->need_resched ? TRACE_FLAG_NEED_RESCHED : 0;
+    /* One unsigned compare catches both a count below the caller's own and one over 15. */
+    unsigned preempt = (unsigned)(cpu->preempt_count - (int)extra_preempt);
+    if (unlikely(preempt > 15))
+        preempt = (int)preempt < 0 ? 0 : 15;
+    return (type << TRACE_CTX_TYPE_SHIFT) | (flags << TRACE_CTX_FLAGS_SHIFT) |
+           (preempt << TRACE_CTX_PREEMPT_SHIFT) | (cpu->current_pid & TRACE_CTX_PID_MASK);
+}
+/*
+ * The same with cpu's context (struct percpu's context_bit) already at hand, as an ftrace
+ * callback's guard has it: the bit shifted left once is the hardirq or NMI flag.
+ */
+static __always_inline uint32_t trace_ctx_in_context(struct percpu *cpu, unsigned type,
+                                                     unsigned extra_preempt, unsigned context_bit)
+{
+    _Static_assert(TRACE_FLAG_HARDIRQ == PERCPU_CONTEXT_HARDIRQ << 1 &&
+                       TRACE_FLAG_NMI == PERCPU_CONTEXT_NMI << 1,
+                   "context bit << 1 = flag");
+    return trace_ctx_flags_on(cpu, type, extra_preempt, (context_bit << 1) & 0xc);
+}
 static __always_inline uint32_t trace_ctx_on(struct percpu *cpu, unsigned type,
                                              unsigned extra_preempt)
 {
-    unsigned flags = arch_irqs_enabled() ? 0 : TRACE_FLAG_IRQS_OFF;
-    if (cpu->need_resched)
-        flags |= TRACE_FLAG_NEED_RESCHED;
-    if (cpu->nmi_depth)
-        flags |= TRACE_FLAG_NMI;
-    else if (cpu->irq_depth)
-        flags |= TRACE_FLAG_HARDIRQ;
-    int preempt = cpu->preempt_count - (int)extra_preempt;
-    struct thread *t = cpu->current;
-    return trace_ctx_make(type, flags, preempt > 0 ? (unsigned)preempt : 0, t ? t->pid : 0);
+    return trace_ctx_in_context(cpu, type, extra_preempt, READ_ONCE(cpu->context_bit));
 }
 static inline uint32_t trace_ctx_now(unsigned type, unsigned extra_preempt)
 {
@@ -402,29 +423,17 @@ void trace_pids_follow(int parent, int child);
 void trace_pids_forget(int pid);
 /* set_ftrace_pid holds cpu's current thread, and set_ftrace_notrace_pid does not. */
 bool trace_pid_allowed(struct percpu *cpu);
+/* tracing_cpumask holds cpu, and its current thread passes the pid lists. */
+bool trace_record_filtered(struct percpu *cpu);
+/* Sets tracing_cpumask (and cpus_excluded with it). */
+void trace_set_cpumask(uint32_t mask);
 /* True if `cpu` (this CPU) and its current thread should record. */
 static __always_inline bool trace_should_record_on(struct percpu *cpu)
 {
-    if (!((trace_global.cpumask >> cpu->cpu) & 1))
-        return false;
-    return likely(READ_ONCE(trace_global.pid_lists_used) == 0) || trace_pid_allowed(cpu);
+    return likely(READ_ONCE(trace_global.record_filters) == 0) || trace_record_filtered(cpu);
 }
 static inline bool trace_should_record(void) { return trace_should_record_on(this_cpu()); }
 
-/* A function event: ip called from parent_ip. */
-static __always_inline void trace_function_on(struct percpu *cpu, unsigned long ip,
-                                              unsigned long parent_ip, unsigned extra_preempt)
-{
-    struct rb_reservation res;
-    struct trace_fn_event *ev = rb_reserve(trace_global.buffer, sizeof(*ev), &res);
-    if (!ev)
-        return;
-    ev->ctx = trace_ctx_on(cpu, TRACE_FN, extra_preempt);
-    ev->ip = trace_addr_pack(ip);
-    ev->parent_ip = trace_addr_pack(parent_ip);
-    rb_commit(trace_global.buffer, &res);
-}
-void trace_function(unsigned long ip, unsigned long parent_ip, unsigned extra_preempt);
 /*
  * Records a <stack trace> event from a callback: the traced function ip, its caller (the
  * return address at parent_slot, mapped back if function_graph hooked it), then the

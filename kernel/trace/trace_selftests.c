@@ -70,7 +70,7 @@ static void tst_restore(struct tst_saved *s)
     WRITE_ONCE(trace_global.pid_count, 0);
     memcpy(trace_global.pids, s->pids, sizeof(s->pids));
     __atomic_store_n(&trace_global.pid_count, s->pid_count, __ATOMIC_RELEASE);
-    trace_global.cpumask = s->cpumask;
+    trace_set_cpumask(s->cpumask);
     trace_clear(-1);
     trace_set_on(s->on);
 }
@@ -89,7 +89,7 @@ static bool tst_begin(struct selftest_ctx *t, struct tst_saved *s)
     /* The function profiler, if it runs, follows the global filter too. */
     fgraph_filter_changed();
     WRITE_ONCE(trace_global.pid_count, 0);
-    trace_global.cpumask = cpu_online_mask();
+    trace_set_cpumask(cpu_online_mask());
     if (!trace_opt(TRACE_OPT_OVERWRITE))
         trace_set_option(TRACE_OPT_OVERWRITE, true);
     if (!trace_opt(TRACE_OPT_MARKERS))
@@ -255,7 +255,7 @@ SELFTEST(trace_cpumask_filters_cpus)
     struct tst_caller c;
 
     /* A CPU outside the mask records nothing, however often it calls. */
-    trace_global.cpumask = cpu_online_mask() & ~(1u << other);
+    trace_set_cpumask(cpu_online_mask() & ~(1u << other));
     EXPECT(tst_caller_start(&c, other, 100, NULL));
     if (c.thread)
         kthread_join(c.thread);
@@ -268,7 +268,7 @@ SELFTEST(trace_cpumask_filters_cpus)
     }
 
     /* Back in the mask, the same calls show up. */
-    trace_global.cpumask = cpu_online_mask();
+    trace_set_cpumask(cpu_online_mask());
     EXPECT(tst_caller_start(&c, other, 100, NULL));
     if (c.thread)
         kthread_join(c.thread);

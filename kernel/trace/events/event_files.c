@@ -58,7 +58,8 @@ void trace_event_update_follow(void)
     unsigned long irq = spin_lock_irqsave(&follow_lock);
     bool events = trace_opt(TRACE_OPT_EVENT_FORK) &&
                   READ_ONCE(trace_event_pids[TRACE_EVENT_PIDS_TRACE].count);
-    bool functions = trace_opt(TRACE_OPT_FUNCTION_FORK) && READ_ONCE(trace_global.pid_lists_used);
+    bool functions = trace_opt(TRACE_OPT_FUNCTION_FORK) &&
+                     (trace_global.pid_count | trace_global.notrace_pid_count);
     set_bit_in(&trace_event_on_sched_process_fork, TRACE_EVENT_ON_FOLLOW, events);
     set_bit_in(&trace_event_on_sched_process_free, TRACE_EVENT_ON_FOLLOW, events);
     set_bit_in(&trace_event_on_sched_process_fork, TRACE_EVENT_ON_FOLLOW_FUNCTIONS, functions);

@@ -26,7 +26,7 @@ static void evt_begin(struct evt_saved *s)
     s->cpumask = trace_global.cpumask;
     trace_set_on(false);
     trace_clear(-1);
-    trace_global.cpumask = cpu_online_mask();
+    trace_set_cpumask(cpu_online_mask());
     trace_set_on(true);
 }
 
@@ -34,7 +34,7 @@ static void evt_end(struct evt_saved *s)
 {
     trace_set_on(false);
     trace_clear(-1);
-    trace_global.cpumask = s->cpumask;
+    trace_set_cpumask(s->cpumask);
     trace_set_on(s->on);
 }
 

@@ -39,7 +39,7 @@ static const char *bench_kp_measure(unsigned k, uint64_t *on, unsigned runs, uin
     const char *problem = NULL;
     bool was_on = rb_record_is_on(trace_global.buffer);
     uint32_t cpumask = trace_global.cpumask;
-    trace_global.cpumask |= 1u << this_cpu_id();
+    trace_set_cpumask(cpumask | 1u << this_cpu_id());
     trace_set_on(false);
     trace_clear(-1);
     trace_set_on(true);
@@ -53,7 +53,7 @@ static const char *bench_kp_measure(unsigned k, uint64_t *on, unsigned runs, uin
     }
     trace_set_on(false);
     trace_clear(-1);
-    trace_global.cpumask = cpumask;
+    trace_set_cpumask(cpumask);
     trace_set_on(was_on);
     kprobe_run_command(del, false);
     return problem;

@@ -50,11 +50,11 @@ static __always_inline void local_dec(unsigned long *p)
 }
 static __always_inline void local_add(unsigned long *p, unsigned long v)
 {
-    __asm__ __volatile__("addq %1, %0" : "+m"(*p) : "r"(v) : "memory");
+    __asm__ __volatile__("addq %1, %0" : "+m"(*p) : "er"(v) : "memory");
 }
 static __always_inline void local_sub64(uint64_t *p, uint64_t v)
 {
-    __asm__ __volatile__("subq %1, %0" : "+m"(*p) : "r"(v) : "memory");
+    __asm__ __volatile__("subq %1, %0" : "+m"(*p) : "er"(v) : "memory");
 }
 static __always_inline bool local_cmpxchg(uint64_t *p, uint64_t old, uint64_t new)
 {

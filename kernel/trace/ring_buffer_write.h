@@ -1,0 +1,175 @@
+/*
+ * The ring buffer's writer fast path, inline.
+ *
+ * rb_reserve and rb_commit (ring_buffer.c) are these functions out of line. The tracers'
+ * hot paths (a function event, a graph entry or return) include this header and use the
+ * inline forms, so that a traced call pays for no call, no stack frame and no
+ * reservation kept in memory: with a constant length the compiler folds the size
+ * arithmetic away and keeps the reservation in registers. Everything that is not the
+ * common case (a page that is full, a time gap too large for a delta, the commit
+ * crossing pages) stays out of line in ring_buffer.c.
+ *
+ * The protocol itself is described at the top of ring_buffer.c.
+ */
+#ifndef KERNEL_TRACE_RING_BUFFER_WRITE_H
+#define KERNEL_TRACE_RING_BUFFER_WRITE_H
+
+#include "ring_buffer_layout.h"
+
+/* Out of line in ring_buffer.c: the tail page is full (0: try again, -1: drop the event). */
+int rb_move_tail(struct ring_buffer *rb, struct rb_cpu_buffer *cb, struct rb_page *tail,
+                 uint64_t st);
+/* Out of line in ring_buffer.c: rb_reserve_event's general case (see there). */
+void *rb_reserve_event_slow(struct ring_buffer *rb, struct rb_cpu_buffer *cb, unsigned plen,
+                            struct rb_reservation *res);
+/* Out of line in ring_buffer.c: the commit pointer must cross to later pages. */
+void rb_advance_commit_pages(struct rb_cpu_buffer *cb, struct rb_page *page);
+
+/*
+ * Moves the commit pointer up to the tail. Runs only in the outermost writer, so never
+ * twice at once on a CPU; writers nested into it only add to the tail. The common case,
+ * commit and tail on one page, is one store and a check.
+ */
+static __always_inline void rb_advance_commit(struct rb_cpu_buffer *cb)
+{
+    struct rb_page *page = cb->commit_page;
+    /* The commit page is the tail, or closed (its offset final, its padding written): both
+     * ways everything reserved on it is written now. */
+    __atomic_store_n(&page->data->commit, rb_st_off(RB_LOAD(page->state)), __ATOMIC_RELEASE);
+    barrier();
+    if (unlikely(READ_ONCE(cb->tail_page) != page))
+        rb_advance_commit_pages(cb, page);
+}
+
+/*
+ * Reserves space for a payload of plen bytes (a multiple of 4) and writes the event header:
+ * the common case inline, one attempt, with the default clock, a later event on the same
+ * page whose delta fits in the header, and no writer in the way. Everything else goes to
+ * rb_reserve_event_slow (ring_buffer.c), which starts over and handles every case.
+ *
+ * Time stamps: before_ts and last_ts are equal except while some writer is between storing
+ * before_ts and storing last_ts, which brackets its claim of the space. A writer that
+ * finds them equal knows last_ts is the time of the event just before its space; one
+ * that finds them different interrupted that window and writes an absolute time (the
+ * slow path). The cmpxchg on the state word fails if anything else happened since the
+ * state was read. The clock is read after before_ts and last_ts: with the read moved
+ * before them, the host stress test (tests/host/rb_stress.c) finds events timed outside
+ * their reservations. The default clock, clock_ns, is read inline: no call.
+ */
+static __always_inline void *rb_reserve_event_retry(struct ring_buffer *rb,
+                                                    struct rb_cpu_buffer *cb, unsigned plen,
+                                                    struct rb_reservation *res)
+{
+    /* A copy, so that the caller's reservation never has its address taken and can stay
+     * in registers on the fast path. */
+    struct rb_reservation slow;
+    void *payload = rb_reserve_event_slow(rb, cb, plen, &slow);
+    *res = slow;
+    return payload;
+}
+
+static __always_inline void *rb_reserve_event(struct ring_buffer *rb, struct rb_cpu_buffer *cb,
+                                              unsigned plen, struct rb_reservation *res)
+{
+    unsigned size = plen <= RB_SMALL_PAYLOAD ? 4 + plen : 8 + plen;
+    struct rb_page *tail = READ_ONCE(cb->tail_page);
+    uint64_t st = RB_LOAD(tail->state);
+    unsigned off = rb_st_off(st);
+    barrier();
+    uint64_t before = READ_ONCE(cb->before_ts);
+    uint64_t last = READ_ONCE(cb->last_ts);
+    RB_HOOK(RESERVE_READ);
+    if (unlikely(__atomic_load_n(&rb->clock, __ATOMIC_RELAXED) != clock_ns))
+        return rb_reserve_event_retry(rb, cb, plen, res);
+    uint64_t ts = rb_clock_ns();
+    /*
+     * A clock behind `before` makes the delta huge: the slow path clamps it. An empty page
+     * (off 0) wraps off - 1 round, so one compare finds it and a full page both.
+     */
+    uint64_t delta = ts - last;
+    if (unlikely(((before ^ last) | (delta >> RB_DELTA_BITS)) != 0 ||
+                 off - 1 > RB_DATA_SIZE - size - 1))
+        return rb_reserve_event_retry(rb, cb, plen, res);
+
+    WRITE_ONCE(cb->before_ts, ts);
+    RB_HOOK(RESERVE_STAMPED);
+    if (unlikely(!rb_local_cmpxchg(&tail->state, st, st + rb_st_event(size))))
+        return rb_reserve_event_retry(rb, cb, plen, res);
+    RB_HOOK(RESERVE_TAKEN);
+    WRITE_ONCE(cb->last_ts, ts);
+    RB_HOOK(RESERVE_TIMED);
+
+    uint32_t *p = (uint32_t *)(tail->data->data + off);
+    res->page = tail;
+    res->event = (struct rb_event *)p;
+    res->length = size;
+    res->ts = ts;
+    if (plen <= RB_SMALL_PAYLOAD) {
+        p[0] = rb_header(plen / 4, (uint32_t)delta);
+        return p + 1;
+    }
+    p[0] = rb_header(RB_TYPE_LEN0, (uint32_t)delta);
+    p[1] = plen + 4; /* as Linux: the length word counts itself */
+    return p + 2;
+}
+
+/*
+ * Leaves the buffer. The outermost writer moves the commit pointer, then counts itself out
+ * with a cmpxchg on the nest word: if a writer came and went in between (it saw us inside
+ * and left its events for us), the sequence part has changed, the cmpxchg fails and we
+ * commit again.
+ */
+static __always_inline void rb_end_commit(struct rb_cpu_buffer *cb)
+{
+    for (;;) {
+        uint64_t nest = READ_ONCE(cb->nest);
+        barrier();
+        if ((nest & RB_NEST_DEPTH_MASK) == 1)
+            rb_advance_commit(cb);
+        RB_HOOK(COMMIT_DONE);
+        if (likely(rb_local_cmpxchg(&cb->nest, nest, nest - 1)))
+            return;
+    }
+}
+
+static __always_inline void *rb_reserve_inline(struct ring_buffer *rb, unsigned len,
+                                               struct rb_reservation *res)
+{
+    /* rb_create leaves the buffers of CPUs past ncpus NULL. */
+    struct rb_cpu_buffer *cb = rb->cpus[this_cpu_id()];
+    if (unlikely(len > RB_MAX_PAYLOAD || !cb))
+        return NULL;
+
+    /*
+     * Count ourselves in before looking at the disable counters: rb_wait_writers relies on
+     * that order (see there). Acquire pairs with the release of a control operation that
+     * rebuilt the pages before enabling recording again.
+     */
+    rb_local_add(&cb->nest, RB_NEST_ENTER);
+    RB_HOOK(ENTRY);
+    if (unlikely(__atomic_load_n(&cb->record_disabled, __ATOMIC_ACQUIRE))) {
+        /* Touch nothing else: a control operation may be rebuilding the pages. */
+        rb_local_dec(&cb->nest);
+        return NULL;
+    }
+
+    unsigned plen = len ? ALIGN_UP(len, 4u) : 4;
+    void *payload = rb_reserve_event(rb, cb, plen, res);
+    if (unlikely(!payload)) {
+        rb_end_commit(cb);
+        return NULL;
+    }
+    res->cpu_buffer = cb;
+    return payload;
+}
+
+static __always_inline void rb_commit_inline(struct rb_reservation *res)
+{
+    struct rb_cpu_buffer *cb = res->cpu_buffer;
+
+    rb_local_inc(&cb->written);
+    rb_local_add(&cb->bytes_written, res->length);
+    rb_end_commit(cb);
+}
+
+#endif
