@@ -3,10 +3,13 @@
 ; (site + 5) and above it the traced function's own return address.
 ;
 ; Each one builds a frame (so backtraces pass through), saves the argument registers the
-; traced function has not used yet, and calls the C dispatcher with
-;   rdi = ip (the site), rsi = &parent return address, edx = op slot (-1: list), rcx = regs.
-; A slot's plain trampoline calls what ftrace_tramp_entry[slot] holds: the generic
-; dispatcher, or its op's direct entry, which takes the first two arguments only.
+; traced function has not used yet, and calls the C side with
+;   rdi = the return address into the traced function (its site + 5),
+;   rsi = &parent return address, and for the generic dispatchers
+;   edx = op slot (-1: list), rcx = regs (NULL from a plain trampoline).
+; A slot's plain trampoline calls what ftrace_tramp_entry[slot] holds: its op's direct
+; entry, which takes the first two arguments only, or else the slot's dispatch stub, which
+; adds the other two and goes on to the generic dispatcher.
 ; The regs variants build a complete struct pt_regs (arch/regs.h), with rip the address
 ; after the site's call, and afterwards reload every register from it and go on at its
 ; rip, which a callback may have changed.
@@ -16,6 +19,7 @@ extern ftrace_list_dispatch
 extern ftrace_tramp_entry
 
 global arch_ftrace_tramp_table
+global arch_ftrace_dispatch_stub
 global arch_ftrace_list_caller:function
 global arch_ftrace_list_regs_caller:function
 
@@ -26,8 +30,8 @@ global arch_ftrace_list_regs_caller:function
 ; (arch_ftrace_in_entry).
 section .text.ftrace_entry progbits alloc exec nowrite align=16
 
-; %1 = symbol, %2 = slot number (or -1), %3 = what to call: a symbol, or [the entry table word]
-%macro TRAMP 3
+; %1 = symbol, %2 = what to call: a symbol, or [the entry table word]
+%macro TRAMP 2
 global %1:function
 %1:
     push rbp
@@ -40,11 +44,8 @@ global %1:function
     push r8
     push r9
     mov rdi, [rbp + 8]
-    sub rdi, 5
     lea rsi, [rbp + 16]
-    mov edx, %2
-    xor ecx, ecx
-    call %3
+    call %2
     pop r9
     pop r8
     pop rdi
@@ -93,7 +94,6 @@ global %1:function
     mov qword [rsp + PT_VECTOR], 0
     mov qword [rsp + PT_ERROR], 0
     mov rdi, [rsp + PT_RIP]
-    sub rdi, 5
     lea rsi, [rbp + 16]
     mov edx, %2
     mov rcx, rsp
@@ -123,18 +123,37 @@ global %1:function
     ret
 %endmacro
 
+; %1 = symbol, %2 = slot number (or -1), %3 = dispatcher: what a plain caller calls to
+; reach a generic dispatcher.
+%macro DISPATCH_STUB 3
+%1:
+    mov edx, %2
+    xor ecx, ecx
+    jmp %3
+%endmacro
+
 %assign s 0
 %rep TRAMP_SLOTS
-    TRAMP ftrace_tramp_ %+ s, s, [rel ftrace_tramp_entry + 8 * s]
+    TRAMP ftrace_tramp_ %+ s, [rel ftrace_tramp_entry + 8 * s]
     REGS_TRAMP ftrace_regs_tramp_ %+ s, s, ftrace_tramp_dispatch
+    DISPATCH_STUB ftrace_dispatch_stub_ %+ s, s, ftrace_tramp_dispatch
 %assign s s + 1
 %endrep
 
-TRAMP arch_ftrace_list_caller, -1, ftrace_list_dispatch
+DISPATCH_STUB ftrace_list_dispatch_stub, -1, ftrace_list_dispatch
+TRAMP arch_ftrace_list_caller, ftrace_list_dispatch_stub
 REGS_TRAMP arch_ftrace_list_regs_caller, -1, ftrace_list_dispatch
 
 section .rodata
 align 8
+; [slot]: the stub that takes a plain trampoline of that slot to the generic dispatcher
+arch_ftrace_dispatch_stub:
+%assign s 0
+%rep TRAMP_SLOTS
+    dq ftrace_dispatch_stub_ %+ s
+%assign s s + 1
+%endrep
+
 ; [slot][0] = plain trampoline, [slot][1] = regs-saving trampoline
 arch_ftrace_tramp_table:
 %assign s 0

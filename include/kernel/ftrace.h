@@ -55,11 +55,12 @@ struct ftrace_ops;
 typedef void (*ftrace_func_t)(unsigned long ip, unsigned long parent_ip, struct ftrace_ops *op,
                               struct ftrace_regs *fregs);
 /*
- * What an op's own trampoline may call instead of the generic dispatcher: ip is the call
- * site, parent_slot the traced function's return address on its stack. Only for the
- * tracer's own ops (kernel/trace/ftrace_callback.h says what such an entry must do).
+ * What an op's own trampoline may call instead of the generic dispatcher: ret_ip is the
+ * return address the site's call pushed (arch_ftrace_site_of gives the site), parent_slot
+ * the traced function's return address on its stack. Only for the tracer's own ops
+ * (kernel/trace/ftrace_callback.h says what such an entry must do).
  */
-typedef void (*ftrace_entry_t)(unsigned long ip, unsigned long *parent_slot);
+typedef void (*ftrace_entry_t)(unsigned long ret_ip, unsigned long *parent_slot);
 
 #define FTRACE_OPS_FL_SAVE_REGS (1u << 0) /* the callback gets a full, valid pt_regs */
 #define FTRACE_OPS_FL_ENABLED (1u << 1)   /* set while registered */

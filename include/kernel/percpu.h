@@ -7,6 +7,7 @@
 #define MAX_CPUS 16
 
 struct thread;
+struct rb_cpu_buffer;
 
 /* struct percpu's context_bit. */
 #define PERCPU_CONTEXT_THREAD 1u
@@ -37,6 +38,8 @@ struct percpu {
     bool need_resched;
     /* Contexts inside an ftrace callback, a bit each (kernel/trace/ftrace_callback.h). */
     unsigned ftrace_recursion;
+    /* This CPU's part of the tracer's ring buffer, for the tracers' hot paths. */
+    struct rb_cpu_buffer *trace_buffer;
     uint64_t ticks;
     uint64_t interrupts;
     uint64_t ipis_received;

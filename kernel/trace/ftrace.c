@@ -69,8 +69,9 @@ static struct ftrace_ops *volatile active_ops[FTRACE_MAX_OPS];
 /* The op each trampoline slot serves, read locklessly by its trampoline. */
 static struct ftrace_ops *volatile tramp_ops[ARCH_FTRACE_TRAMP_SLOTS];
 /*
- * What each slot's plain trampoline calls: the generic dispatcher, or its op's direct
- * entry. Set before any site calls the slot, reset when its op goes (ftrace_tramp.asm).
+ * What each slot's plain trampoline calls: its op's direct entry, or the slot's stub to
+ * the generic dispatcher. Set before any site calls the slot, reset when its op goes
+ * (ftrace_tramp.asm).
  */
 unsigned long volatile ftrace_tramp_entry[ARCH_FTRACE_TRAMP_SLOTS];
 static uint64_t recursion_stopped_unowned;
@@ -257,9 +258,10 @@ void ftrace_callback_recursed(struct ftrace_ops *op, unsigned long ip, unsigned 
     record_recursion(ip, parent_ip);
 }
 
-FTRACE_ENTRY_TEXT void ftrace_tramp_dispatch(unsigned long ip, unsigned long *parent_slot, int slot,
-                                             struct pt_regs *regs)
+FTRACE_ENTRY_TEXT void ftrace_tramp_dispatch(unsigned long ret_ip, unsigned long *parent_slot,
+                                             int slot, struct pt_regs *regs)
 {
+    unsigned long ip = arch_ftrace_site_of(ret_ip);
     struct percpu *cpu = this_cpu();
     unsigned bit;
     bool entered = ftrace_callback_enter(cpu, &bit);
@@ -278,9 +280,10 @@ FTRACE_ENTRY_TEXT void ftrace_tramp_dispatch(unsigned long ip, unsigned long *pa
     ftrace_callback_exit(cpu, bit);
 }
 
-FTRACE_ENTRY_TEXT void ftrace_list_dispatch(unsigned long ip, unsigned long *parent_slot, int slot,
-                                            struct pt_regs *regs)
+FTRACE_ENTRY_TEXT void ftrace_list_dispatch(unsigned long ret_ip, unsigned long *parent_slot,
+                                            int slot, struct pt_regs *regs)
 {
+    unsigned long ip = arch_ftrace_site_of(ret_ip);
     struct percpu *cpu = this_cpu();
     unsigned bit;
     if (unlikely(!ftrace_callback_enter(cpu, &bit))) {
@@ -565,7 +568,7 @@ static bool ipmodify_conflict(const struct ftrace_ops *ops, struct ftrace_hash *
  */
 static void release_slot(unsigned slot)
 {
-    WRITE_ONCE(ftrace_tramp_entry[slot], (unsigned long)ftrace_tramp_dispatch);
+    WRITE_ONCE(ftrace_tramp_entry[slot], arch_ftrace_dispatch_stub[slot]);
     WRITE_ONCE(tramp_ops[slot], NULL);
 }
 
@@ -613,7 +616,7 @@ int register_ftrace_function(struct ftrace_ops *ops)
     if (slot >= 0) {
         bool direct = ops->entry && !(ops->flags & FTRACE_OPS_FL_SAVE_REGS);
         WRITE_ONCE(ftrace_tramp_entry[slot],
-                   direct ? (unsigned long)ops->entry : (unsigned long)ftrace_tramp_dispatch);
+                   direct ? (unsigned long)ops->entry : arch_ftrace_dispatch_stub[slot]);
         WRITE_ONCE(tramp_ops[slot], ops);
     }
     WRITE_ONCE(active_ops[pos], ops);

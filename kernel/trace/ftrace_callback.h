@@ -46,7 +46,8 @@ static __always_inline void ftrace_callback_exit(struct percpu *cpu, unsigned bi
     cpu->ftrace_recursion &= ~bit;
 }
 
-/* A call the guard turned away: counts it for op (NULL: none) and lists it in recursed_functions. */
+/* A call the guard turned away: counts it for op (NULL: none) and lists it in recursed_functions.
+ */
 void ftrace_callback_recursed(struct ftrace_ops *op, unsigned long ip, unsigned long parent_ip);
 
 #endif

@@ -230,9 +230,9 @@ static uint32_t *rb_write_stamp(uint32_t *p, int stamp, uint64_t delta, uint64_t
 }
 
 /* rb_reserve_event's general case: any clock, page changes, time records, retries. */
-void *rb_reserve_event_slow(struct ring_buffer *rb, struct rb_cpu_buffer *cb, unsigned plen,
-                            struct rb_reservation *res)
+void *rb_reserve_event_slow(struct rb_cpu_buffer *cb, unsigned plen, struct rb_reservation *res)
 {
+    struct ring_buffer *rb = cb->rb;
     unsigned body = plen <= RB_SMALL_PAYLOAD ? 4 + plen : 8 + plen;
 
     for (;;) {
@@ -273,6 +273,7 @@ void *rb_reserve_event_slow(struct ring_buffer *rb, struct rb_cpu_buffer *cb, un
         RB_HOOK(RESERVE_TAKEN);
         WRITE_ONCE(cb->last_ts, ts);
         RB_HOOK(RESERVE_TIMED);
+        rb_count_written(cb, size);
 
         struct rb_data_page *dp = tail->data;
         uint32_t *p = (uint32_t *)(dp->data + off);
@@ -335,6 +336,8 @@ void rb_discard(struct ring_buffer *rb, struct rb_reservation *res)
     RB_HOOK(DISCARD);
     /* The page cannot have been recycled: the commit pointer, at most here, holds the tail. */
     rb_local_sub64(&res->page->state, rb_st_event(res->length) - res->length);
+    rb_local_dec(&cb->written);
+    rb_local_sub64(&cb->bytes_written, res->length);
     rb_end_commit(cb);
 }
 

@@ -248,8 +248,11 @@ static void rb_reset_cpus(struct ring_buffer *rb, int cpu, uint64_t (*clock)(voi
         if (rb_targets(rb, cpu, c))
             rb_record_disable_cpu(rb, c);
     rb_wait_writers(rb, cpu);
-    if (clock)
+    if (clock) {
         __atomic_store_n(&rb->clock, clock, __ATOMIC_RELAXED);
+        for (unsigned c = 0; c < rb->ncpus; c++)
+            RB_STORE(rb->cpus[c]->other_clock, clock != clock_ns);
+    }
     for (unsigned c = 0; c < rb->ncpus; c++) {
         if (!rb_targets(rb, cpu, c))
             continue;
@@ -349,6 +352,11 @@ size_t rb_size(struct ring_buffer *rb, unsigned cpu)
 }
 
 unsigned rb_ncpus(struct ring_buffer *rb) { return rb->ncpus; }
+
+struct rb_cpu_buffer *rb_cpu_buffer(struct ring_buffer *rb, unsigned cpu)
+{
+    return cpu < rb->ncpus ? rb->cpus[cpu] : NULL;
+}
 
 void rb_set_overwrite(struct ring_buffer *rb, bool overwrite)
 {

@@ -114,7 +114,7 @@ struct rb_cpu_buffer {
     uint64_t nest;
     uint64_t before_ts;    /* time of the latest reservation attempt */
     uint64_t last_ts;      /* time of the latest event reserved */
-    unsigned long written; /* events committed */
+    unsigned long written; /* events reserved and not discarded */
     unsigned long bytes_written;
 
     /* This CPU's writers, once a page; the reader reads these. */
@@ -136,8 +136,15 @@ struct rb_cpu_buffer {
     unsigned long read_gen;     /* changes whenever the consumed position moves */
     unsigned iterators;
 
-    /* Set by control operations, read by writers. */
-    int record_disabled __cacheline_aligned;
+    /* Set by control operations, read by writers: both zero on the writers' fast path,
+     * which tests them with one load of write_gate. */
+    union {
+        struct {
+            int record_disabled;
+            int other_clock; /* the buffer's clock is not clock_ns */
+        };
+        uint64_t write_gate;
+    } __cacheline_aligned;
     unsigned cpu;
     unsigned nr_pages;
     struct rb_page *pages; /* nr_pages + 1 descriptors; the ring starts with all but the last */

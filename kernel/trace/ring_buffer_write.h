@@ -20,10 +20,19 @@
 int rb_move_tail(struct ring_buffer *rb, struct rb_cpu_buffer *cb, struct rb_page *tail,
                  uint64_t st);
 /* Out of line in ring_buffer.c: rb_reserve_event's general case (see there). */
-void *rb_reserve_event_slow(struct ring_buffer *rb, struct rb_cpu_buffer *cb, unsigned plen,
-                            struct rb_reservation *res);
+void *rb_reserve_event_slow(struct rb_cpu_buffer *cb, unsigned plen, struct rb_reservation *res);
 /* Out of line in ring_buffer.c: the commit pointer must cross to later pages. */
 void rb_advance_commit_pages(struct rb_cpu_buffer *cb, struct rb_page *page);
+
+/*
+ * Counts an event in as soon as its space is taken (a constant, on the fast path); one
+ * abandoned with rb_discard is counted out again.
+ */
+static __always_inline void rb_count_written(struct rb_cpu_buffer *cb, unsigned size)
+{
+    rb_local_inc(&cb->written);
+    rb_local_add(&cb->bytes_written, size);
+}
 
 /*
  * Moves the commit pointer up to the tail. Runs only in the outermost writer, so never
@@ -43,7 +52,8 @@ static __always_inline void rb_advance_commit(struct rb_cpu_buffer *cb)
 
 /*
  * Reserves space for a payload of plen bytes (a multiple of 4) and writes the event header:
- * the common case inline, one attempt, with the default clock, a later event on the same
+ * the common case inline, one attempt, with the default clock (the caller checked
+ * write_gate), a later event on the same
  * page whose delta fits in the header, and no writer in the way. Everything else goes to
  * rb_reserve_event_slow (ring_buffer.c), which starts over and handles every case.
  *
@@ -56,20 +66,19 @@ static __always_inline void rb_advance_commit(struct rb_cpu_buffer *cb)
  * before them, the host stress test (tests/host/rb_stress.c) finds events timed outside
  * their reservations. The default clock, clock_ns, is read inline: no call.
  */
-static __always_inline void *rb_reserve_event_retry(struct ring_buffer *rb,
-                                                    struct rb_cpu_buffer *cb, unsigned plen,
+static __always_inline void *rb_reserve_event_retry(struct rb_cpu_buffer *cb, unsigned plen,
                                                     struct rb_reservation *res)
 {
     /* A copy, so that the caller's reservation never has its address taken and can stay
      * in registers on the fast path. */
     struct rb_reservation slow;
-    void *payload = rb_reserve_event_slow(rb, cb, plen, &slow);
+    void *payload = rb_reserve_event_slow(cb, plen, &slow);
     *res = slow;
     return payload;
 }
 
-static __always_inline void *rb_reserve_event(struct ring_buffer *rb, struct rb_cpu_buffer *cb,
-                                              unsigned plen, struct rb_reservation *res)
+static __always_inline void *rb_reserve_event(struct rb_cpu_buffer *cb, unsigned plen,
+                                              struct rb_reservation *res)
 {
     unsigned size = plen <= RB_SMALL_PAYLOAD ? 4 + plen : 8 + plen;
     struct rb_page *tail = READ_ONCE(cb->tail_page);
@@ -79,9 +88,7 @@ static __always_inline void *rb_reserve_event(struct ring_buffer *rb, struct rb_
     uint64_t before = READ_ONCE(cb->before_ts);
     uint64_t last = READ_ONCE(cb->last_ts);
     RB_HOOK(RESERVE_READ);
-    if (unlikely(__atomic_load_n(&rb->clock, __ATOMIC_RELAXED) != clock_ns))
-        return rb_reserve_event_retry(rb, cb, plen, res);
-    uint64_t ts = rb_clock_ns();
+    uint64_t ts = rb_clock_ns(); /* the buffer's clock: write_gate was zero */
     /*
      * A clock behind `before` makes the delta huge: the slow path clamps it. An empty page
      * (off 0) wraps off - 1 round, so one compare finds it and a full page both.
@@ -89,15 +96,16 @@ static __always_inline void *rb_reserve_event(struct ring_buffer *rb, struct rb_
     uint64_t delta = ts - last;
     if (unlikely(((before ^ last) | (delta >> RB_DELTA_BITS)) != 0 ||
                  off - 1 > RB_DATA_SIZE - size - 1))
-        return rb_reserve_event_retry(rb, cb, plen, res);
+        return rb_reserve_event_retry(cb, plen, res);
 
     WRITE_ONCE(cb->before_ts, ts);
     RB_HOOK(RESERVE_STAMPED);
     if (unlikely(!rb_local_cmpxchg(&tail->state, st, st + rb_st_event(size))))
-        return rb_reserve_event_retry(rb, cb, plen, res);
+        return rb_reserve_event_retry(cb, plen, res);
     RB_HOOK(RESERVE_TAKEN);
     WRITE_ONCE(cb->last_ts, ts);
     RB_HOOK(RESERVE_TIMED);
+    rb_count_written(cb, size);
 
     uint32_t *p = (uint32_t *)(tail->data->data + off);
     res->page = tail;
@@ -132,11 +140,10 @@ static __always_inline void rb_end_commit(struct rb_cpu_buffer *cb)
     }
 }
 
-static __always_inline void *rb_reserve_inline(struct ring_buffer *rb, unsigned len,
-                                               struct rb_reservation *res)
+/* The writer's start on cb, this CPU's part of its buffer (or NULL: nothing is written). */
+static __always_inline void *rb_reserve_on(struct rb_cpu_buffer *cb, unsigned len,
+                                           struct rb_reservation *res)
 {
-    /* rb_create leaves the buffers of CPUs past ncpus NULL. */
-    struct rb_cpu_buffer *cb = rb->cpus[this_cpu_id()];
     if (unlikely(len > RB_MAX_PAYLOAD || !cb))
         return NULL;
 
@@ -147,14 +154,17 @@ static __always_inline void *rb_reserve_inline(struct ring_buffer *rb, unsigned 
      */
     rb_local_add(&cb->nest, RB_NEST_ENTER);
     RB_HOOK(ENTRY);
-    if (unlikely(__atomic_load_n(&cb->record_disabled, __ATOMIC_ACQUIRE))) {
+    unsigned plen = len ? ALIGN_UP(len, 4u) : 4;
+    void *payload;
+    if (likely(!__atomic_load_n(&cb->write_gate, __ATOMIC_ACQUIRE))) {
+        payload = rb_reserve_event(cb, plen, res);
+    } else if (__atomic_load_n(&cb->record_disabled, __ATOMIC_ACQUIRE)) {
         /* Touch nothing else: a control operation may be rebuilding the pages. */
         rb_local_dec(&cb->nest);
         return NULL;
+    } else {
+        payload = rb_reserve_event_retry(cb, plen, res); /* another clock */
     }
-
-    unsigned plen = len ? ALIGN_UP(len, 4u) : 4;
-    void *payload = rb_reserve_event(rb, cb, plen, res);
     if (unlikely(!payload)) {
         rb_end_commit(cb);
         return NULL;
@@ -163,13 +173,16 @@ static __always_inline void *rb_reserve_inline(struct ring_buffer *rb, unsigned 
     return payload;
 }
 
+static __always_inline void *rb_reserve_inline(struct ring_buffer *rb, unsigned len,
+                                               struct rb_reservation *res)
+{
+    /* rb_create leaves the buffers of CPUs past ncpus NULL. */
+    return rb_reserve_on(rb->cpus[this_cpu_id()], len, res);
+}
+
 static __always_inline void rb_commit_inline(struct rb_reservation *res)
 {
-    struct rb_cpu_buffer *cb = res->cpu_buffer;
-
-    rb_local_inc(&cb->written);
-    rb_local_add(&cb->bytes_written, res->length);
-    rb_end_commit(cb);
+    rb_end_commit(res->cpu_buffer);
 }
 
 #endif

@@ -451,6 +451,8 @@ static void trace_init(void)
     if (!trace_global.buffer)
         panic("trace: no memory for the ring buffer");
     rb_set_clock(trace_global.buffer, clock_ns);
+    for (unsigned c = 0; c < MAX_CPUS; c++)
+        cpu_data(c)->trace_buffer = rb_cpu_buffer(trace_global.buffer, c);
     trace_global.current = trace_find_tracer("nop");
 }
 CORE_INITCALL(trace_init);

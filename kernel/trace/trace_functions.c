@@ -16,7 +16,7 @@ static __always_inline void trace_function_on(struct percpu *cpu, unsigned long 
                                               unsigned long parent_ip, unsigned context_bit)
 {
     struct rb_reservation res;
-    struct trace_fn_event *ev = rb_reserve_inline(trace_global.buffer, sizeof(*ev), &res);
+    struct trace_fn_event *ev = rb_reserve_on(cpu->trace_buffer, sizeof(*ev), &res);
     if (!ev)
         return;
     /* The callback guard disabled preemption for us: one level not to show. */
@@ -53,8 +53,9 @@ static void function_trace_call(unsigned long ip, unsigned long parent_ip, struc
 }
 
 /* From the op's own trampoline: the guard and the event inline, in one frame. */
-FTRACE_ENTRY_TEXT static void function_trace_entry(unsigned long ip, unsigned long *parent_slot)
+FTRACE_ENTRY_TEXT static void function_trace_entry(unsigned long ret_ip, unsigned long *parent_slot)
 {
+    unsigned long ip = arch_ftrace_site_of(ret_ip);
     struct percpu *cpu = this_cpu();
     unsigned bit;
     if (unlikely(!ftrace_callback_enter(cpu, &bit))) {

@@ -73,9 +73,9 @@ struct rb_stats {
     unsigned long bytes;          /* bytes taken by the events counted in entries */
     unsigned long dropped;        /* refused in producer/consumer mode (never written) */
     unsigned long read;           /* consumed */
-    unsigned long written;        /* committed since the last reset (not in the file) */
-    uint64_t oldest_ts;           /* oldest event's time, 0 if empty (see rb_get_stats) */
-    uint64_t now_ts;              /* the buffer's clock now */
+    unsigned long written; /* reserved, not discarded, since the last reset (not in the file) */
+    uint64_t oldest_ts;    /* oldest event's time, 0 if empty (see rb_get_stats) */
+    uint64_t now_ts;       /* the buffer's clock now */
 };
 
 /* bytes_per_cpu is rounded up to whole pages (4080 bytes of events each), at least two. */
@@ -90,6 +90,8 @@ void rb_destroy(struct ring_buffer *rb);
 int rb_resize(struct ring_buffer *rb, int cpu, size_t bytes_per_cpu);
 size_t rb_size(struct ring_buffer *rb, unsigned cpu); /* bytes of events per CPU */
 unsigned rb_ncpus(struct ring_buffer *rb);
+/* One CPU's part of rb (NULL past ncpus): what the inline writer rb_reserve_on takes. */
+struct rb_cpu_buffer *rb_cpu_buffer(struct ring_buffer *rb, unsigned cpu);
 
 /* true (default): a full buffer drops its oldest page (overrun); false: new events drop. */
 void rb_set_overwrite(struct ring_buffer *rb, bool overwrite);

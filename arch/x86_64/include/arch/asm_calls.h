@@ -19,10 +19,13 @@ void x86_trap_dispatch(struct pt_regs *regs);
 /* switch.asm: where a new thread's first switch lands. */
 void thread_entry(void) __noreturn;
 
-/* ftrace_tramp.asm: an op's own trampoline (slot >= 0) and the list callers (slot -1). */
-void ftrace_tramp_dispatch(unsigned long ip, unsigned long *parent_slot, int slot,
+/*
+ * ftrace_tramp.asm: an op's own trampoline (slot >= 0) and the list callers (slot -1), with
+ * ret_ip the return address the site's call pushed.
+ */
+void ftrace_tramp_dispatch(unsigned long ret_ip, unsigned long *parent_slot, int slot,
                            struct pt_regs *regs);
-void ftrace_list_dispatch(unsigned long ip, unsigned long *parent_slot, int slot,
+void ftrace_list_dispatch(unsigned long ret_ip, unsigned long *parent_slot, int slot,
                           struct pt_regs *regs);
 
 /* ftrace_graph.asm: return_to_handler, with sp just above the hooked return slot; returns

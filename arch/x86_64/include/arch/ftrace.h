@@ -24,6 +24,15 @@ static inline void arch_ftrace_call_insn(uint8_t out[ARCH_PATCH_INSN_SIZE], unsi
     __builtin_memcpy(&out[1], &rel, 4);
 }
 
+/* [slot]: what a slot's plain trampoline calls to reach ftrace_tramp_dispatch (ftrace_tramp.asm).
+ */
+extern const unsigned long arch_ftrace_dispatch_stub[ARCH_FTRACE_TRAMP_SLOTS];
+/* The site of a traced call, from the return address its call pushed. */
+static inline unsigned long arch_ftrace_site_of(unsigned long ret_ip)
+{
+    return ret_ip - ARCH_PATCH_INSN_SIZE;
+}
+
 unsigned long arch_ftrace_fentry_addr(void);
 unsigned long arch_ftrace_tramp_addr(unsigned slot, bool regs);
 unsigned long arch_ftrace_list_addr(bool regs);
