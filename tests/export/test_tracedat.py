@@ -256,14 +256,51 @@ class FunctionGraph(ExportCase):
             stack, _, value = line.rpartition(" ")
             self.assertTrue(stack and value.isdigit(), line)
             total += int(value)
-        # The top-level calls' durations, from trace-cmd's raw view of the exits.
+        # What the folded values must add up to, from trace-cmd's raw view of the same
+        # records: each return's duration counts once, inside the nearest caller the trace
+        # saw enter if that caller returns too, and on its own if there is no such caller
+        # (a top-level call) or the caller never returns in the trace (it was still running
+        # when the recording stopped, or its return was lost): then the time charged to it
+        # is all that is left of it.
+        entry = re.compile(r"--> (\S+) \((\d+)\)")
+        leave = re.compile(r"<-- (\S+) \((\d+)\) \(start: ([0-9a-f]+)\s+end: ([0-9a-f]+)\)")
+        stacks = {}  # thread -> frames by depth: [func, time charged to it], or None (unseen)
         top = 0
+
+        def drop(stack, depth):
+            nonlocal top
+            top += sum(frame[1] for frame in stack[depth:] if frame)
+            del stack[depth:]
+
+        def push(stack, depth, func):
+            drop(stack, depth)
+            stack.extend([None] * (depth - len(stack)))
+            stack.append([func, 0])
+
         for m in map(PLAIN_REPORT_LINE.match, self.rec.report("-N")[1]):
-            if m and m["event"] == "funcgraph_exit":
-                f = re.search(r"\((\d+)\) \(start: ([0-9a-f]+)\s+end: ([0-9a-f]+)\)", m["body"])
+            if not m or m["event"] not in ("funcgraph_entry", "funcgraph_exit"):
+                continue
+            pid, cpu = int(m["pid"]), int(m["cpu"])
+            stack = stacks.setdefault(("idle", cpu) if pid == 0 else pid, [])
+            if m["event"] == "funcgraph_entry":
+                f = entry.search(m["body"])
                 self.assertIsNotNone(f, m["body"])
-                if f[1] == "0":
-                    top += int(f[3], 16) - int(f[2], 16)
+                push(stack, int(f[2]), f[1])
+                continue
+            f = leave.search(m["body"])
+            self.assertIsNotNone(f, m["body"])
+            depth, duration = int(f[2]), int(f[4], 16) - int(f[3], 16)
+            if len(stack) <= depth or not stack[depth] or stack[depth][0] != f[1]:
+                push(stack, depth, f[1])
+            drop(stack, depth + 1)  # callees that never returned
+            del stack[depth:]  # what was charged to it is inside its own duration
+            parent = next((frame for frame in reversed(stack) if frame), None)
+            if parent:
+                parent[1] += duration
+            else:
+                top += duration
+        for stack in stacks.values():
+            drop(stack, 0)
         self.assertGreater(top, 0)
         self.assertEqual(total, top)
 
