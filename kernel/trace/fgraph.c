@@ -27,6 +27,8 @@
 #include <kernel/symbols.h>
 #include <kernel/thread.h>
 
+#include "ftrace_callback.h"
+#include "trace_graph_record.h"
 #include "trace_internal.h"
 
 /* Registered clients: bit i set while fgraph_clients[i] is registered. */
@@ -36,6 +38,13 @@ static struct fgraph_ops *fgraph_clients[FGRAPH_MAX_CLIENTS];
 static volatile bool fgraph_dead;
 static DEFINE_SPINLOCK(fgraph_lock);
 static struct ftrace_ops fgraph_ftrace_ops = {.tramp_slot = -1};
+/*
+ * The function_graph tracer's bit in fgraph_users once it is bound (no bit before). While
+ * it is the only client, entries and returns run its recording inline
+ * (trace_graph_record.h) instead of calling it: one call and one stack frame less on each
+ * side of every traced call.
+ */
+static volatile unsigned fgraph_tracer_bit = ~0u;
 
 bool fgraph_is_dead(void) { return fgraph_dead; }
 
@@ -65,56 +74,84 @@ void ftrace_graph_free_thread(struct thread *t)
     t->trace_state = NULL;
 }
 
-static void fgraph_entry(unsigned long ip, unsigned long parent_ip, struct ftrace_ops *op,
-                         struct ftrace_regs *fregs)
+/*
+ * Shows the clients each call, on frame f; returns the mask of those that want its return.
+ * The frame has its entry time when this returns non-zero.
+ */
+static __always_inline uint8_t fgraph_clients_entry(struct percpu *cpu, unsigned users,
+                                                    struct fgraph_frame *f,
+                                                    const struct fgraph_thread *g)
 {
-    unsigned long *parent_slot = (unsigned long *)ftrace_regs_get_stack_pointer(fregs);
-    struct percpu *cpu = this_cpu();
-    struct thread *t = cpu->current;
-    if (unlikely(!t || !t->trace_state || fgraph_dead))
-        return;
-    struct fgraph_thread *g = t->trace_state;
-    unsigned users = READ_ONCE(fgraph_users);
-    uint8_t flags = 0;
-    uint8_t want = 0;
-
-    if (cpu->irq_depth && (g->curr == 0 || !(g->stack[g->curr - 1].flags & FGRAPH_FRAME_IN_IRQ)))
-        flags |= FGRAPH_FRAME_IRQ_ENTRY;
-    if (cpu->irq_depth)
-        flags |= FGRAPH_FRAME_IN_IRQ;
-
-    /*
-     * No need to mask interrupts: an interrupt on this CPU pushes its frames above ours
-     * and pops them all before it returns (if it switches threads, the others use their
-     * own stacks). So claim the slot by raising curr first, then fill it. A full stack
-     * still shows the call to the clients, on a scratch frame, so the profiler counts it.
-     */
-    struct fgraph_frame *f, scratch;
-    unsigned idx = g->curr;
-    if (likely(idx < FGRAPH_DEPTH)) {
-        g->curr = idx + 1;
-        barrier();
-        f = &g->stack[idx];
-    } else {
-        f = &scratch;
-        flags |= FGRAPH_FRAME_OVERFLOW;
-    }
-    f->ret = *parent_slot;
-    f->func = ip;
-    f->retp = parent_slot;
+    if (likely(users == fgraph_tracer_bit))
+        return graph_record_entry(cpu, f, g) ? (uint8_t)users : 0;
     f->calltime = 0;
-    f->flags = flags;
-    f->depth = idx;
+    uint8_t want = 0;
     for (unsigned m = users; m; m &= m - 1) {
         unsigned i = __builtin_ctz(m);
         struct fgraph_ops *gops = fgraph_clients[i];
         if (gops->entryfunc(f, g, gops))
             want |= 1u << i;
     }
-    if (unlikely(f == &scratch)) {
-        g->overrun++;
+    if (want && !f->calltime)
+        f->calltime = trace_clock_read();
+    return want;
+}
+
+/*
+ * The shadow stack is full: the call still goes to the clients, on a scratch frame, so the
+ * profiler counts it, and counts as overrun; its return is not hooked.
+ */
+static __noinline void fgraph_entry_overflow(struct percpu *cpu, struct fgraph_thread *g,
+                                             unsigned users, unsigned long ip,
+                                             unsigned long *parent_slot, uint8_t flags)
+{
+    struct fgraph_frame scratch = {
+        .ret = *parent_slot,
+        .func = ip,
+        .retp = parent_slot,
+        .flags = flags | FGRAPH_FRAME_OVERFLOW,
+        .depth = FGRAPH_DEPTH,
+    };
+    fgraph_clients_entry(cpu, users, &scratch, g);
+    g->overrun++;
+}
+
+/* A traced call's entry: ip called, with its return address at parent_slot. */
+static __always_inline void fgraph_entry_body(struct percpu *cpu, unsigned long ip,
+                                              unsigned long *parent_slot)
+{
+    struct thread *t = cpu->current;
+    if (unlikely(!t || !t->trace_state || fgraph_dead))
+        return;
+    struct fgraph_thread *g = t->trace_state;
+    unsigned users = READ_ONCE(fgraph_users);
+    unsigned idx = g->curr;
+    uint8_t flags = 0;
+
+    if (unlikely(cpu->irq_depth)) {
+        flags = FGRAPH_FRAME_IN_IRQ;
+        if (idx == 0 || !(g->stack[idx - 1].flags & FGRAPH_FRAME_IN_IRQ))
+            flags |= FGRAPH_FRAME_IRQ_ENTRY;
+    }
+    if (unlikely(idx >= FGRAPH_DEPTH)) {
+        fgraph_entry_overflow(cpu, g, users, ip, parent_slot, flags);
         return;
     }
+
+    /*
+     * No need to mask interrupts: an interrupt on this CPU pushes its frames above ours
+     * and pops them all before it returns (if it switches threads, the others use their
+     * own stacks). So claim the slot by raising curr first, then fill it.
+     */
+    g->curr = idx + 1;
+    barrier();
+    struct fgraph_frame *f = &g->stack[idx];
+    f->ret = *parent_slot;
+    f->func = ip;
+    f->retp = parent_slot;
+    f->flags = flags;
+    f->depth = idx;
+    uint8_t want = fgraph_clients_entry(cpu, users, f, g);
     if (!want) {
         barrier();
         g->curr = idx;
@@ -122,14 +159,35 @@ static void fgraph_entry(unsigned long ip, unsigned long parent_ip, struct ftrac
     }
     f->users = want;
     flags = f->flags;
-    if (flags & FGRAPH_FRAME_ROOT)
-        g->in_filter++;
-    if (flags & FGRAPH_FRAME_NOTRACE)
-        g->in_notrace++;
-    if (!f->calltime)
-        f->calltime = trace_clock_read();
+    if (unlikely(flags & (FGRAPH_FRAME_ROOT | FGRAPH_FRAME_NOTRACE))) {
+        if (flags & FGRAPH_FRAME_ROOT)
+            g->in_filter++;
+        if (flags & FGRAPH_FRAME_NOTRACE)
+            g->in_notrace++;
+    }
     barrier();
     *parent_slot = (unsigned long)return_to_handler;
+}
+
+/* From the list dispatcher, when other ops want the same function. */
+static void fgraph_entry(unsigned long ip, unsigned long parent_ip, struct ftrace_ops *op,
+                         struct ftrace_regs *fregs)
+{
+    fgraph_entry_body(this_cpu(), ip, (unsigned long *)ftrace_regs_get_stack_pointer(fregs));
+}
+
+/* From the graph op's own trampoline: the callback guard inline, in one frame. */
+FTRACE_ENTRY_TEXT static void fgraph_entry_direct(unsigned long ret_ip, unsigned long *parent_slot)
+{
+    unsigned long ip = arch_ftrace_site_of(ret_ip);
+    struct percpu *cpu = this_cpu();
+    unsigned bit;
+    if (unlikely(!ftrace_callback_enter(cpu, &bit))) {
+        ftrace_callback_recursed(&fgraph_ftrace_ops, ip, *parent_slot);
+        return;
+    }
+    fgraph_entry_body(cpu, ip, parent_slot);
+    ftrace_callback_exit(cpu, bit);
 }
 
 static void report_mismatch(struct fgraph_thread *g, unsigned long *slot)
@@ -186,15 +244,26 @@ bool fgraph_push_return(struct fgraph_ops *gops, unsigned long func, unsigned lo
     return true;
 }
 
+static __noinline void fgraph_clients_return(const struct fgraph_frame *f, uint32_t overrun,
+                                             unsigned long retval)
+{
+    struct fgraph_ret ret = {.rettime = 0, .overrun = overrun, .retval = retval};
+    for (unsigned m = f->users; m; m &= m - 1) {
+        struct fgraph_ops *gops = fgraph_clients[__builtin_ctz(m)];
+        gops->retfunc(f, &ret, gops);
+    }
+}
+
 /* Entered from return_to_handler with sp = the return slot + 8; returns where to go. */
 unsigned long ftrace_return_to_handler(unsigned long sp, unsigned long retval)
 {
     unsigned long *slot = (unsigned long *)(sp - 8);
     struct percpu *cpu = this_cpu();
+    /* Only a thread's own entry hooks its returns, so there is a current thread here. */
     struct thread *t = cpu->current;
-    struct fgraph_thread *g = t ? t->trace_state : NULL;
-    if (!g || g->curr == 0)
-        panic("return_to_handler reached with an empty shadow stack (thread %d)", t ? t->pid : -1);
+    struct fgraph_thread *g = t->trace_state;
+    if (unlikely(!g || g->curr == 0))
+        panic("return_to_handler reached with an empty shadow stack (thread %d)", t->pid);
 
     cpu->preempt_count++;
     if (unlikely(g->stack[g->curr - 1].retp != slot)) {
@@ -213,26 +282,29 @@ unsigned long ftrace_return_to_handler(unsigned long sp, unsigned long retval)
             g->curr = match;
         arch_irq_restore(irq);
     }
-    /* Copy the frame out before releasing its slot: an interrupt may reuse the slot as
-     * soon as curr drops, but only then. */
-    struct fgraph_frame f = g->stack[g->curr - 1];
-    barrier();
-    g->curr--;
-    if (f.flags & FGRAPH_FRAME_ROOT)
+    /*
+     * The clients see the frame in place, before its slot is released: an interrupt meanwhile
+     * pushes above it, and may reuse the slot only once curr drops below it.
+     */
+    unsigned idx = g->curr - 1;
+    const struct fgraph_frame *f = &g->stack[idx];
+    uint8_t flags = f->flags;
+    if (flags & FGRAPH_FRAME_ROOT)
         g->in_filter--;
-    if (f.flags & FGRAPH_FRAME_NOTRACE)
+    if (flags & FGRAPH_FRAME_NOTRACE)
         g->in_notrace--;
-    uint32_t overrun = g->overrun;
-
-    if (!fgraph_dead) {
-        struct fgraph_ret ret = {.rettime = 0, .overrun = overrun, .retval = retval};
-        for (unsigned m = f.users; m; m &= m - 1) {
-            struct fgraph_ops *gops = fgraph_clients[__builtin_ctz(m)];
-            gops->retfunc(&f, &ret, gops);
+    if (likely(!fgraph_dead)) {
+        if (likely(f->users == fgraph_tracer_bit)) {
+            graph_record_return(cpu, f, g->overrun, retval);
+        } else {
+            fgraph_clients_return(f, g->overrun, retval);
         }
     }
+    unsigned long real_ret = f->ret;
+    barrier();
+    g->curr = idx;
     cpu->preempt_count--;
-    return f.ret;
+    return real_ret;
 }
 
 unsigned long ftrace_graph_ret_addr(struct thread *t, unsigned long addr, unsigned long *slot)
@@ -273,12 +345,15 @@ int register_ftrace_graph(struct fgraph_ops *gops)
     } else if (slot < 0) {
         err = -EBUSY;
     } else if (!(fgraph_users & (1u << slot))) {
+        if (gops == &graph_tracer_ops)
+            WRITE_ONCE(fgraph_tracer_bit, 1u << slot);
         bool first = fgraph_users == 0;
         /* The release orders the slot's binding before the bit that makes entries use it. */
         __atomic_fetch_or(&fgraph_users, 1u << slot, __ATOMIC_RELEASE);
         if (first) {
             /* The graph op follows set_ftrace_filter/notrace, as function tracing does. */
             fgraph_ftrace_ops.func = fgraph_entry;
+            fgraph_ftrace_ops.entry = fgraph_entry_direct;
             ftrace_ops_set_hashes(&fgraph_ftrace_ops,
                                   ftrace_hash_copy(ftrace_global_ops->filter_hash),
                                   ftrace_hash_copy(ftrace_global_ops->notrace_hash));

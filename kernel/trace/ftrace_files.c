@@ -197,6 +197,7 @@ struct ftrace_filter_kind {
     bool commands; /* func:cmd probes are accepted and listed (set_ftrace_filter only) */
     const char *empty_text;
     struct ftrace_ops *ops; /* NULL: ftrace_global_ops */
+    void (*changed)(void);  /* NULL, or told after a write installed new hashes */
 };
 
 static const struct ftrace_filter_kind ftrace_filter_kind_filter = {
@@ -377,6 +378,8 @@ static int ftrace_filter_release(struct pfs_file *f)
             /* The function graph op follows the global filter with copies of it. */
             if (ff->ops == ftrace_global_ops)
                 fgraph_filter_changed();
+            if (ff->kind->changed)
+                ff->kind->changed();
         }
     }
     ftrace_hash_free(ff->hash);
@@ -398,7 +401,7 @@ TRACEFS_FILE(set_ftrace_notrace, .path = "set_ftrace_notrace", .mode = 0644,
              .ops = &ftrace_filter_fops, .data = (void *)&ftrace_filter_kind_notrace);
 
 struct pfs_node *ftrace_filter_file_create(const char *path, struct ftrace_ops *ops,
-                                           bool is_notrace)
+                                           bool is_notrace, void (*changed)(void))
 {
     struct ftrace_filter_kind *kind = kzalloc(sizeof(*kind));
     if (!kind)
@@ -407,6 +410,7 @@ struct pfs_node *ftrace_filter_file_create(const char *path, struct ftrace_ops *
     kind->empty_text =
         is_notrace ? ftrace_filter_kind_notrace.empty_text : ftrace_filter_kind_filter.empty_text;
     kind->ops = ops;
+    kind->changed = changed;
     return tracefs_create(path, 0644, &ftrace_filter_fops, NULL, NULL, kind);
 }
 

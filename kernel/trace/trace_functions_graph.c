@@ -15,34 +15,43 @@
 #include <lib/string.h>
 
 #include "events/event_core.h"
-#include "ring_buffer_write.h"
+#include "trace_graph_record.h"
 #include "trace_internal.h"
 
 #define GRAPH_INDENT 2
 #define GRAPH_PROCINFO_LENGTH 14
-#define GRAPH_RET_IRQ_FLAG (1u << 11)
-#define GRAPH_ENT_IRQ_FLAG (1u << 16)
 
-/* set_graph_function / set_graph_notrace live in ops that are never registered. */
-static struct ftrace_ops graph_filter_ops = {.tramp_slot = -1};
-static unsigned long max_graph_depth;
-static uint64_t tracing_thresh_ns;
-static volatile bool graph_active;
+struct graph_tracer_state graph_tracer = {.filter_ops = {.tramp_slot = -1}};
 
-/* ---- recording ---- */
-
-/* Whether the tracer wants this call; marks set_graph_function / set_graph_notrace ones. */
-static __always_inline bool graph_tracer_wants(unsigned long ip, const struct fgraph_thread *g,
-                                               uint8_t *flags, unsigned depth)
+/* After any setting the recording looks at changed: which of its paths must be general. */
+static void graph_update_general(void)
 {
-    if (!graph_active || g->in_notrace || !trace_should_record())
+    bool filters = !ftrace_hash_empty(graph_tracer.filter_ops.filter_hash) ||
+                   !ftrace_hash_empty(graph_tracer.filter_ops.notrace_hash);
+    WRITE_ONCE(graph_tracer.entry_general,
+               graph_tracer.max_depth || graph_tracer.thresh_ns || filters);
+    WRITE_ONCE(graph_tracer.return_general,
+               graph_tracer.thresh_ns || trace_opt(TRACE_OPT_GRAPH_RETVAL));
+}
+
+static void graph_set_limits(unsigned long max_depth, uint64_t thresh_ns)
+{
+    WRITE_ONCE(graph_tracer.max_depth, max_depth);
+    WRITE_ONCE(graph_tracer.thresh_ns, thresh_ns);
+    graph_update_general();
+}
+
+/* ---- recording (trace_graph_record.h), as an fgraph client ---- */
+
+bool graph_tracer_wants_limited(unsigned long ip, const struct fgraph_thread *g, uint8_t *flags,
+                                unsigned depth)
+{
+    if (g->in_notrace)
         return false;
-    if ((*flags & FGRAPH_FRAME_IN_IRQ) && !trace_opt(TRACE_OPT_GRAPH_IRQS))
+    if (graph_tracer.max_depth && depth >= graph_tracer.max_depth)
         return false;
-    if (max_graph_depth && depth >= max_graph_depth)
-        return false;
-    struct ftrace_hash *only = READ_ONCE(graph_filter_ops.filter_hash);
-    struct ftrace_hash *never = READ_ONCE(graph_filter_ops.notrace_hash);
+    struct ftrace_hash *only = READ_ONCE(graph_tracer.filter_ops.filter_hash);
+    struct ftrace_hash *never = READ_ONCE(graph_tracer.filter_ops.notrace_hash);
     struct dyn_ftrace *rec = NULL;
     if (!ftrace_hash_empty(only) || !ftrace_hash_empty(never))
         rec = ftrace_rec_lookup(ip);
@@ -59,46 +68,30 @@ static __always_inline bool graph_tracer_wants(unsigned long ip, const struct fg
     return true;
 }
 
-/*
- * The graph core calls its clients with preemption off, which the context word must not
- * show, as Linux's does not show its own.
- */
-#define GRAPH_EXTRA_PREEMPT 1
+void graph_record_return_general(struct percpu *cpu, const struct fgraph_frame *f,
+                                 struct fgraph_ret *ret)
+{
+    /* tracing_thresh needs the duration before it may write; otherwise the event's own
+     * time stamp is the return time. */
+    if (graph_tracer.thresh_ns) {
+        uint64_t rettime = fgraph_ret_time(ret);
+        uint64_t duration = rettime > f->calltime ? rettime - f->calltime : 0;
+        if (duration < graph_tracer.thresh_ns)
+            return;
+    }
+    /* With funcgraph-retval the record carries the value too (8 more bytes). */
+    if (trace_opt(TRACE_OPT_GRAPH_RETVAL))
+        graph_write_return(cpu, f, ret->rettime, ret->overrun, ret->retval,
+                           sizeof(struct trace_graph_retval_event));
+    else
+        graph_write_return(cpu, f, ret->rettime, ret->overrun, ret->retval,
+                           sizeof(struct trace_graph_ret_event));
+}
 
-/* Entry: the event's time stamp becomes the frame's entry time (one clock read). */
 static bool graph_tracer_entry(struct fgraph_frame *f, const struct fgraph_thread *g,
                                struct fgraph_ops *gops)
 {
-    if (unlikely(f->flags & FGRAPH_FRAME_OVERFLOW) ||
-        !graph_tracer_wants(f->func, g, &f->flags, f->depth))
-        return false;
-    /* set_graph_notrace functions and, with tracing_thresh, every entry record nothing. */
-    if ((f->flags & FGRAPH_FRAME_NOTRACE) || tracing_thresh_ns)
-        return true;
-    struct rb_reservation res;
-    struct trace_graph_ent_event *ev = rb_reserve_inline(trace_global.buffer, sizeof(*ev), &res);
-    if (!ev)
-        return true;
-    ev->ctx = trace_ctx_now(TRACE_GRAPH_ENT, GRAPH_EXTRA_PREEMPT);
-    ev->func = trace_addr_pack(f->func);
-    ev->depth = f->depth | ((f->flags & FGRAPH_FRAME_IRQ_ENTRY) ? GRAPH_ENT_IRQ_FLAG : 0);
-    rb_commit_inline(&res);
-    f->calltime = res.ts;
-    return true;
-}
-
-static void fill_return(struct trace_graph_ret_event *ev, const struct fgraph_frame *f,
-                        uint64_t rettime, uint32_t overrun, unsigned extra_preempt)
-{
-    uint64_t duration = rettime > f->calltime ? rettime - f->calltime : 0;
-    ev->ctx = trace_ctx_now(TRACE_GRAPH_RET, extra_preempt);
-    ev->func = trace_addr_pack(f->func);
-    ev->depth = f->depth & 0x7ff;
-    if (f->flags & FGRAPH_FRAME_IRQ_ENTRY)
-        ev->depth |= GRAPH_RET_IRQ_FLAG;
-    ev->overrun = overrun;
-    ev->duration_lo = (uint32_t)duration;
-    ev->duration_hi = (uint32_t)(duration >> 32);
+    return graph_record_entry(this_cpu(), f, g);
 }
 
 static void graph_tracer_return(const struct fgraph_frame *f, struct fgraph_ret *ret,
@@ -106,51 +99,28 @@ static void graph_tracer_return(const struct fgraph_frame *f, struct fgraph_ret 
 {
     if (f->flags & FGRAPH_FRAME_NOTRACE)
         return;
-    struct rb_reservation res;
-    struct trace_graph_ret_event *ev;
-    /* tracing_thresh needs the duration before it may write; otherwise the event's own
-     * time stamp is the return time. */
-    if (tracing_thresh_ns) {
-        uint64_t rettime = fgraph_ret_time(ret);
-        uint64_t duration = rettime > f->calltime ? rettime - f->calltime : 0;
-        if (duration < tracing_thresh_ns)
-            return;
-    }
-    /* With funcgraph-retval the record carries the value too (8 more bytes). */
-    bool with_retval = trace_opt(TRACE_OPT_GRAPH_RETVAL);
-    ev = rb_reserve_inline(trace_global.buffer,
-                           with_retval ? sizeof(struct trace_graph_retval_event) : sizeof(*ev),
-                           &res);
-    if (!ev)
-        return;
-    if (!ret->rettime)
-        ret->rettime = res.ts;
-    fill_return(ev, f, ret->rettime, ret->overrun, GRAPH_EXTRA_PREEMPT);
-    if (with_retval) {
-        struct trace_graph_retval_event *rv = (void *)ev;
-        rv->retval_lo = (uint32_t)ret->retval;
-        rv->retval_hi = (uint32_t)(ret->retval >> 32);
-    }
-    rb_commit_inline(&res);
+    /* Another client may have read the return time already: the same time for both. */
+    graph_record_return_general(this_cpu(), f, ret);
 }
 
-static struct fgraph_ops graph_tracer_ops = {
+struct fgraph_ops graph_tracer_ops = {
     .entryfunc = graph_tracer_entry,
     .retfunc = graph_tracer_return,
 };
 
 static int graph_init(void)
 {
-    graph_active = true;
+    graph_update_general();
+    graph_tracer.active = true;
     int err = register_ftrace_graph(&graph_tracer_ops);
     if (err)
-        graph_active = false;
+        graph_tracer.active = false;
     return err;
 }
 
 static void graph_reset(void)
 {
-    graph_active = false;
+    graph_tracer.active = false;
     unregister_ftrace_graph(&graph_tracer_ops);
 }
 
@@ -542,8 +512,11 @@ static void graph_print_header(struct trace_iter *it, struct seqbuf *s)
     seq_puts(s, "               |   |   |   |\n");
 }
 
+static void graph_option_changed(unsigned opt, bool on) { graph_update_general(); }
+
 TRACER(function_graph, .name = "function_graph", .init = graph_init, .reset = graph_reset,
-       .print_header = graph_print_header, .print_line = graph_print_line);
+       .print_header = graph_print_header, .print_line = graph_print_line,
+       .option_changed = graph_option_changed);
 
 /* ---- files ---- */
 
@@ -565,25 +538,25 @@ int fgraph_set_filter_text(bool is_notrace, const char *globs)
         p += n;
         p += strspn(p, ", \t");
     }
-    struct ftrace_hash *keep =
-        ftrace_hash_copy(is_notrace ? graph_filter_ops.filter_hash : graph_filter_ops.notrace_hash);
+    struct ftrace_hash *keep = ftrace_hash_copy(is_notrace ? graph_tracer.filter_ops.filter_hash
+                                                           : graph_tracer.filter_ops.notrace_hash);
     if (is_notrace)
-        ftrace_ops_set_hashes(&graph_filter_ops, keep, h);
+        ftrace_ops_set_hashes(&graph_tracer.filter_ops, keep, h);
     else
-        ftrace_ops_set_hashes(&graph_filter_ops, h, keep);
+        ftrace_ops_set_hashes(&graph_tracer.filter_ops, h, keep);
+    graph_update_general();
     return err;
 }
 
 /* Self-tests set the limits directly, as writing max_graph_depth / tracing_thresh would. */
 void graph_test_set_limits(unsigned long max_depth, uint64_t thresh_ns)
 {
-    WRITE_ONCE(max_graph_depth, max_depth);
-    WRITE_ONCE(tracing_thresh_ns, thresh_ns);
+    graph_set_limits(max_depth, thresh_ns);
 }
 
 static int show_max_depth(struct seqbuf *s, void *data)
 {
-    return seq_printf(s, "%lu\n", max_graph_depth);
+    return seq_printf(s, "%lu\n", graph_tracer.max_depth);
 }
 
 static ssize_t store_max_depth(void *data, const char *buf, size_t len)
@@ -591,13 +564,13 @@ static ssize_t store_max_depth(void *data, const char *buf, size_t len)
     unsigned long v;
     if (tracefs_parse_ulong(buf, len, &v) != 0)
         return -EINVAL;
-    WRITE_ONCE(max_graph_depth, v);
+    graph_set_limits(v, graph_tracer.thresh_ns);
     return len;
 }
 
 static int show_thresh(struct seqbuf *s, void *data)
 {
-    return seq_printf(s, "%llu\n", (unsigned long long)(tracing_thresh_ns / 1000));
+    return seq_printf(s, "%llu\n", (unsigned long long)(graph_tracer.thresh_ns / 1000));
 }
 
 static ssize_t store_thresh(void *data, const char *buf, size_t len)
@@ -605,7 +578,7 @@ static ssize_t store_thresh(void *data, const char *buf, size_t len)
     unsigned long usecs;
     if (tracefs_parse_ulong(buf, len, &usecs) != 0 || usecs > 1000000000UL)
         return -EINVAL;
-    WRITE_ONCE(tracing_thresh_ns, (uint64_t)usecs * 1000);
+    graph_set_limits(graph_tracer.max_depth, (uint64_t)usecs * 1000);
     return len;
 }
 
@@ -616,7 +589,9 @@ TRACEFS_FILE(tracing_thresh, .path = "tracing_thresh", .mode = 0644, .show = sho
 
 static void graph_files_init(void)
 {
-    ftrace_filter_file_create("set_graph_function", &graph_filter_ops, false);
-    ftrace_filter_file_create("set_graph_notrace", &graph_filter_ops, true);
+    ftrace_filter_file_create("set_graph_function", &graph_tracer.filter_ops, false,
+                              graph_update_general);
+    ftrace_filter_file_create("set_graph_notrace", &graph_tracer.filter_ops, true,
+                              graph_update_general);
 }
 LATE_INITCALL(graph_files_init);

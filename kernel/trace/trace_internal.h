@@ -712,13 +712,14 @@ unsigned long ftrace_rec_tramp_addr(const struct dyn_ftrace *rec, struct ftrace_
 /*
  * A filter file (path under /sys/kernel/tracing) editing ops' filter or notrace hash with
  * set_ftrace_filter's syntax and commit-at-close semantics, without commands. ops need
- * not be registered: an unregistered ops is a place to keep a function set.
+ * not be registered: an unregistered ops is a place to keep a function set. changed (may
+ * be NULL) runs after each write installed new hashes.
  */
 struct pfs_node;
 /* The global filter changed: the function graph op takes a fresh copy of it. */
 void fgraph_filter_changed(void);
 struct pfs_node *ftrace_filter_file_create(const char *path, struct ftrace_ops *ops,
-                                           bool is_notrace);
+                                           bool is_notrace, void (*changed)(void));
 
 /* ==== tracefs: the files under /sys/kernel/tracing (tracefs.c) ==== */
 

@@ -263,7 +263,7 @@ static void stack_files_init(void)
     if (!dir || !pfs_create_seq(dir, "stack_tracer_enabled", 0644, stack_enabled_show,
                                 stack_enabled_store, NULL))
         printk("trace: cannot create /proc/sys/kernel/stack_tracer_enabled\n");
-    if (!ftrace_filter_file_create("stack_trace_filter", &stack_ops, false))
+    if (!ftrace_filter_file_create("stack_trace_filter", &stack_ops, false, NULL))
         printk("tracefs: cannot create stack_trace_filter\n");
 }
 LATE_INITCALL(stack_files_init);
