@@ -236,64 +236,41 @@ void *rb_reserve_event_slow(struct rb_cpu_buffer *cb, unsigned plen, struct rb_r
     unsigned body = plen <= RB_SMALL_PAYLOAD ? 4 + plen : 8 + plen;
 
     for (;;) {
-        struct rb_page *tail = READ_ONCE(cb->tail_page);
-        uint64_t st = RB_LOAD(tail->state);
-        unsigned off = rb_st_off(st);
-        barrier();
-        uint64_t before = READ_ONCE(cb->before_ts);
-        uint64_t last = READ_ONCE(cb->last_ts);
-        RB_HOOK(RESERVE_READ);
+        struct rb_tail_view v = rb_read_tail(cb);
         uint64_t (*clock)(void) = __atomic_load_n(&rb->clock, __ATOMIC_RELAXED);
         uint64_t ts = likely(clock == clock_ns) ? rb_clock_ns() : clock();
-        if ((int64_t)(ts - before) < 0)
-            ts = before;
+        if ((int64_t)(ts - v.before) < 0)
+            ts = v.before;
 
         uint64_t delta = 0;
         int stamp = RB_STAMP_NONE;
-        if (off != 0) {
-            if (before != last) {
+        if (v.off != 0) {
+            if (v.before != v.last) {
                 stamp = RB_STAMP_ABSOLUTE;
             } else {
-                delta = ts - last;
+                delta = ts - v.last;
                 if (delta > RB_DELTA_MAX)
                     stamp = delta <= RB_TIME_MASK ? RB_STAMP_EXTEND : RB_STAMP_ABSOLUTE;
             }
         }
         unsigned size = body + (stamp != RB_STAMP_NONE ? RB_STAMP_LEN : 0);
-        if (off + size > RB_DATA_SIZE) {
-            if (rb_move_tail(rb, cb, tail, st) < 0)
+        if (v.off + size > RB_DATA_SIZE) {
+            if (rb_move_tail(rb, cb, v.tail, v.st) < 0)
                 return NULL;
             continue;
         }
-
-        WRITE_ONCE(cb->before_ts, ts);
-        RB_HOOK(RESERVE_STAMPED);
-        if (!rb_local_cmpxchg(&tail->state, st, st + rb_st_event(size)))
+        if (!rb_claim(cb, &v, size, ts))
             continue;
-        RB_HOOK(RESERVE_TAKEN);
-        WRITE_ONCE(cb->last_ts, ts);
-        RB_HOOK(RESERVE_TIMED);
-        rb_count_written(cb, size);
 
-        struct rb_data_page *dp = tail->data;
-        uint32_t *p = (uint32_t *)(dp->data + off);
-        if (off == 0)
+        struct rb_data_page *dp = v.tail->data;
+        uint32_t *p = (uint32_t *)(dp->data + v.off);
+        if (v.off == 0)
             __atomic_store_n(&dp->time_stamp, ts, __ATOMIC_RELAXED); /* see rb_get_stats */
         if (stamp != RB_STAMP_NONE) {
             p = rb_write_stamp(p, stamp, delta, ts);
             delta = 0;
         }
-        res->page = tail;
-        res->event = (struct rb_event *)p;
-        res->length = size;
-        res->ts = ts;
-        if (plen <= RB_SMALL_PAYLOAD) {
-            p[0] = rb_header(plen / 4, delta);
-            return p + 1;
-        }
-        p[0] = rb_header(RB_TYPE_LEN0, delta);
-        p[1] = plen + 4; /* as Linux: the length word counts itself */
-        return p + 2;
+        return rb_write_header(res, v.tail, p, plen, size, ts, (uint32_t)delta);
     }
 }
 

@@ -51,21 +51,71 @@ static __always_inline void rb_advance_commit(struct rb_cpu_buffer *cb)
 }
 
 /*
- * Reserves space for a payload of plen bytes (a multiple of 4) and writes the event header:
- * the common case inline, one attempt, with the default clock (the caller checked
- * write_gate), a later event on the same
- * page whose delta fits in the header, and no writer in the way. Everything else goes to
- * rb_reserve_event_slow (ring_buffer.c), which starts over and handles every case.
+ * The steps every reservation attempt takes, shared by the inline fast path below and the
+ * general loop (rb_reserve_event_slow).
  *
  * Time stamps: before_ts and last_ts are equal except while some writer is between storing
  * before_ts and storing last_ts, which brackets its claim of the space. A writer that
  * finds them equal knows last_ts is the time of the event just before its space; one
- * that finds them different interrupted that window and writes an absolute time (the
- * slow path). The cmpxchg on the state word fails if anything else happened since the
- * state was read. The clock is read after before_ts and last_ts: with the read moved
+ * that finds them different interrupted that window and writes an absolute time. The
+ * cmpxchg on the state word fails if anything else happened since the state was read.
+ * The clock is read after before_ts and last_ts (after rb_read_tail): with the read moved
  * before them, the host stress test (tests/host/rb_stress.c) finds events timed outside
- * their reservations. The default clock, clock_ns, is read inline: no call.
+ * their reservations.
  */
+struct rb_tail_view {
+    struct rb_page *tail;
+    uint64_t st; /* the tail page's state word */
+    unsigned off;
+    uint64_t before, last;
+};
+
+static __always_inline struct rb_tail_view rb_read_tail(struct rb_cpu_buffer *cb)
+{
+    struct rb_tail_view v;
+    v.tail = READ_ONCE(cb->tail_page);
+    v.st = RB_LOAD(v.tail->state);
+    v.off = rb_st_off(v.st);
+    barrier();
+    v.before = READ_ONCE(cb->before_ts);
+    v.last = READ_ONCE(cb->last_ts);
+    RB_HOOK(RESERVE_READ);
+    return v;
+}
+
+/* Claims size bytes at v.off for an event at ts; false when the tail changed meanwhile. */
+static __always_inline bool rb_claim(struct rb_cpu_buffer *cb, const struct rb_tail_view *v,
+                                     unsigned size, uint64_t ts)
+{
+    WRITE_ONCE(cb->before_ts, ts);
+    RB_HOOK(RESERVE_STAMPED);
+    if (unlikely(!rb_local_cmpxchg(&v->tail->state, v->st, v->st + rb_st_event(size))))
+        return false;
+    RB_HOOK(RESERVE_TAKEN);
+    WRITE_ONCE(cb->last_ts, ts);
+    RB_HOOK(RESERVE_TIMED);
+    rb_count_written(cb, size);
+    return true;
+}
+
+/* Fills res and the event header at p (after any time record); returns the payload. */
+static __always_inline void *rb_write_header(struct rb_reservation *res, struct rb_page *tail,
+                                             uint32_t *p, unsigned plen, unsigned size, uint64_t ts,
+                                             uint32_t delta)
+{
+    res->page = tail;
+    res->event = (struct rb_event *)p;
+    res->length = size;
+    res->ts = ts;
+    if (plen <= RB_SMALL_PAYLOAD) {
+        p[0] = rb_header(plen / 4, delta);
+        return p + 1;
+    }
+    p[0] = rb_header(RB_TYPE_LEN0, delta);
+    p[1] = plen + 4; /* as Linux: the length word counts itself */
+    return p + 2;
+}
+
 static __always_inline void *rb_reserve_event_retry(struct rb_cpu_buffer *cb, unsigned plen,
                                                     struct rb_reservation *res)
 {
@@ -77,48 +127,31 @@ static __always_inline void *rb_reserve_event_retry(struct rb_cpu_buffer *cb, un
     return payload;
 }
 
+/*
+ * Reserves space for a payload of plen bytes (a multiple of 4) and writes the event header:
+ * the common case inline, in one attempt: the default clock (the caller checked
+ * write_gate), a later event on the same page whose delta fits in the header, and no
+ * writer in the way. Everything else goes to rb_reserve_event_slow (ring_buffer.c),
+ * which starts over and handles every case. The default clock, clock_ns, is read inline.
+ */
 static __always_inline void *rb_reserve_event(struct rb_cpu_buffer *cb, unsigned plen,
                                               struct rb_reservation *res)
 {
     unsigned size = plen <= RB_SMALL_PAYLOAD ? 4 + plen : 8 + plen;
-    struct rb_page *tail = READ_ONCE(cb->tail_page);
-    uint64_t st = RB_LOAD(tail->state);
-    unsigned off = rb_st_off(st);
-    barrier();
-    uint64_t before = READ_ONCE(cb->before_ts);
-    uint64_t last = READ_ONCE(cb->last_ts);
-    RB_HOOK(RESERVE_READ);
+    struct rb_tail_view v = rb_read_tail(cb);
     uint64_t ts = rb_clock_ns(); /* the buffer's clock: write_gate was zero */
     /*
      * A clock behind `before` makes the delta huge: the slow path clamps it. An empty page
      * (off 0) wraps off - 1 round, so one compare finds it and a full page both.
      */
-    uint64_t delta = ts - last;
-    if (unlikely(((before ^ last) | (delta >> RB_DELTA_BITS)) != 0 ||
-                 off - 1 > RB_DATA_SIZE - size - 1))
+    uint64_t delta = ts - v.last;
+    if (unlikely(((v.before ^ v.last) | (delta >> RB_DELTA_BITS)) != 0 ||
+                 v.off - 1 > RB_DATA_SIZE - size - 1))
         return rb_reserve_event_retry(cb, plen, res);
-
-    WRITE_ONCE(cb->before_ts, ts);
-    RB_HOOK(RESERVE_STAMPED);
-    if (unlikely(!rb_local_cmpxchg(&tail->state, st, st + rb_st_event(size))))
+    if (unlikely(!rb_claim(cb, &v, size, ts)))
         return rb_reserve_event_retry(cb, plen, res);
-    RB_HOOK(RESERVE_TAKEN);
-    WRITE_ONCE(cb->last_ts, ts);
-    RB_HOOK(RESERVE_TIMED);
-    rb_count_written(cb, size);
-
-    uint32_t *p = (uint32_t *)(tail->data->data + off);
-    res->page = tail;
-    res->event = (struct rb_event *)p;
-    res->length = size;
-    res->ts = ts;
-    if (plen <= RB_SMALL_PAYLOAD) {
-        p[0] = rb_header(plen / 4, (uint32_t)delta);
-        return p + 1;
-    }
-    p[0] = rb_header(RB_TYPE_LEN0, (uint32_t)delta);
-    p[1] = plen + 4; /* as Linux: the length word counts itself */
-    return p + 2;
+    uint32_t *p = (uint32_t *)(v.tail->data->data + v.off);
+    return rb_write_header(res, v.tail, p, plen, size, ts, (uint32_t)delta);
 }
 
 /*
