@@ -4,6 +4,7 @@
     python3 tests/icount.py function        # the function tracer, filtered to the target
     python3 tests/icount.py function_graph  # function_graph, filtered to the target
     python3 tests/icount.py nop             # the site a NOP: the untraced baseline
+    python3 tests/icount.py kprobe          # a kprobe event with two arguments on it
 
 Boots build/kernel.elf's ISO at -smp 1 under single-threaded TCG with -icount (the guest
 clock counts instructions, so slow stepping adds no time between events) and a gdbstub, selects
@@ -41,6 +42,9 @@ SETUP = {
                  "echo function > /sys/kernel/tracing/current_tracer"],
     "function_graph": [f"echo {TARGET} > /sys/kernel/tracing/set_ftrace_filter",
                        "echo function_graph > /sys/kernel/tracing/current_tracer"],
+    # A SAVE_REGS op through the regs-saving trampoline and the generic dispatcher.
+    "kprobe": [f"echo 'p:icount {TARGET} a=%di b=%si' > /sys/kernel/tracing/kprobe_events",
+               "echo 1 > /sys/kernel/tracing/events/kprobes/icount/enable"],
 }
 
 # Runs inside gdb: stops at the target's third call, steps it, writes one pc per line.

@@ -27,7 +27,9 @@ global arch_ftrace_list_regs_caller:function
 %include "asm-offsets.inc"
 
 ; Kept apart, so that the kernel can tell when a CPU is between a site and its callback
-; (arch_ftrace_in_entry).
+; (arch_ftrace_in_entry): the plain trampolines beside the direct entries they call, the
+; rest beside the C dispatchers (arch/ftrace.h says why).
+section .text.ftrace_entry.direct progbits alloc exec nowrite align=16
 section .text.ftrace_entry progbits alloc exec nowrite align=16
 
 ; %1 = symbol, %2 = what to call: a symbol, or [the entry table word]
@@ -134,7 +136,9 @@ global %1:function
 
 %assign s 0
 %rep TRAMP_SLOTS
+section .text.ftrace_entry.direct
     TRAMP ftrace_tramp_ %+ s, [rel ftrace_tramp_entry + 8 * s]
+section .text.ftrace_entry
     REGS_TRAMP ftrace_regs_tramp_ %+ s, s, ftrace_tramp_dispatch
     DISPATCH_STUB ftrace_dispatch_stub_ %+ s, s, ftrace_tramp_dispatch
 %assign s s + 1

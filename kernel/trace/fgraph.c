@@ -177,7 +177,8 @@ static void fgraph_entry(unsigned long ip, unsigned long parent_ip, struct ftrac
 }
 
 /* From the graph op's own trampoline: the callback guard inline, in one frame. */
-FTRACE_ENTRY_TEXT static void fgraph_entry_direct(unsigned long ret_ip, unsigned long *parent_slot)
+FTRACE_DIRECT_ENTRY_TEXT static void fgraph_entry_direct(unsigned long ret_ip,
+                                                         unsigned long *parent_slot)
 {
     unsigned long ip = arch_ftrace_site_of(ret_ip);
     struct percpu *cpu = this_cpu();

@@ -564,9 +564,9 @@ SELFTEST(ftrace_recursion_guard)
 
 /*
  * A trampoline slot goes to a new op only once no CPU is between a site and its callback:
- * the scheduler and unregistering both tell that code apart by address. Every trampoline
- * and both dispatchers must be inside it, and nothing a callback or a traced function
- * runs may be.
+ * the scheduler and unregistering both tell that code apart by address. Every trampoline,
+ * dispatch stub and both dispatchers must be inside it, and nothing a callback or a
+ * traced function runs may be.
  */
 SELFTEST(ftrace_entry_code_is_known)
 {
@@ -578,6 +578,8 @@ SELFTEST(ftrace_entry_code_is_known)
     EXPECT(arch_ftrace_in_entry(arch_ftrace_list_addr(true)));
     EXPECT(arch_ftrace_in_entry((unsigned long)ftrace_tramp_dispatch));
     EXPECT(arch_ftrace_in_entry((unsigned long)ftrace_list_dispatch));
+    for (unsigned s = 0; s < ARCH_FTRACE_TRAMP_SLOTS; s++)
+        EXPECT(arch_ftrace_in_entry(arch_ftrace_dispatch_stub[s]));
     EXPECT(!arch_ftrace_in_entry((unsigned long)ftrace_test_target));
     EXPECT(!arch_ftrace_in_entry((unsigned long)count_hits));
     EXPECT(!arch_ftrace_in_entry((unsigned long)return_to_handler));

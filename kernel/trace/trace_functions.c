@@ -53,7 +53,8 @@ static void function_trace_call(unsigned long ip, unsigned long parent_ip, struc
 }
 
 /* From the op's own trampoline: the guard and the event inline, in one frame. */
-FTRACE_ENTRY_TEXT static void function_trace_entry(unsigned long ret_ip, unsigned long *parent_slot)
+FTRACE_DIRECT_ENTRY_TEXT static void function_trace_entry(unsigned long ret_ip,
+                                                          unsigned long *parent_slot)
 {
     unsigned long ip = arch_ftrace_site_of(ret_ip);
     struct percpu *cpu = this_cpu();
