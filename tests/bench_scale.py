@@ -123,6 +123,7 @@ def linux_enable_site(smp, accel):
     import bench_linux
     bench_linux.fetch_linux(bench_linux.DEFAULT_CACHE)
     tool = bench_linux.build_tool()
+    bench_linux.LOG_DIR.mkdir(parents=True, exist_ok=True)  # after `make clean` too
     args = ap.Namespace(calls=2000, chunk=20, reps=1, enable_reps=3, smp=smp, mem="256M",
                         cache=bench_linux.DEFAULT_CACHE, verbose=False)
     try:
