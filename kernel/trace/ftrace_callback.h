@@ -10,8 +10,8 @@
  * The generic dispatchers (ftrace.c) run the guard around an op's func. An op's own
  * trampoline can instead call the op's `entry` (struct ftrace_ops), which runs the guard
  * inline itself: one call and one stack frame less on every traced call. Such an entry
- * lives in FTRACE_DIRECT_ENTRY_TEXT (entry text), because until the guard has counted it in, only
- * its program counter tells unregistering that the CPU is on its way into the op.
+ * lives in FTRACE_DIRECT_ENTRY_TEXT (entry text), because until the guard has counted it
+ * in, only its program counter tells unregistering that the CPU is on its way into the op.
  */
 #ifndef KERNEL_TRACE_FTRACE_CALLBACK_H
 #define KERNEL_TRACE_FTRACE_CALLBACK_H
