@@ -121,6 +121,66 @@ SELFTEST(fgraph_notrace_suspends)
     fgraph_set_filter_text(false, "");
 }
 
+/*
+ * Clients of one return see one return time: a client that asks for it after the
+ * function_graph tracer wrote its return event gets that event's time, not a second
+ * clock read. This client registers after the tracer, so its slot comes later and the
+ * tracer runs first; it records target_hot's return time.
+ */
+static uint64_t shared_rettime;
+static unsigned shared_returns;
+
+static bool shared_time_entry(struct fgraph_frame *f, const struct fgraph_thread *g,
+                              struct fgraph_ops *gops)
+{
+    return f->func == (unsigned long)ftrace_test_target_hot;
+}
+
+static void shared_time_return(const struct fgraph_frame *f, struct fgraph_ret *ret,
+                               struct fgraph_ops *gops)
+{
+    shared_rettime = fgraph_ret_time(ret);
+    shared_returns++;
+}
+
+static struct fgraph_ops shared_time_gops = {.entryfunc = shared_time_entry,
+                                             .retfunc = shared_time_return};
+
+SELFTEST(fgraph_clients_share_the_return_time)
+{
+    int me = current_thread()->pid;
+    trace_clear(-1);
+    trace_set_tracer("function_graph");
+    EXPECT_EQ(register_ftrace_graph(&shared_time_gops), 0);
+    shared_returns = 0;
+    ftrace_test_chain_a(1);
+    unregister_ftrace_graph(&shared_time_gops);
+    trace_set_on(false);
+    /* target_hot's return event: its entry's time plus its duration is its return time. */
+    uint64_t entry_ts = 0, event_rettime = 0;
+    struct trace_iter *it = trace_iter_open(false, -1);
+    while (it && trace_iter_next(it)) {
+        const uint32_t *ctx = (const uint32_t *)it->rec.data;
+        if ((int)trace_ctx_pid(*ctx) != me)
+            continue;
+        if (trace_ctx_type(*ctx) == TRACE_GRAPH_ENT) {
+            const struct trace_graph_ent_event *e = (const void *)it->rec.data;
+            if (trace_addr_unpack(e->func) == (unsigned long)ftrace_test_target_hot)
+                entry_ts = it->rec.ts;
+        } else if (trace_ctx_type(*ctx) == TRACE_GRAPH_RET) {
+            const struct trace_graph_ret_event *r = (const void *)it->rec.data;
+            if (trace_addr_unpack(r->func) == (unsigned long)ftrace_test_target_hot)
+                event_rettime = entry_ts + (((uint64_t)r->duration_hi << 32) | r->duration_lo);
+        }
+    }
+    trace_iter_close(it);
+    trace_set_tracer("nop");
+    trace_set_on(true);
+    EXPECT_EQ(shared_returns, 1);
+    EXPECT(entry_ts != 0);
+    EXPECT_EQ(shared_rettime, event_rettime);
+}
+
 SELFTEST(profiler_counts_calls)
 {
     EXPECT_EQ(trace_profile_set(true), 0);

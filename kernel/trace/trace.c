@@ -126,10 +126,15 @@ bool trace_record_filtered(struct percpu *cpu)
             trace_pid_allowed(cpu));
 }
 
+/* Both words change together, so that record_filters never says "every CPU" wrongly. */
+static DEFINE_SPINLOCK(trace_cpumask_lock);
+
 void trace_set_cpumask(uint32_t mask)
 {
+    unsigned long irq = spin_lock_irqsave(&trace_cpumask_lock);
     trace_global.cpumask = mask;
     WRITE_ONCE(trace_global.cpus_excluded, (cpu_online_mask() & ~mask) != 0);
+    spin_unlock_irqrestore(&trace_cpumask_lock, irq);
 }
 
 static DEFINE_SPINLOCK(trace_pids_lock);
@@ -299,6 +304,15 @@ int trace_set_tracer(const char *name)
             trace_global.current = trace_find_tracer("nop");
         } else {
             trace_global.current = t;
+            /*
+             * An option set while the tracer started, before it was current, called no
+             * option_changed: let it read them all once more. The fence orders the store
+             * of current before that read, as trace_set_option's locked update orders its
+             * option before its read of current: one of the two sees the other.
+             */
+            __atomic_thread_fence(__ATOMIC_SEQ_CST);
+            if (t->option_changed)
+                t->option_changed(TRACE_OPT_COUNT, false);
         }
         /* As Linux's tracers, any tracer but nop keeps saved_cmdlines up to date. */
         trace_event_save_cmdlines_for_tracer(trace_global.current != trace_find_tracer("nop"));
@@ -329,15 +343,16 @@ void trace_set_on(bool on)
 void trace_set_option(unsigned opt, bool on)
 {
     uint64_t bit = 1ULL << opt;
+    /* Ordered before the read of current below (see trace_set_tracer). */
     if (on)
-        __atomic_fetch_or(&trace_global.options, bit, __ATOMIC_RELAXED);
+        __atomic_fetch_or(&trace_global.options, bit, __ATOMIC_SEQ_CST);
     else
-        __atomic_fetch_and(&trace_global.options, ~bit, __ATOMIC_RELAXED);
+        __atomic_fetch_and(&trace_global.options, ~bit, __ATOMIC_SEQ_CST);
     if (opt == TRACE_OPT_OVERWRITE)
         rb_set_overwrite(trace_global.buffer, on);
     if (opt == TRACE_OPT_EVENT_FORK || opt == TRACE_OPT_FUNCTION_FORK)
         trace_event_update_follow();
-    const struct tracer *t = trace_global.current;
+    const struct tracer *t = __atomic_load_n(&trace_global.current, __ATOMIC_SEQ_CST);
     if (t && t->option_changed)
         t->option_changed(opt, on);
 }

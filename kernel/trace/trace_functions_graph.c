@@ -10,6 +10,7 @@
 #include <kernel/ftrace.h>
 #include <kernel/ftrace_test.h>
 #include <kernel/init.h>
+#include <kernel/spinlock.h>
 #include <kernel/thread.h>
 #include <lib/printf.h>
 #include <lib/string.h>
@@ -23,8 +24,14 @@
 
 struct graph_tracer_state graph_tracer = {.filter_ops = {.tramp_slot = -1}};
 
-/* After any setting the recording looks at changed: which of its paths must be general. */
-static void graph_update_general(void)
+/*
+ * Settings change under this lock, and entry_general/return_general are computed under it
+ * from the settings as they are then: of two writers, the later one's flags hold
+ * everything both wrote.
+ */
+static DEFINE_SPINLOCK(graph_settings_lock);
+
+static void graph_update_general_locked(void)
 {
     bool filters = !ftrace_hash_empty(graph_tracer.filter_ops.filter_hash) ||
                    !ftrace_hash_empty(graph_tracer.filter_ops.notrace_hash);
@@ -34,11 +41,24 @@ static void graph_update_general(void)
                graph_tracer.thresh_ns || trace_opt(TRACE_OPT_GRAPH_RETVAL));
 }
 
-static void graph_set_limits(unsigned long max_depth, uint64_t thresh_ns)
+/* After any setting the recording looks at changed: which of its paths must be general. */
+static void graph_update_general(void)
 {
-    WRITE_ONCE(graph_tracer.max_depth, max_depth);
-    WRITE_ONCE(graph_tracer.thresh_ns, thresh_ns);
-    graph_update_general();
+    spin_lock(&graph_settings_lock);
+    graph_update_general_locked();
+    spin_unlock(&graph_settings_lock);
+}
+
+/* Sets max_graph_depth (max_depth), tracing_thresh (thresh_ns), or both. */
+static void graph_set_limits(const unsigned long *max_depth, const uint64_t *thresh_ns)
+{
+    spin_lock(&graph_settings_lock);
+    if (max_depth)
+        WRITE_ONCE(graph_tracer.max_depth, *max_depth);
+    if (thresh_ns)
+        WRITE_ONCE(graph_tracer.thresh_ns, *thresh_ns);
+    graph_update_general_locked();
+    spin_unlock(&graph_settings_lock);
 }
 
 /* ---- recording (trace_graph_record.h), as an fgraph client ---- */
@@ -79,13 +99,14 @@ void graph_record_return_general(struct percpu *cpu, const struct fgraph_frame *
         if (duration < graph_tracer.thresh_ns)
             return;
     }
-    /* With funcgraph-retval the record carries the value too (8 more bytes). */
+    /* With funcgraph-retval the record carries the value too (8 more bytes). The event's
+     * time is the return time every later client sees too. */
     if (trace_opt(TRACE_OPT_GRAPH_RETVAL))
-        graph_write_return(cpu, f, ret->rettime, ret->overrun, ret->retval,
-                           sizeof(struct trace_graph_retval_event));
+        ret->rettime = graph_write_return(cpu, f, ret->rettime, ret->overrun, ret->retval,
+                                          sizeof(struct trace_graph_retval_event));
     else
-        graph_write_return(cpu, f, ret->rettime, ret->overrun, ret->retval,
-                           sizeof(struct trace_graph_ret_event));
+        ret->rettime = graph_write_return(cpu, f, ret->rettime, ret->overrun, ret->retval,
+                                          sizeof(struct trace_graph_ret_event));
 }
 
 static bool graph_tracer_entry(struct fgraph_frame *f, const struct fgraph_thread *g,
@@ -512,6 +533,7 @@ static void graph_print_header(struct trace_iter *it, struct seqbuf *s)
     seq_puts(s, "               |   |   |   |\n");
 }
 
+/* Also called with TRACE_OPT_COUNT once the tracer is current (see trace_set_tracer). */
 static void graph_option_changed(unsigned opt, bool on) { graph_update_general(); }
 
 TRACER(function_graph, .name = "function_graph", .init = graph_init, .reset = graph_reset,
@@ -551,7 +573,7 @@ int fgraph_set_filter_text(bool is_notrace, const char *globs)
 /* Self-tests set the limits directly, as writing max_graph_depth / tracing_thresh would. */
 void graph_test_set_limits(unsigned long max_depth, uint64_t thresh_ns)
 {
-    graph_set_limits(max_depth, thresh_ns);
+    graph_set_limits(&max_depth, &thresh_ns);
 }
 
 static int show_max_depth(struct seqbuf *s, void *data)
@@ -564,7 +586,7 @@ static ssize_t store_max_depth(void *data, const char *buf, size_t len)
     unsigned long v;
     if (tracefs_parse_ulong(buf, len, &v) != 0)
         return -EINVAL;
-    graph_set_limits(v, graph_tracer.thresh_ns);
+    graph_set_limits(&v, NULL);
     return len;
 }
 
@@ -578,7 +600,8 @@ static ssize_t store_thresh(void *data, const char *buf, size_t len)
     unsigned long usecs;
     if (tracefs_parse_ulong(buf, len, &usecs) != 0 || usecs > 1000000000UL)
         return -EINVAL;
-    graph_set_limits(graph_tracer.max_depth, (uint64_t)usecs * 1000);
+    uint64_t ns = (uint64_t)usecs * 1000;
+    graph_set_limits(NULL, &ns);
     return len;
 }
 

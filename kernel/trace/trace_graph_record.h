@@ -85,16 +85,17 @@ static __always_inline bool graph_record_entry(struct percpu *cpu, struct fgraph
 /*
  * A return event of `size` bytes (with or without the return value), the fields written
  * a word at a time: the constant size lets the inline writer fold its arithmetic. The
- * return time is rettime, or with 0 the event's own time stamp.
+ * return time is rettime, or with 0 the event's own time stamp; returns the one it used
+ * (rettime unchanged when no event could be written).
  */
-static __always_inline void graph_write_return(struct percpu *cpu, const struct fgraph_frame *f,
-                                               uint64_t rettime, uint32_t overrun,
-                                               unsigned long retval, unsigned size)
+static __always_inline uint64_t graph_write_return(struct percpu *cpu, const struct fgraph_frame *f,
+                                                   uint64_t rettime, uint32_t overrun,
+                                                   unsigned long retval, unsigned size)
 {
     struct rb_reservation res;
     struct trace_graph_ret_event *ev = rb_reserve_on(cpu->trace_buffer, size, &res);
     if (!ev)
-        return;
+        return rettime;
     if (!rettime)
         rettime = res.ts;
     uint64_t duration = rettime > f->calltime ? rettime - f->calltime : 0;
@@ -111,6 +112,7 @@ static __always_inline void graph_write_return(struct percpu *cpu, const struct 
         __builtin_memcpy(&rv->retval_lo, &retval, sizeof(retval));
     }
     rb_commit_inline(&res);
+    return rettime;
 }
 
 /* tracing_thresh and funcgraph-retval (trace_functions_graph.c). */

@@ -318,7 +318,8 @@ struct tracer {
     void (*print_header)(struct trace_iter *it, struct seqbuf *s);
     /* Formats one event; returns false to fall back to the default formatting. */
     bool (*print_line)(struct trace_iter *it, struct seqbuf *s);
-    /* Called when an option changes while this tracer runs. */
+    /* Called when an option changes while this tracer runs; opt is TRACE_OPT_COUNT once
+     * it has become current, for options that changed while it was starting. */
     void (*option_changed)(unsigned opt, bool on);
 };
 
