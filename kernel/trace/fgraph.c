@@ -176,20 +176,15 @@ static void fgraph_entry(unsigned long ip, unsigned long parent_ip, struct ftrac
     fgraph_entry_body(this_cpu(), ip, (unsigned long *)ftrace_regs_get_stack_pointer(fregs));
 }
 
-/* From the graph op's own trampoline: the callback guard inline, in one frame. */
-FTRACE_DIRECT_ENTRY_TEXT static void fgraph_entry_direct(unsigned long ret_ip,
-                                                         unsigned long *parent_slot)
+/* The entry needs no context bit: interrupts nest on the shadow stack by irq_depth. */
+static __always_inline void fgraph_entry_guarded(struct percpu *cpu, unsigned long ip,
+                                                 unsigned long *parent_slot, unsigned context_bit)
 {
-    unsigned long ip = arch_ftrace_site_of(ret_ip);
-    struct percpu *cpu = this_cpu();
-    unsigned bit;
-    if (unlikely(!ftrace_callback_enter(cpu, &bit))) {
-        ftrace_callback_recursed(&fgraph_ftrace_ops, ip, *parent_slot);
-        return;
-    }
     fgraph_entry_body(cpu, ip, parent_slot);
-    ftrace_callback_exit(cpu, bit);
 }
+
+/* From the graph op's own trampoline: the callback guard inline, in one frame. */
+FTRACE_DEFINE_DIRECT_ENTRY(fgraph_entry_direct, &fgraph_ftrace_ops, fgraph_entry_guarded)
 
 static void report_mismatch(struct fgraph_thread *g, unsigned long *slot)
 {

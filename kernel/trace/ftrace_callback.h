@@ -46,8 +46,26 @@ static __always_inline void ftrace_callback_exit(struct percpu *cpu, unsigned bi
     cpu->ftrace_recursion &= ~bit;
 }
 
-/* A call the guard turned away: counts it for op (NULL: none) and lists it in recursed_functions.
- */
+/* A call the guard turned away: counts it for op (NULL: none), lists it in recursed_functions. */
 void ftrace_callback_recursed(struct ftrace_ops *op, unsigned long ip, unsigned long parent_ip);
+
+/*
+ * Defines `name`, the direct entry (an ftrace_entry_t) of the op `op`: in entry text, the
+ * guard first, then body(cpu, ip, parent_slot, context_bit) inline in the same frame, then
+ * the guard's exit. One definition of that order for every direct entry.
+ */
+#define FTRACE_DEFINE_DIRECT_ENTRY(name, op, body)                                                 \
+    FTRACE_DIRECT_ENTRY_TEXT static void name(unsigned long ret_ip, unsigned long *parent_slot)    \
+    {                                                                                              \
+        unsigned long ip = arch_ftrace_site_of(ret_ip);                                            \
+        struct percpu *cpu = this_cpu();                                                           \
+        unsigned bit;                                                                              \
+        if (unlikely(!ftrace_callback_enter(cpu, &bit))) {                                         \
+            ftrace_callback_recursed((op), ip, *parent_slot);                                      \
+            return;                                                                                \
+        }                                                                                          \
+        body(cpu, ip, parent_slot, bit);                                                           \
+        ftrace_callback_exit(cpu, bit);                                                            \
+    }
 
 #endif

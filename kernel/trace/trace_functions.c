@@ -52,20 +52,14 @@ static void function_trace_call(unsigned long ip, unsigned long parent_ip, struc
     function_trace_body(cpu, ip, parent_ip, parent_slot, ftrace_context_bit(cpu));
 }
 
-/* From the op's own trampoline: the guard and the event inline, in one frame. */
-FTRACE_DIRECT_ENTRY_TEXT static void function_trace_entry(unsigned long ret_ip,
-                                                          unsigned long *parent_slot)
+static __always_inline void function_trace_direct(struct percpu *cpu, unsigned long ip,
+                                                  unsigned long *parent_slot, unsigned context_bit)
 {
-    unsigned long ip = arch_ftrace_site_of(ret_ip);
-    struct percpu *cpu = this_cpu();
-    unsigned bit;
-    if (unlikely(!ftrace_callback_enter(cpu, &bit))) {
-        ftrace_callback_recursed(ftrace_global_ops, ip, *parent_slot);
-        return;
-    }
-    function_trace_body(cpu, ip, *parent_slot, parent_slot, bit);
-    ftrace_callback_exit(cpu, bit);
+    function_trace_body(cpu, ip, *parent_slot, parent_slot, context_bit);
 }
+
+/* From the op's own trampoline: the guard and the event inline, in one frame. */
+FTRACE_DEFINE_DIRECT_ENTRY(function_trace_entry, ftrace_global_ops, function_trace_direct)
 
 static int function_tracer_init(void)
 {
