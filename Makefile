@@ -7,6 +7,7 @@
 #   make bench-export what recording a trace.dat costs (tools/fentros-trace)
 #   make fuzz       the seeded shell/tracefs fuzzer (SEED=N LINES=N)
 #   make soak       tracing changed every way at once on 4 CPUs for MINUTES=N, then the books
+#   make typecheck  mypy --strict over the host tool (tools/fentros-trace), part of make test
 #   make deps       install the host tools this needs (Debian)
 
 BUILD      := build
@@ -83,7 +84,7 @@ KERNEL   := $(BUILD)/kernel.elf
 ISO      := $(BUILD)/fentros.iso
 GENSYMS  := $(BUILD)/tools/gensyms
 
-.PHONY: all iso run test bench bench-linux bench-export bench-scale fuzz soak icount deps clean check-deps format format-check
+.PHONY: all iso run test bench bench-linux bench-export bench-scale fuzz soak icount deps clean check-deps format format-check typecheck
 all: $(KERNEL) $(ISO)
 iso: $(ISO)
 
@@ -151,7 +152,7 @@ run: check-deps all
 	@echo "fentros: serial console below; 'poweroff' or Ctrl-A X quits."
 	-$(QEMU) $(QEMU_FLAGS) -monitor none; true
 
-test: check-deps all format-check
+test: check-deps all format-check typecheck
 	$(PYTHON) tests/run.py --smp 1,2,4 --keep-going
 
 # The C sources as .clang-format describes them. format rewrites them in place;
@@ -166,6 +167,13 @@ format-check: check-deps
 	@bad=""; for f in $(FORMAT_SRCS); do $(CLANG_FORMAT) --dry-run -Werror $$f >/dev/null 2>&1 || bad="$$bad $$f"; done; \
 	if [ -n "$$bad" ]; then echo "format-check: not formatted (run make format):$$bad"; exit 1; fi; \
 	echo "format-check: every C file is formatted"
+
+# The host tool's Python checked as typed code: tools/fentros-trace, its packages and their
+# unit tests (mypy caches under build/, so a rerun takes a fraction of a second).
+TYPED_PY := tools/fentros-trace tools/fentros_trace tools/fentros_machine tests/tools
+
+typecheck: check-deps
+	@MYPYPATH=tools mypy --strict --cache-dir $(BUILD)/mypy $(TYPED_PY)
 
 bench: check-deps all
 	$(PYTHON) tests/bench.py --smp $(SMP) --mem $(MEM) --accel $(QEMU_ACCEL)
@@ -209,7 +217,7 @@ icount: check-deps all
 DEP_PKGS := qemu-system-x86:qemu-system-x86_64 nasm:nasm grub-pc-bin:/usr/lib/grub/i386-pc/modinfo.sh \
 	grub-common:grub-mkrescue xorriso:xorriso mtools:mformat python3:python3 gcc:gcc \
 	binutils:ld make:make libc6-dev:/usr/lib/x86_64-linux-gnu/libc.a gdb:gdb \
-	clang-format:clang-format trace-cmd:trace-cmd
+	clang-format:clang-format trace-cmd:trace-cmd mypy:mypy
 
 check-deps:
 	@missing=""; for pair in $(DEP_PKGS); do pkg=$${pair%%:*}; cmd=$${pair#*:}; \

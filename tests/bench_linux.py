@@ -40,9 +40,10 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
 
 import bench  # noqa: E402
-from harness import qemu  # noqa: E402
+from fentros_machine import qemu  # noqa: E402
 
 ROOT = bench.ROOT
 LOG_DIR = bench.LOG_DIR

@@ -29,9 +29,10 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
 
-from harness import qemu  # noqa: E402
-from harness.console import Console  # noqa: E402
+from fentros_machine import qemu  # noqa: E402
+from fentros_machine.console import Console  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 TRACEFS = "/sys/kernel/tracing"

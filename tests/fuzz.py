@@ -24,9 +24,11 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
 
-from harness import qemu, tracefmt  # noqa: E402
-from harness.console import Console  # noqa: E402
+from fentros_machine import qemu  # noqa: E402
+from fentros_machine.console import Console  # noqa: E402
+from harness import tracefmt  # noqa: E402
 from harness.tracetest import Running, Shell, TestFailure  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent

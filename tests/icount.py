@@ -30,9 +30,10 @@ from collections import OrderedDict
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
 
 from bench import CMDLINE, GRUB_TEMPLATE, ISO_DIR, KERNEL, MKISO, ROOT  # noqa: E402
-from harness.console import Console  # noqa: E402
+from fentros_machine.console import Console  # noqa: E402
 from harness.isos import IsoCache  # noqa: E402
 
 TARGET = "ftrace_test_target"

@@ -19,9 +19,11 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
 
-from harness import hostchecks, ktap, qemu, shelltest, tracefmt, tracetest  # noqa: E402
-from harness.console import Console, describe_exit  # noqa: E402
+from fentros_machine import qemu  # noqa: E402
+from fentros_machine.console import Console, describe_exit  # noqa: E402
+from harness import hostchecks, ktap, shelltest, tracefmt, tracetest  # noqa: E402
 from harness.isos import IsoCache, IsoError  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent

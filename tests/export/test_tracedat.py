@@ -422,6 +422,21 @@ class Errors(unittest.TestCase):
         self.assertNotEqual(r.returncode, 0)
         self.assertIn("QEMU is not installed", r.stderr)
 
+    def test_failed_command(self):
+        """The trace of a command that fails is written all the same; the tool exits with
+        the command's status and leaves no work directory behind."""
+        with tempfile.TemporaryDirectory() as d, tempfile.TemporaryDirectory() as tmp:
+            dat = Path(d) / "trace.dat"
+            r = run([TOOL, "record", "-e", "sched:*", "--smp", "1", "-o", dat, "--", "work",
+                     "0.01;", "nosuchcommand"], env={**os.environ, "TMPDIR": tmp})
+            self.assertEqual(r.returncode, 127, r.stderr)  # the shell's "command not found"
+            self.assertIn("`work 0.01; nosuchcommand` exited with status 127", r.stderr)
+            self.assertEqual(os.listdir(tmp), [], "the capture's work directory is left")
+            if TRACE_CMD:
+                report = run([TRACE_CMD, "report", "-i", dat])
+                self.assertEqual(report.returncode, 0, report.stderr)
+                self.assertIn("sched_switch", report.stdout)
+
     def test_convert_foreign_and_truncated(self):
         with tempfile.TemporaryDirectory() as d:
             foreign = Path(d) / "foreign.dat"

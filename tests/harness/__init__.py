@@ -1,1 +1,2 @@
-"""The pieces of tests/run.py: QEMU console, .t scripts, KTAP, ISO cache."""
+"""The pieces of tests/run.py: .t scripts, KTAP, ISO cache, trace checks, host checks.
+The QEMU command line and the console are tools/fentros_machine's."""

@@ -1,5 +1,6 @@
 """The checks of `make test` outside the shared QEMU boots: the harness's own unit tests,
-the ring buffer's host stress test (the kernel's ring_buffer.c built for the host,
+the unit tests of tools/fentros_trace (tests/tools: pages, widening and trace.dat from
+fixtures), the ring buffer's host stress test (the kernel's ring_buffer.c built for the host,
 hammered by threads and signals), briefly, with AddressSanitizer + UBSan and without a
 sanitizer, and the trace export tests (tests/export: tools/fentros-trace boots its own
 QEMU, trace-cmd judges the files). Each reports as named results through the run's
@@ -13,8 +14,10 @@ from pathlib import Path
 HARNESS_DIR = Path(__file__).resolve().parent
 HOST_DIR = HARNESS_DIR.parent / "host"
 EXPORT_DIR = HARNESS_DIR.parent / "export"
+TOOLS_DIR = HARNESS_DIR.parent / "tools"
 # unittest suites: (directory, top level for imports, result name prefix)
-SUITES = ((HARNESS_DIR, HARNESS_DIR, "harness"), (EXPORT_DIR, HARNESS_DIR.parent.parent, "export"))
+SUITES = ((HARNESS_DIR, HARNESS_DIR, "harness"), (TOOLS_DIR, TOOLS_DIR, "tools"),
+          (EXPORT_DIR, HARNESS_DIR.parent.parent, "export"))
 # Seconds each stress binary runs in `make test`; `make -C tests/host check` runs longer.
 STRESS_SECONDS = 3
 STRESS_BUILDS = (("asan", "rb_stress"), ("plain", "rb_stress_fast"))
@@ -36,7 +39,7 @@ def _discover(directory, top):
 
 
 def _unit_name(prefix, test):
-    # "harness/Class.test" and "export/Class.test": the module path stays out of the name.
+    # "harness/Class.test", "tools/Class.test": the module path stays out of the name.
     return f"{prefix}/{'.'.join(test.id().split('.')[-2:])}"
 
 
@@ -122,5 +125,6 @@ def run_host_stress(reporter, wanted):
 
 def run_all(reporter, wanted):
     run_unit_tests(reporter, wanted, 0)
-    run_host_stress(reporter, wanted)
     run_unit_tests(reporter, wanted, 1)
+    run_host_stress(reporter, wanted)
+    run_unit_tests(reporter, wanted, 2)

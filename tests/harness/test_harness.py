@@ -1,16 +1,19 @@
 """Tests of the harness itself, without QEMU:
 python3 -m unittest discover -s tests/harness"""
 
+import sys
 import tempfile
 import unittest
 from pathlib import Path
 
-from console import Console, split_output
-import ktap
-import shelltest
-import tracefmt
-import tracetest
-from shelltest import ParseError, check_output, find_mismatch, parse_text
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
+
+from fentros_machine.console import Console, split_output  # noqa: E402
+import ktap  # noqa: E402
+import shelltest  # noqa: E402
+import tracefmt  # noqa: E402
+import tracetest  # noqa: E402
+from shelltest import ParseError, check_output, find_mismatch, parse_text  # noqa: E402
 
 
 def expected(*lines):

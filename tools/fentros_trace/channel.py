@@ -6,10 +6,10 @@ Frames (little-endian; kernel/shell/xfer.c writes them):
   "FTXE" s32 status, u64 total, u32 crc32(all data of the file)
 """
 
-import errno
 import os
 import struct
 import zlib
+from typing import Dict, List, Tuple, Union
 
 
 class ChannelError(Exception):
@@ -19,30 +19,31 @@ class ChannelError(Exception):
 class Stream:
     """A growing file of frames; parse() takes every complete file received so far."""
 
-    def __init__(self, data=b""):
+    def __init__(self, data: bytes = b"") -> None:
         self.data = data
         self.pos = 0
 
-    def _need(self, n):
+    def _need(self, n: int) -> bytes:
         if self.pos + n > len(self.data):
             raise EOFError
         chunk = self.data[self.pos:self.pos + n]
         self.pos += n
         return chunk
 
-    def _tag(self, want):
+    def _tag(self, want: bytes) -> None:
         tag = self._need(4)
         if tag != want:
             raise ChannelError(f"offset {self.pos - 4}: expected {want!r}, found {tag!r}")
 
-    def next_file(self):
+    def next_file(self) -> Tuple[str, bytes, int]:
         """(name, data, status) of the next complete file; EOFError if it is not all here."""
         start = self.pos
         try:
             self._tag(b"FTXF")
             (name_len,) = struct.unpack("<H", self._need(2))
             name = self._need(name_len).decode("utf-8", errors="replace")
-            parts, whole = [], 0
+            parts: List[bytes] = []
+            whole = 0
             while True:
                 tag = self._need(4)
                 if tag == b"FTXD":
@@ -67,12 +68,12 @@ class Stream:
             raise
 
 
-def read_files(path):
+def read_files(path: Union[str, "os.PathLike[str]"]) -> Dict[str, bytes]:
     """Every file in a channel capture: {name: data}. Raises ChannelError on damage or a
     file the kernel could not read (its errno text), EOFError if the capture is cut."""
     with open(path, "rb") as f:
         stream = Stream(f.read())
-    files = {}
+    files: Dict[str, bytes] = {}
     while stream.pos < len(stream.data):
         name, data, status = stream.next_file()
         if status:
@@ -80,6 +81,3 @@ def read_files(path):
         files[name] = data
     return files
 
-
-def errno_text(status):
-    return os.strerror(-status) if status < 0 else errno.errorcode.get(status, str(status))

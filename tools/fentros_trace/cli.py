@@ -2,8 +2,9 @@
 
 import argparse
 import sys
+from typing import List, Optional
 
-from . import channel, convert, record, tracedat
+from . import channel, convert, record, ringpage, tracedat, widen
 from .machine import MachineError
 
 USAGE_EXAMPLES = """examples:
@@ -15,7 +16,7 @@ USAGE_EXAMPLES = """examples:
 """
 
 
-def parser():
+def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="fentros-trace", epilog=USAGE_EXAMPLES,
                                 formatter_class=argparse.RawDescriptionHelpFormatter,
                                 description="Record fentros traces as trace.dat, convert them.")
@@ -56,19 +57,33 @@ def parser():
     return p
 
 
-def main(argv=None):
+def record_options(args: argparse.Namespace) -> record.RecordOptions:
+    command = list(args.command)
+    if command and command[0] == "--":
+        command = command[1:]
+    return record.RecordOptions(
+        command=command, output=args.output, tracer=args.tracer, kprobes=args.kprobes,
+        events=args.events, filter=args.filter, notrace=args.notrace,
+        graph_func=args.graph_func, buffer_kb=args.buffer_kb, smp=args.smp,
+        kernel_text=args.kernel_text, iso=args.iso, workdir=args.workdir,
+        timeout=args.timeout, progress=args.progress)
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    """The exit status: 0; 1 for an error of the tool's own (a message says which); 2 for
+    a usage error; from `record`, the traced command's status when it failed."""
     args = parser().parse_args(argv)
+    verb: str = args.verb
     try:
-        if args.verb == "record":
-            if args.command and args.command[0] == "--":
-                args.command = args.command[1:]
-            if not args.command:
+        if verb == "record":
+            opts = record_options(args)
+            if not opts.command:
                 print("fentros-trace record: no COMMAND to trace (… -- COMMAND)",
                       file=sys.stderr)
                 return 2
-            return record.record(args)
+            return record.record(opts)
         return convert.convert(args.input, args.to, args.output)
-    except (MachineError, record.RecordError, channel.ChannelError,
-            tracedat.TraceDatError, convert.ConvertError, OSError) as e:
-        print(f"fentros-trace {args.verb}: {e}", file=sys.stderr)
+    except (MachineError, record.RecordError, channel.ChannelError, ringpage.PageError,
+            widen.WidenError, tracedat.TraceDatError, convert.ConvertError, OSError) as e:
+        print(f"fentros-trace {verb}: {e}", file=sys.stderr)
         return 1

@@ -1,18 +1,17 @@
 """A booted fentros: QEMU with the serial shell on a pipe and the debug console in a file.
 
-The QEMU command line and the console driver are the test harness's (tests/harness), so
-the tool boots exactly the machine the tests and benchmarks boot.
+The QEMU command line and the console driver are fentros_machine's, shared with the test
+harness and the bench drivers, so the tool boots exactly the machine they boot.
 """
 
 import os
-import sys
+import shutil
+from typing import List, Optional, Tuple
+
+from fentros_machine.console import Console
+from fentros_machine.qemu import fentros_argv, qemu_binary
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(REPO, "tests"))
-
-from harness.console import Console  # noqa: E402
-from harness.qemu import fentros_argv, qemu_binary  # noqa: E402
-
 TRACEFS = "/sys/kernel/tracing"
 BOOT_TIMEOUT = 120
 
@@ -21,7 +20,7 @@ class MachineError(Exception):
     pass
 
 
-def find_iso(iso=None):
+def find_iso(iso: Optional[str] = None) -> str:
     iso = iso or os.path.join(REPO, "build", "fentros.iso")
     if not os.path.exists(iso):
         raise MachineError(f"{iso}: no kernel built (run `make` first)")
@@ -29,24 +28,24 @@ def find_iso(iso=None):
 
 
 class Machine:
-    def __init__(self, workdir, smp=2, iso=None, mem="256M", log_stream=None):
+    def __init__(self, workdir: str, smp: int = 2, iso: Optional[str] = None,
+                 mem: str = "256M") -> None:
         self.iso = find_iso(iso)
-        if not any(os.access(os.path.join(d, qemu_binary()), os.X_OK)
-                   for d in os.environ.get("PATH", "").split(os.pathsep)):
+        if shutil.which(qemu_binary()) is None:
             raise MachineError(f"{qemu_binary()}: QEMU is not installed (run `make deps`)")
         os.makedirs(workdir, exist_ok=True)
         self.channel_path = os.path.join(workdir, "debugcon.bin")
         if os.path.exists(self.channel_path):
             os.unlink(self.channel_path)
         argv = fentros_argv(self.iso, smp, mem) + ["-debugcon", f"file:{self.channel_path}"]
-        self.console = Console(argv, os.path.join(workdir, "serial.log"), stream=log_stream)
+        self.console = Console(argv, os.path.join(workdir, "serial.log"))
         boot = self.console.wait_boot(BOOT_TIMEOUT)
         if boot.cwd is None:
             self.close()
             raise MachineError("the kernel did not reach its shell prompt:\n"
                                + "\n".join(boot.lines[-20:]))
 
-    def run(self, line, timeout=600):
+    def run(self, line: str, timeout: float = 600) -> Tuple[int, List[str]]:
         """Runs one shell line; returns (status, output lines)."""
         reply = self.console.command(line.encode() + b"\n", timeout)
         if reply.cwd is None:
@@ -59,7 +58,7 @@ class Machine:
             code = -1
         return code, reply.lines
 
-    def must(self, line, timeout=600):
+    def must(self, line: str, timeout: float = 600) -> List[str]:
         """Runs a line that must succeed; its output lines. MachineError with the kernel's
         own message otherwise."""
         code, lines = self.run(line, timeout)
@@ -67,13 +66,13 @@ class Machine:
             raise MachineError(f"`{line}` failed: " + ("\n".join(lines) or f"status {code}"))
         return lines
 
-    def channel_size(self):
+    def channel_size(self) -> int:
         try:
             return os.path.getsize(self.channel_path)
         except OSError:
             return 0
 
-    def close(self):
+    def close(self) -> None:
         if self.console.alive():
             self.console.send(b"poweroff\n")
             self.console.wait_exit(10)

@@ -1,43 +1,91 @@
 """`fentros-trace record`: boot, trace a shell command, pull the trace, write trace.dat."""
 
-import os
 import sys
 import tempfile
 import time
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional, Sequence, Tuple
 
 from . import channel, formats, ringpage, tracedat, widen
-from .machine import Machine, MachineError
+from .machine import TRACEFS, Machine, MachineError
 
 FTRACE_EVENTS = ("function", "funcgraph_entry", "funcgraph_exit", "kernel_stack", "print",
                  "bprint", "bputs")
+
+# Ends the traced line's output, followed by the traced command's status.
+STATUS_TAG = "fentros-trace-status:"
 
 
 class RecordError(Exception):
     pass
 
 
-def apply_options(m, args):
+@dataclass
+class RecordOptions:
+    """What `record` was asked for (cli.py has each option's help)."""
+    command: List[str]
+    output: str = "trace.dat"
+    tracer: Optional[str] = None
+    kprobes: List[str] = field(default_factory=list)
+    events: List[str] = field(default_factory=list)
+    filter: List[str] = field(default_factory=list)
+    notrace: List[str] = field(default_factory=list)
+    graph_func: List[str] = field(default_factory=list)
+    buffer_kb: Optional[int] = None
+    smp: int = 2
+    kernel_text: Optional[str] = None
+    iso: Optional[str] = None
+    workdir: Optional[str] = None
+    timeout: float = 600
+    progress: bool = False
+
+
+@dataclass
+class Traced:
+    """How the traced command ended: its output and its status ($?)."""
+    lines: List[str]
+    status: int
+
+
+def apply_options(m: Machine, opts: RecordOptions) -> None:
     """Sets the tracing state as trace-cmd record does, tracing off meanwhile."""
-    m.must("cd /sys/kernel/tracing")
+    m.must(f"cd {TRACEFS}")
     m.must("echo 0 > tracing_on")
-    if args.buffer_kb:
-        m.must(f"echo {args.buffer_kb} > buffer_size_kb")
-    for path, funcs in (("set_ftrace_filter", args.filter), ("set_ftrace_notrace", args.notrace),
-                        ("set_graph_function", args.graph_func)):
+    if opts.buffer_kb:
+        m.must(f"echo {opts.buffer_kb} > buffer_size_kb")
+    for path, funcs in (("set_ftrace_filter", opts.filter), ("set_ftrace_notrace", opts.notrace),
+                        ("set_graph_function", opts.graph_func)):
         for func in funcs:
             m.must(f"echo {func} >> {path}")
-    for probe in args.kprobes:
+    for probe in opts.kprobes:
         if "'" in probe:
             raise RecordError(f"a kprobe line cannot hold a single quote: {probe}")
         m.must(f"echo '{probe}' >> kprobe_events")
-    for event in args.events:
+    for event in opts.events:
         m.must(f"echo {event} >> set_event")
-    if args.tracer:
-        m.must(f"echo {args.tracer} > current_tracer")
+    if opts.tracer:
+        m.must(f"echo {opts.tracer} > current_tracer")
     m.must("echo > trace")
 
 
-def event_list(m):
+def run_traced(m: Machine, command: str, timeout: float) -> Traced:
+    """Runs `command` with tracing on; its output and status.
+
+    `$?` in each stage of a pipeline is the status of what ran before the pipeline, and
+    fentros runs the stages one after the other: the last pipeline turns tracing off first
+    and then prints the command's status, so the status line is not in the trace.
+    """
+    _, lines = m.run(f"echo 1 > tracing_on; {command}; "
+                     f"echo 0 > tracing_on | echo {STATUS_TAG}$?", timeout=timeout)
+    # The command's output need not end its last line: the tag then follows on that line.
+    before, tag, status = (lines[-1] if lines else "").rpartition(STATUS_TAG)
+    if not tag or not status.strip().isdigit():
+        raise MachineError(f"`{command}`: the shell did not print the command's status:\n"
+                           + "\n".join(lines[-10:]))
+    return Traced(lines[:-1] + ([before] if before else []), int(status))
+
+
+def event_list(m: Machine) -> List[Tuple[str, str]]:
     """(system, event) of every event whose format goes into the file."""
     events = [("ftrace", name) for name in FTRACE_EVENTS]
     for line in m.must("cat available_events"):
@@ -47,8 +95,8 @@ def event_list(m):
     return events
 
 
-def transfer(m, paths, progress):
-    """Runs xfer on paths, showing the bytes as they arrive; returns bytes per second."""
+def transfer(m: Machine, paths: Sequence[str], progress: bool) -> Tuple[int, float]:
+    """Runs xfer on paths, showing the bytes as they arrive; returns (bytes, seconds)."""
     before = m.channel_size()
     start = time.monotonic()
     running = m.console.begin(("xfer " + " ".join(paths) + "\n").encode())
@@ -73,9 +121,9 @@ def transfer(m, paths, progress):
     return got, elapsed
 
 
-def build(files, ncpus, output):
+def build(files: Dict[str, bytes], ncpus: int, output: str) -> List[int]:
     """Writes trace.dat from the files xfer pulled. Returns per-CPU event counts."""
-    def get(name):
+    def get(name: str) -> bytes:
         if name not in files:
             raise RecordError(f"{name} did not arrive")
         return files[name]
@@ -89,14 +137,15 @@ def build(files, ncpus, output):
         for ts, payload, lost in ringpage.decode_pages(get(f"per_cpu/cpu{cpu}/trace_pipe_raw"),
                                                        cpu):
             if payload is None:
-                writer.mark_lost(lost)
+                writer.mark_lost(-1 if lost is None else lost)
                 continue
             writer.add(ts, widener.widen(ts, payload), lost)
             n += 1
         cpu_data.append(writer.finish())
         counts.append(n)
 
-    ftrace, systems = [], {}
+    ftrace: List[bytes] = []
+    systems: Dict[str, List[bytes]] = {}
     for name, data in files.items():
         parts = name.split("/")
         if len(parts) == 4 and parts[0] == "events" and parts[3] == "format":
@@ -117,23 +166,31 @@ def build(files, ncpus, output):
     return counts
 
 
-def record(args):
-    progress = sys.stderr.isatty() or args.progress
-    workdir = args.workdir or tempfile.mkdtemp(prefix="fentros-trace-")
-    m = Machine(workdir, smp=args.smp, iso=args.iso)
+def record(opts: RecordOptions) -> int:
+    """Records opts.command into opts.output. The exit status: 0, or the traced command's
+    own status when it failed (the trace is written all the same)."""
+    progress = sys.stderr.isatty() or opts.progress
+    if opts.workdir:
+        return record_in(opts.workdir, opts, progress)
+    # The serial log and the channel capture are only a way to the trace: they go with it.
+    with tempfile.TemporaryDirectory(prefix="fentros-trace-") as workdir:
+        return record_in(workdir, opts, progress)
+
+
+def record_in(workdir: str, opts: RecordOptions, progress: bool) -> int:
+    m = Machine(workdir, smp=opts.smp, iso=opts.iso)
+    command = " ".join(opts.command)
     try:
-        apply_options(m, args)
-        command = " ".join(args.command)
-        code, lines = m.run(f"echo 1 > tracing_on; {command}; echo 0 > tracing_on",
-                            timeout=args.timeout)
-        for line in lines:
+        apply_options(m, opts)
+        traced = run_traced(m, command, opts.timeout)
+        for line in traced.lines:
             print(line, file=sys.stderr)
         ncpus = len([n for n in m.must("ls per_cpu") if n.strip().startswith("cpu")])
         meta = ["events/header_page", "events/header_event", "/proc/kallsyms", "/proc/version",
                 "printk_formats", "saved_cmdlines", "trace_clock"]
         meta += [f"per_cpu/cpu{c}/stats" for c in range(ncpus)]
         fmts = [f"events/{s}/{e}/format" for s, e in event_list(m)]
-        if args.kernel_text:
+        if opts.kernel_text:
             meta.append("trace")
         for i in range(0, len(fmts), 16):
             meta_part = meta if i == 0 else []
@@ -145,10 +202,11 @@ def record(args):
     finally:
         m.close()
     files = channel.read_files(m.channel_path)
-    if args.kernel_text:
-        with open(args.kernel_text, "wb") as f:
+    if opts.kernel_text:
+        with open(opts.kernel_text, "wb") as f:
             f.write(files["trace"])
-    counts = build(files, ncpus, args.output)
-    print(f"{args.output}: {sum(counts)} events from {ncpus} CPUs "
-          f"({got} bytes of pages in {elapsed:.1f} s)", file=sys.stderr)
-    return 0
+    counts = build(files, ncpus, opts.output)
+    print(f"{opts.output}: {sum(counts)} events from {ncpus} CPUs "
+          f"({got} bytes of pages in {elapsed:.1f} s); `{command}` exited with status "
+          f"{traced.status}", file=sys.stderr)
+    return traced.status

@@ -10,6 +10,7 @@ bytes follows; 0: array[0] holds the payload length + 4 and the payload follows 
 """
 
 import struct
+from typing import List, NamedTuple, Optional, Tuple
 
 PAGE_SIZE = 4096
 PAGE_HEADER = 16
@@ -31,22 +32,33 @@ class PageError(Exception):
     pass
 
 
-def decode_page(page, cpu=None):
-    """One page -> (lost, [(ts, payload bytes)]). lost: events lost before this page
-    (None when the page says none were, -1 when lost but not counted)."""
+class Entry(NamedTuple):
+    """One event of a capture, in buffer order. lost_before: the events lost just before
+    it (its page's count, on the page's first event; -1 when lost but not counted), else
+    None. A page that lost events and holds none gives an entry without a payload, at
+    the page's time."""
+    ts: int
+    payload: Optional[bytes]
+    lost_before: Optional[int]
+
+
+def decode_page(page: bytes, cpu: Optional[int] = None
+                ) -> Tuple[Optional[int], int, List[Tuple[int, bytes]]]:
+    """One page -> (lost, page time, [(ts, payload bytes)]). lost: events lost before
+    this page (None when the page says none were, -1 when lost but not counted)."""
     if len(page) != PAGE_SIZE:
         raise PageError(f"a page of {len(page)} bytes")
     page_ts, commit = struct.unpack_from("<QQ", page)
     size = commit & COMMIT_MASK
     if size > PAGE_DATA:
         raise PageError(f"cpu {cpu}: page commit {size} past the page")
-    lost = None
+    lost: Optional[int] = None
     if commit & MISSED_EVENTS:
         lost = -1
         if commit & MISSED_STORED and size + 8 <= PAGE_DATA:
             (lost,) = struct.unpack_from("<Q", page, PAGE_HEADER + size)
     data = page[PAGE_HEADER:PAGE_HEADER + size]
-    events = []
+    events: List[Tuple[int, bytes]] = []
     pos, t = 0, page_ts
     while pos + 4 <= size:
         (header,) = struct.unpack_from("<I", data, pos)
@@ -85,21 +97,20 @@ def decode_page(page, cpu=None):
         t += delta
         events.append((t, bytes(data[start:start + length])))
         pos = start + length
-    return lost, events
+    return lost, page_ts, events
 
 
-def decode_pages(raw, cpu=None):
-    """A trace_pipe_raw capture -> [(ts, payload, lost_before)] in buffer order, where
-    lost_before is the page's loss count on its first event, else None."""
+def decode_pages(raw: bytes, cpu: Optional[int] = None) -> List[Entry]:
+    """A trace_pipe_raw capture -> its entries in buffer order."""
     if len(raw) % PAGE_SIZE:
         raise PageError(f"cpu {cpu}: {len(raw)} bytes is not a whole number of pages")
     out = []
     for off in range(0, len(raw), PAGE_SIZE):
-        lost, events = decode_page(raw[off:off + PAGE_SIZE], cpu)
+        lost, page_ts, events = decode_page(raw[off:off + PAGE_SIZE], cpu)
         for i, (ts, payload) in enumerate(events):
-            out.append((ts, payload, lost if i == 0 else None))
+            out.append(Entry(ts, payload, lost if i == 0 else None))
         if lost is not None and not events:
-            out.append((None, None, lost))
+            out.append(Entry(page_ts, None, lost))
     return out
 
 
@@ -108,13 +119,13 @@ class PageWriter:
     needs more than 27 bits, a new page where time goes backwards (the page header holds
     an absolute time), and a new page carrying the count where events were lost."""
 
-    def __init__(self):
-        self.pages = []
-        self._data = None
+    def __init__(self) -> None:
+        self.pages: List[bytes] = []
+        self._data: Optional[bytearray] = None
         self._ts = self._last = 0
-        self._lost = None
+        self._lost: Optional[int] = None
 
-    def _close(self):
+    def _close(self) -> None:
         if self._data is None:
             return
         commit = len(self._data)
@@ -130,13 +141,14 @@ class PageWriter:
         self._data = None
         self._lost = None
 
-    def _open(self, ts, lost):
+    def _open(self, ts: int, lost: Optional[int]) -> bytearray:
         self._close()
         self._data = bytearray()
         self._ts = self._last = ts
         self._lost = lost
+        return self._data
 
-    def add(self, ts, payload, lost_before=None):
+    def add(self, ts: int, payload: bytes, lost_before: Optional[int] = None) -> None:
         if len(payload) % 4:
             payload = payload + bytes(4 - len(payload) % 4)
         if len(payload) <= SMALL_PAYLOAD:
@@ -146,8 +158,9 @@ class PageWriter:
         size = len(event) + len(payload)
         if size + 8 + 8 > PAGE_DATA:
             raise PageError(f"an event of {len(payload)} bytes does not fit a page")
-        if lost_before is not None or self._data is None or ts < self._last:
-            self._open(ts, lost_before)
+        data = self._data
+        if lost_before is not None or data is None or ts < self._last:
+            data = self._open(ts, lost_before)
         delta = ts - self._last
         stamp = b""
         if delta > DELTA_MAX:
@@ -155,17 +168,17 @@ class PageWriter:
                                 delta >> DELTA_BITS)
             delta = 0
         room = PAGE_DATA - (8 if self._lost is not None else 0)
-        if len(self._data) + len(stamp) + size > room:
-            self._open(ts, None)
+        if len(data) + len(stamp) + size > room:
+            data = self._open(ts, None)
             stamp, delta = b"", 0
         head = struct.unpack("<I", event[:4])[0] | delta << 5
-        self._data += stamp + struct.pack("<I", head) + event[4:] + payload
+        data += stamp + struct.pack("<I", head) + event[4:] + payload
         self._last = ts
 
-    def mark_lost(self, lost):
+    def mark_lost(self, lost: int) -> None:
         """Events were lost here, with nothing after them on this CPU."""
         self._open(self._last, lost)
 
-    def finish(self):
+    def finish(self) -> bytes:
         self._close()
         return b"".join(self.pages)

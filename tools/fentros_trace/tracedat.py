@@ -8,7 +8,9 @@ saved_cmdlines; u32 CPU count; "options  \\0" then options (u16 id, u32 size, da
 id 0; "flyrecord\\0"; per CPU u64 offset, u64 size; then each CPU's pages, page-aligned.
 """
 
+import os
 import struct
+from typing import Iterator, List, Sequence, Tuple, Union
 
 MAGIC = b"\x17\x08\x44tracing"
 PAGE_SIZE = 4096
@@ -20,8 +22,10 @@ class TraceDatError(Exception):
     pass
 
 
-def write(path, *, header_page, header_event, ftrace_formats, systems, kallsyms,
-          printk_formats, cmdlines, cpu_data, options=()):
+def write(path: Union[str, "os.PathLike[str]"], *, header_page: bytes, header_event: bytes,
+          ftrace_formats: Sequence[bytes], systems: Sequence[Tuple[str, Sequence[bytes]]],
+          kallsyms: bytes, printk_formats: bytes, cmdlines: bytes,
+          cpu_data: Sequence[bytes], options: Sequence[Tuple[int, bytes]] = ()) -> None:
     """systems: [(name, [format text])]; cpu_data: [bytes of pages] by CPU;
     options: [(id, bytes)]."""
     out = bytearray()
@@ -61,11 +65,11 @@ def write(path, *, header_page, header_event, ftrace_formats, systems, kallsyms,
 
 
 class Reader:
-    def __init__(self, data):
+    def __init__(self, data: bytes) -> None:
         self.data = data
         self.pos = 0
 
-    def take(self, n):
+    def take(self, n: int) -> bytes:
         if self.pos + n > len(self.data):
             raise TraceDatError(f"the file ends at byte {len(self.data)}, inside a section "
                                 "(truncated?)")
@@ -73,16 +77,19 @@ class Reader:
         self.pos += n
         return chunk
 
-    def u16(self):
-        return struct.unpack("<H", self.take(2))[0]
+    def u16(self) -> int:
+        value: int = struct.unpack("<H", self.take(2))[0]
+        return value
 
-    def u32(self):
-        return struct.unpack("<I", self.take(4))[0]
+    def u32(self) -> int:
+        value: int = struct.unpack("<I", self.take(4))[0]
+        return value
 
-    def u64(self):
-        return struct.unpack("<Q", self.take(8))[0]
+    def u64(self) -> int:
+        value: int = struct.unpack("<Q", self.take(8))[0]
+        return value
 
-    def cstr(self):
+    def cstr(self) -> str:
         end = self.data.find(b"\0", self.pos)
         if end < 0:
             raise TraceDatError("a name runs to the end of the file (truncated?)")
@@ -94,7 +101,7 @@ class Reader:
 class TraceDat:
     """A parsed trace.dat v6: the texts it carries and each CPU's page data."""
 
-    def __init__(self, path):
+    def __init__(self, path: Union[str, "os.PathLike[str]"]) -> None:
         with open(path, "rb") as f:
             data = f.read()
         if not data.startswith(MAGIC):
@@ -116,7 +123,7 @@ class TraceDat:
             raise TraceDatError(f"{path}: no header_event section")
         self.header_event = r.take(r.u64())
         self.ftrace_formats = [r.take(r.u64()) for _ in range(r.u32())]
-        self.systems = []
+        self.systems: List[Tuple[str, List[bytes]]] = []
         for _ in range(r.u32()):
             name = r.cstr()
             self.systems.append((name, [r.take(r.u64()) for _ in range(r.u32())]))
@@ -124,7 +131,7 @@ class TraceDat:
         self.printk_formats = r.take(r.u32())
         self.cmdlines = r.take(r.u64())
         ncpus = r.u32()
-        self.options = []
+        self.options: List[Tuple[int, bytes]] = []
         kind = r.take(10)
         if kind == b"options  \0":
             while True:
@@ -135,7 +142,7 @@ class TraceDat:
             kind = r.take(10)
         if kind != b"flyrecord\0":
             raise TraceDatError(f"{path}: no flyrecord section (latency traces are not read)")
-        self.cpu_data = []
+        self.cpu_data: List[bytes] = []
         for cpu in range(ncpus):
             offset, size = r.u64(), r.u64()
             if offset + size > len(data):
@@ -143,7 +150,7 @@ class TraceDat:
                                     "(truncated?)")
             self.cpu_data.append(data[offset:offset + size])
 
-    def all_formats(self):
+    def all_formats(self) -> Iterator[Tuple[str, bytes]]:
         yield from (("ftrace", f) for f in self.ftrace_formats)
         for system, formats in self.systems:
             yield from ((system, f) for f in formats)

@@ -36,11 +36,11 @@ class WidenError(Exception):
     pass
 
 
-def address(offset):
+def address(offset: int) -> int:
     return KERNEL_BASE + offset if offset else 0
 
 
-def common(event_id, ctx):
+def common(event_id: int, ctx: int) -> bytes:
     flags = 0
     for bit, linux_bit in FLAG_MAP:
         if (ctx >> 24) & bit:
@@ -52,15 +52,21 @@ class Widener:
     """mark_write: the address of the kernel's tracing_mark_write (from kallsyms), which
     Linux stores in every print record and fentros's compact marker record leaves out."""
 
-    def __init__(self, mark_write=0):
+    def __init__(self, mark_write: int = 0) -> None:
         self.mark_write = mark_write
 
-    def widen(self, ts, payload):
-        """(Linux payload, calltime or None): the record a Linux kernel would have written."""
+    def widen(self, ts: int, payload: bytes) -> bytes:
+        """The record a Linux kernel would have written, with the same time."""
         if len(payload) < 4:
             raise WidenError(f"a record of {len(payload)} bytes")
-        (ctx,) = struct.unpack_from("<I", payload)
-        kind = ctx >> 28
+        ctx: int = struct.unpack_from("<I", payload)[0]
+        try:
+            return self._widen(ctx >> 28, ctx, ts, payload)
+        except struct.error as e:
+            raise WidenError(f"a record of type {ctx >> 28} and {len(payload)} bytes is cut "
+                             f"short ({e})") from e
+
+    def _widen(self, kind: int, ctx: int, ts: int, payload: bytes) -> bytes:
         if kind == FULL:
             return payload
         if kind == FN:

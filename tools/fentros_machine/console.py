@@ -10,6 +10,11 @@ import re
 import subprocess
 import threading
 import time
+from typing import IO, Callable, List, Literal, Optional, Sequence, Tuple, TypeVar, Union
+
+T = TypeVar("T")
+# What a prompt search finds: the prompt, "eof" when QEMU's output has ended, or nothing yet.
+PromptFound = Union["re.Match[bytes]", Literal["eof"], None]
 
 # The shell is idle when the received text ends with its prompt, `fentros:<cwd># `.
 # \Z rather than $: in a regex $ also matches before a final newline.
@@ -29,12 +34,12 @@ CRASH_RE = re.compile("|".join(CRASH_PATTERNS))
 EXIT_MEANING = {0: "reboot", 1: "poweroff, or a QEMU error", 3: "kernel crash"}
 
 
-def describe_exit(status):
+def describe_exit(status: int) -> str:
     meaning = EXIT_MEANING.get(status)
     return f"status {status} ({meaning})" if meaning else f"status {status}"
 
 
-def split_output(data):
+def split_output(data: bytes) -> List[str]:
     """Serial bytes after a command was sent -> its output lines, without the echo.
 
     The shell echoes what was typed up to the first newline; everything after it is the
@@ -53,7 +58,8 @@ def split_output(data):
 class Reply:
     """How one command ended: back at the prompt, QEMU exited, or a timeout."""
 
-    def __init__(self, lines, cwd=None, exit_status=None, timed_out=False):
+    def __init__(self, lines: List[str], cwd: Optional[str] = None,
+                 exit_status: Optional[int] = None, timed_out: bool = False) -> None:
         self.lines = lines
         self.cwd = cwd
         self.exit_status = exit_status
@@ -61,31 +67,36 @@ class Reply:
 
 
 class Console:
-    def __init__(self, argv, log_path, stream=None):
+    def __init__(self, argv: Sequence[str], log_path: Union[str, "os.PathLike[str]"],
+                 stream: Optional[IO[bytes]] = None) -> None:
         self.log_path = log_path
-        self.cwd = None
+        self.cwd: Optional[str] = None
         self._log = open(log_path, "wb")
         self._stream = stream
         self._buf = bytearray()
         self._cond = threading.Condition()
         self._eof = False
-        # Byte ranges holding the shell's echo of what the harness typed: a command that
-        # contains "BUG:" must not look like a kernel report.
-        self._echo_spans = []
+        # Byte ranges holding the shell's echo of what was typed: a command that contains
+        # "BUG:" must not look like a kernel report.
+        self._echo_spans: List[Tuple[int, int]] = []
         try:
-            # A session of its own keeps a Ctrl-C on the harness's terminal away from
-            # QEMU; the harness kills it itself.
-            self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                         stderr=subprocess.STDOUT, bufsize=0,
-                                         start_new_session=True)
+            # A session of its own keeps a Ctrl-C on the user's terminal away from QEMU;
+            # the owner of the console kills it itself.
+            self.proc: "subprocess.Popen[bytes]" = subprocess.Popen(
+                argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                bufsize=0, start_new_session=True)
         except OSError:
             self._log.close()
             raise
+        # Both pipes were asked for above; Popen's stubs type them as optional.
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self._stdin: IO[bytes] = self.proc.stdin
+        self._stdout: IO[bytes] = self.proc.stdout
         self._reader = threading.Thread(target=self._read_loop, daemon=True)
         self._reader.start()
 
-    def _read_loop(self):
-        fd = self.proc.stdout.fileno()
+    def _read_loop(self) -> None:
+        fd = self._stdout.fileno()
         while True:
             try:
                 data = os.read(fd, 65536)
@@ -105,7 +116,7 @@ class Console:
             self._eof = True
             self._cond.notify_all()
 
-    def _wait(self, check, timeout):
+    def _wait(self, check: Callable[[], Optional[T]], timeout: float) -> Optional[T]:
         """Wait until check() (run with the lock held) returns something other than None."""
         deadline = time.monotonic() + timeout
         with self._cond:
@@ -118,7 +129,7 @@ class Console:
                     return None
                 self._cond.wait(remaining)
 
-    def _find_prompt(self, start, after_newline):
+    def _find_prompt(self, start: int, after_newline: bool) -> PromptFound:
         """A prompt ending the text after `start`; "eof" if QEMU is gone; else None."""
         low = start
         if after_newline:
@@ -133,15 +144,15 @@ class Console:
             return match
         return "eof" if self._eof else None
 
-    def mark(self):
+    def mark(self) -> int:
         """The current end of the serial log, to delimit what a test produced."""
         with self._cond:
             return len(self._buf)
 
-    def alive(self):
+    def alive(self) -> bool:
         return self.proc.poll() is None and not self._eof
 
-    def wait_boot(self, timeout):
+    def wait_boot(self, timeout: float) -> Reply:
         """Wait for the first prompt: a Reply whose lines are the boot log."""
         found = self._wait(lambda: self._find_prompt(0, False), timeout)
         with self._cond:
@@ -150,16 +161,16 @@ class Console:
         lines = log.split("\n")
         if found is None:
             return Reply(lines, timed_out=True)
-        if found == "eof":
+        if not isinstance(found, re.Match):  # "eof": QEMU's output has ended
             return Reply(lines, exit_status=self.wait_exit(10))
         self.cwd = found.group(1).decode("utf-8", errors="replace")
         return Reply(lines, cwd=self.cwd)
 
-    def command(self, data, timeout):
+    def command(self, data: bytes, timeout: float) -> Reply:
         """Type `data` (it must end the line itself) and wait for the next prompt."""
         return self.finish(self.begin(data), timeout)
 
-    def begin(self, data):
+    def begin(self, data: bytes) -> int:
         """Type `data` without waiting; returns the mark that finish() and wait_output() take.
 
         For commands that run until interrupted (`cat trace_pipe`): begin, wait_output
@@ -170,23 +181,24 @@ class Console:
         self.send(data)
         return start
 
-    def wait_output(self, start, predicate, timeout):
+    def wait_output(self, start: int, predicate: Callable[[bytearray, int], bool],
+                    timeout: float) -> bool:
         """Wait until predicate(buf, start) is true: True, or False when QEMU exited or
         `timeout` seconds passed first. buf is everything received so far (a bytearray
         to read, not keep: it grows); the predicate runs on every arrival of data, so it
         should look only at what it needs (buf.count(b"\n", start), len(buf))."""
-        def check():
+        def check() -> Optional[bool]:
             if predicate(self._buf, start):
                 return True
             return False if self._eof else None
         return bool(self._wait(check, timeout))
 
-    def at_prompt(self, start):
+    def at_prompt(self, start: int) -> bool:
         """True once the command begun at `start` has ended: the prompt is back."""
         with self._cond:
             return isinstance(self._find_prompt(start, True), re.Match)
 
-    def finish(self, start, timeout):
+    def finish(self, start: int, timeout: float) -> Reply:
         """Wait for the prompt that ends the command begun at `start`: its Reply."""
         found = self._wait(lambda: self._find_prompt(start, True), timeout)
         with self._cond:
@@ -199,19 +211,19 @@ class Console:
         lines = split_output(out)
         if found is None:
             return Reply(lines, timed_out=True)
-        if found == "eof":
+        if not isinstance(found, re.Match):  # "eof": QEMU's output has ended
             return Reply(lines, exit_status=self.wait_exit(10))
         self.cwd = found.group(1).decode("utf-8", errors="replace")
         return Reply(lines, cwd=self.cwd)
 
-    def send(self, data):
+    def send(self, data: bytes) -> None:
         try:
-            self.proc.stdin.write(data)
-            self.proc.stdin.flush()
+            self._stdin.write(data)
+            self._stdin.flush()
         except (BrokenPipeError, ValueError, OSError):
             pass  # QEMU has gone; the wait that follows sees the end of its output.
 
-    def wait_exit(self, timeout):
+    def wait_exit(self, timeout: float) -> Optional[int]:
         """QEMU's exit status, or None if it is still running after `timeout` seconds."""
         if self._wait(lambda: True if self._eof else None, timeout) is None:
             return None
@@ -220,17 +232,18 @@ class Console:
         except subprocess.TimeoutExpired:
             return None
 
-    def output_since(self, start):
+    def output_since(self, start: int) -> List[str]:
         """Lines received since `start`, for failure reports."""
         with self._cond:
             data = bytes(self._buf[start:])
         return data.decode("utf-8", errors="replace").replace("\r", "").split("\n")
 
-    def crash_lines(self, start, end=None):
+    def crash_lines(self, start: int, end: Optional[int] = None) -> List[str]:
         """Lines between two marks that look like a kernel crash report."""
         with self._cond:
             end = len(self._buf) if end is None else end
-            pieces, pos = [], start
+            pieces: List[bytes] = []
+            pos = start
             for span_start, span_end in self._echo_spans:
                 if span_end <= pos or span_start >= end:
                     continue
@@ -242,7 +255,7 @@ class Console:
         text = b"".join(pieces).decode("utf-8", errors="replace").replace("\r", "")
         return [line for line in text.split("\n") if CRASH_RE.search(line)]
 
-    def kill(self):
+    def kill(self) -> None:
         if self.proc.poll() is None:
             self.proc.kill()
         try:
@@ -251,7 +264,7 @@ class Console:
             pass
         # The reader ends at the end of QEMU's output; it owns the log until then.
         self._reader.join(timeout=5)
-        for pipe in (self.proc.stdin, self.proc.stdout):
+        for pipe in (self._stdin, self._stdout):
             try:
                 pipe.close()
             except OSError:
