@@ -40,8 +40,6 @@ unsigned long stack_depth_test_recurse(unsigned levels);
 
 /* Called between the steps of every text patch batch while set (arch/x86_64/text_poke.c). */
 extern void (*arch_text_poke_test_hook)(void);
-/* The next batch of ftrace_ops updates fails as if out of memory (kernel/trace/ftrace.c). */
-extern bool ftrace_test_fail_next_update;
 /* Overwrites the current thread's top function_graph frame if it belongs to fn. */
 bool fgraph_test_damage_top_frame(unsigned long fn);
 /* function_graph's max_graph_depth and tracing_thresh, set directly. */

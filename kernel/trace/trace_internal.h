@@ -190,11 +190,6 @@ enum trace_type {
 #define TRACE_FLAG_HARDIRQ 0x4
 #define TRACE_FLAG_NMI 0x8
 
-static inline uint32_t trace_ctx_make(unsigned type, unsigned flags, unsigned preempt, unsigned pid)
-{
-    return (type << TRACE_CTX_TYPE_SHIFT) | ((flags & 0xf) << TRACE_CTX_FLAGS_SHIFT) |
-           ((preempt > 15 ? 15 : preempt) << TRACE_CTX_PREEMPT_SHIFT) | (pid & TRACE_CTX_PID_MASK);
-}
 static inline unsigned trace_ctx_type(uint32_t c) { return c >> TRACE_CTX_TYPE_SHIFT; }
 static inline unsigned trace_ctx_flags(uint32_t c) { return (c >> TRACE_CTX_FLAGS_SHIFT) & 0xf; }
 static inline unsigned trace_ctx_preempt(uint32_t c)
@@ -435,7 +430,6 @@ static __always_inline bool trace_should_record_on(struct percpu *cpu)
 {
     return likely(READ_ONCE(trace_global.record_filters) == 0) || trace_record_filtered(cpu);
 }
-static inline bool trace_should_record(void) { return trace_should_record_on(this_cpu()); }
 
 /*
  * Records a <stack trace> event from a callback: the traced function ip, its caller (the
@@ -457,8 +451,7 @@ struct trace_iter {
     struct rb_record rec; /* the current event */
     bool have_rec;
     unsigned long lost[MAX_CPUS];
-    int last_pid[MAX_CPUS]; /* for function_graph's task-switch markers */
-    void *tracer_state;     /* per-open state of the current tracer's printer */
+    void *tracer_state; /* per-open state of the current tracer's printer */
     /* Per-CPU lookahead: the merge compares heads, and function_graph looks at the next
      * event of a CPU to spot leaf calls. */
     struct rb_record *head[MAX_CPUS];
