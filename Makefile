@@ -113,9 +113,9 @@ $(BUILD)/linker.ld: linker.ld Makefile
 	@mkdir -p $(BUILD)
 	@$(CC) -E -P -x c -undef $< -o $@
 
-$(GENSYMS): tools/gensyms.c
+$(GENSYMS): tools/gensyms.c include/kernel/ksymtab.h
 	@mkdir -p $(dir $@)
-	$(CC) -O2 -Wall -Wextra -Werror -o $@ $<
+	$(CC) -O2 -Wall -Wextra -Werror -Iinclude -o $@ $<
 
 # Two links: the first gives the addresses, gensyms turns its symbols into a table, the
 # second embeds the table. The table lives in the last segment, so nothing moves; the
