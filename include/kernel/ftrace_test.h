@@ -61,8 +61,6 @@ size_t ftrace_test_index_of(void *fn);
 size_t ftrace_test_visible_records(void);
 /* Record index of line `line` (1-based) of available_filter_functions. */
 size_t ftrace_test_record_of_line(size_t line);
-/* Reads a whole tracefs file, chunk bytes per read; a NUL-terminated copy to kfree, or NULL
- * with the error in *err_out. */
 /* Checks that a read of the whole tracefs file gives exactly expected (a failure if not). */
 bool ftrace_test_file_is(struct selftest_ctx *t, const char *name, const char *expected);
 

@@ -207,10 +207,10 @@ static void klp_switch_if_sleeping(struct thread *t, void *arg)
 /*
  * Rounds of checks of the threads that are not running, one per CPU, run by each CPU's
  * timer tick: with interrupts off, none of its other threads can be switched to while it
- * reads their saved stacks. (Not a cross-CPU call: its requests are either on the
- * caller's stack, which a CPU that only idled since an earlier thread used the same stack
- * slot may still translate to the old pages, or allocated, which can fail. The tick
- * also wakes idle CPUs, whose idle loop then switches their idle thread.)
+ * reads their saved stacks. (Not a cross-CPU call: one that waits spins with preemption
+ * off until every CPU has run it, where the driver sleeps and gives up after KLP_RETRY_NS,
+ * and one that does not wait allocates its requests, which can fail. The tick also wakes
+ * idle CPUs, whose idle loop then switches their idle thread.)
  */
 static unsigned long klp_round_wanted;
 static unsigned long klp_round_done[MAX_CPUS];

@@ -543,15 +543,13 @@ int fgraph_set_filter_text(bool is_notrace, const char *globs);
 void trace_print_flags(struct seqbuf *s, uint32_t ctx);
 bool trace_format_body(struct seqbuf *s, const struct rb_record *rec);
 
-/* Per-CPU buffer size as buffer_size_kb shows it (trace_files.c), for trace_buf_size=. */
-
 /* ==== the function graph core (fgraph.c) and its clients ==== */
 
 /*
  * The function graph core: the per-thread shadow return stack, and the clients that want
- * functions' entries and returns (the function_graph tracer, the function profiler; return
- * probes and live patching later), each a struct fgraph_ops. One ftrace op, on the global
- * filter, serves every client.
+ * functions' entries and returns (the function_graph tracer, the function profiler) or only
+ * the returns they ask for (return probes), each a struct fgraph_ops. One ftrace op, on the
+ * global filter, serves every client that wants entries.
  */
 
 #define FGRAPH_DEPTH 128
@@ -630,6 +628,8 @@ bool fgraph_push_return(struct fgraph_ops *gops, unsigned long func, unsigned lo
                         unsigned long data);
 void unregister_ftrace_graph(struct fgraph_ops *gops);
 bool fgraph_is_dead(void);
+/* The global filter changed: the function graph op takes a fresh copy of it. */
+void fgraph_filter_changed(void);
 
 /* The return time, read once per return whoever asks first. */
 static inline uint64_t fgraph_ret_time(struct fgraph_ret *ret)
@@ -703,15 +703,13 @@ int ftrace_filter_commands_show(struct seqbuf *s);
 unsigned long ftrace_rec_tramp_addr(const struct dyn_ftrace *rec, struct ftrace_ops **op,
                                     unsigned long *func);
 
+struct pfs_node;
 /*
  * A filter file (path under /sys/kernel/tracing) editing ops' filter or notrace hash with
  * set_ftrace_filter's syntax and commit-at-close semantics, without commands. ops need
  * not be registered: an unregistered ops is a place to keep a function set. changed (may
  * be NULL) runs after each write installed new hashes.
  */
-struct pfs_node;
-/* The global filter changed: the function graph op takes a fresh copy of it. */
-void fgraph_filter_changed(void);
 struct pfs_node *ftrace_filter_file_create(const char *path, struct ftrace_ops *ops,
                                            bool is_notrace, void (*changed)(void));
 
