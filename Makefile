@@ -1,7 +1,7 @@
 # fentros: one Makefile for the kernel, its ISO, and the host tools.
 #   make            build/kernel.elf and build/fentros.iso
 #   make run        boot it in QEMU with the serial console on this terminal
-#   make test       the QEMU test harness (N passed, N failed)
+#   make test       the QEMU test harness (N passed, N failed), after format-check and check-refs
 #   make bench      the tracer's costs, one table
 #   make bench-linux the same costs measured on Debian's Linux in the same QEMU, side by side
 #   make bench-export what recording a trace.dat costs (tools/fentros-trace)
@@ -83,7 +83,7 @@ KERNEL   := $(BUILD)/kernel.elf
 ISO      := $(BUILD)/fentros.iso
 GENSYMS  := $(BUILD)/tools/gensyms
 
-.PHONY: all iso run test bench bench-linux bench-export bench-scale fuzz soak icount deps clean check-deps format format-check
+.PHONY: all iso run test bench bench-linux bench-export bench-scale fuzz soak icount deps clean check-deps format format-check check-refs
 all: $(KERNEL) $(ISO)
 iso: $(ISO)
 
@@ -151,7 +151,7 @@ run: check-deps all
 	@echo "fentros: serial console below; 'poweroff' or Ctrl-A X quits."
 	-$(QEMU) $(QEMU_FLAGS) -monitor none; true
 
-test: check-deps all format-check
+test: check-deps all format-check check-refs
 	$(PYTHON) tests/run.py --smp 1,2,4 --keep-going
 
 # The C sources as .clang-format describes them. format rewrites them in place;
@@ -166,6 +166,11 @@ format-check: check-deps
 	@bad=""; for f in $(FORMAT_SRCS); do $(CLANG_FORMAT) --dry-run -Werror $$f >/dev/null 2>&1 || bad="$$bad $$f"; done; \
 	if [ -n "$$bad" ]; then echo "format-check: not formatted (run make format):$$bad"; exit 1; fi; \
 	echo "format-check: every C file is formatted"
+
+# Every file that a comment, a document or a test script names must be in the tree, so a
+# move cannot leave stale names behind (tools/check_refs.py; its unit tests run in make test).
+check-refs:
+	@$(PYTHON) tools/check_refs.py
 
 bench: check-deps all
 	$(PYTHON) tests/bench.py --smp $(SMP) --mem $(MEM) --accel $(QEMU_ACCEL)
