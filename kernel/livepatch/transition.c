@@ -50,18 +50,18 @@ static bool klp_addr_replaced(unsigned long ret)
     struct klp_object *obj;
     struct klp_func *func;
     unsigned long pc = ret - 1; /* the call itself: a call may be a function's last bytes */
-    klp_for_each_object(patch, obj) klp_for_each_func(obj, func)
-    {
-        unsigned long start, size;
-        if (klp_target_state == KLP_UNPATCHED) {
-            start = (unsigned long)func->new_func;
-            size = func->new_size;
-        } else {
-            klp_func_below(func, &start, &size);
+    klp_for_each_object(patch, obj)
+        klp_for_each_func(obj, func) {
+            unsigned long start, size;
+            if (klp_target_state == KLP_UNPATCHED) {
+                start = (unsigned long)func->new_func;
+                size = func->new_size;
+            } else {
+                klp_func_below(func, &start, &size);
+            }
+            if (pc >= start && pc < start + size)
+                return true;
         }
-        if (pc >= start && pc < start + size)
-            return true;
-    }
     return false;
 }
 
@@ -322,7 +322,9 @@ static void klp_set_funcs_transition(struct klp_patch *patch, bool on)
 {
     struct klp_object *obj;
     struct klp_func *func;
-    klp_for_each_object(patch, obj) klp_for_each_func(obj, func) WRITE_ONCE(func->transition, on);
+    klp_for_each_object(patch, obj)
+        klp_for_each_func(obj, func)
+            WRITE_ONCE(func->transition, on);
 }
 
 void klp_init_transition(struct klp_patch *patch, int target)
