@@ -649,12 +649,6 @@ void trace_graph_print_duration(struct seqbuf *s, uint64_t ns);
 /* The ops set_ftrace_filter and set_ftrace_notrace edit: the current tracer's. */
 extern struct ftrace_ops *ftrace_global_ops;
 
-/*
- * The text written to set_ftrace_filter and set_ftrace_notrace: whitespace-separated
- * tokens, each a glob (see ftrace_hash_apply_glob) or, in set_ftrace_filter only, a
- * command `glob:name[:param]` such as `schedule:traceoff:3`.
- */
-
 /* The longest token a filter file accepts; a longer one fails its write with -EINVAL. */
 #define FTRACE_FILTER_TOKEN_MAX 512
 
@@ -681,6 +675,10 @@ struct ftrace_filter_command {
 extern const struct ftrace_filter_command __start_ftrace_commands[], __stop_ftrace_commands[];
 
 /*
+ * The text written to set_ftrace_filter and set_ftrace_notrace is whitespace-separated
+ * tokens, each a glob (see ftrace_hash_apply_glob) or, in set_ftrace_filter only, a
+ * command `glob:name[:param]` such as `schedule:traceoff:3`.
+ *
  * Applies one token to hash: a glob edits it, a command (allowed when `commands`, that
  * is for set_ftrace_filter) goes to its handler and leaves hash alone. Returns 0 or a
  * positive count on success, -EINVAL for a glob that matched nothing, an unknown
