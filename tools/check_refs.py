@@ -4,7 +4,7 @@
     tools/check_refs.py [ROOT]
 
 Scans the C, header, assembly, Python, shell, Makefile, Markdown and test-script (.t)
-files under ROOT (default: the repository this script is in) for path-like names and
+files and the scripts without an extension (#!) under ROOT (default: the repository this script is in) for path-like names and
 prints `FILE:LINE: NAME: no such file in the tree` for each that does not resolve. A name
 is checked when it
   - starts with a top-level directory of the tree (`kernel/trace/ftrace.c`,
@@ -34,7 +34,7 @@ from typing import Iterable, Iterator
 # Files whose text is scanned: by extension, or by exact name.
 SCANNED_EXTENSIONS = frozenset({".c", ".h", ".asm", ".inc", ".S", ".py", ".sh", ".md", ".t",
                                 ".ld", ".in"})
-SCANNED_NAMES = frozenset({"Makefile", "fentros-trace"})
+SCANNED_NAMES = frozenset({"Makefile"})
 
 # A name with one of these extensions is a file name even without a directory.
 SOURCE_EXTENSIONS = frozenset({".c", ".h", ".asm", ".inc", ".S", ".py", ".sh", ".md", ".t",
@@ -136,9 +136,12 @@ def list_files(root: Path) -> list[str]:
     return found
 
 
-def is_scanned(path: str) -> bool:
+def is_scanned(path: str, text: str) -> bool:
+    """By name or extension; a file without an extension when it is a script (#!)."""
     name = path.rsplit("/", 1)[-1]
-    return name in SCANNED_NAMES or os.path.splitext(name)[1] in SCANNED_EXTENSIONS
+    ext = os.path.splitext(name)[1]
+    return (name in SCANNED_NAMES or ext in SCANNED_EXTENSIONS
+            or (ext == "" and text.startswith("#!")))
 
 
 def _normalise(path: str) -> str | None:
@@ -309,13 +312,16 @@ def check_text(tree: Tree, where: str, text: str) -> list[Missing]:
 def check_tree(tree: Tree) -> list[Missing]:
     missing = []
     for path in sorted(tree.files):
-        if not is_scanned(path):
-            continue
+        name = path.rsplit("/", 1)[-1]
+        if os.path.splitext(name)[1] not in SCANNED_EXTENSIONS and name not in SCANNED_NAMES:
+            if "." in name:
+                continue  # data, images, build inputs: not written for readers
         try:
             text = (tree.root / path).read_text(encoding="utf-8", errors="replace")
         except OSError:
             continue
-        missing += check_text(tree, path, text)
+        if is_scanned(path, text):
+            missing += check_text(tree, path, text)
     return missing
 
 

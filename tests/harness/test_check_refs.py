@@ -111,12 +111,17 @@ class TreeTests(unittest.TestCase):
             (root / "kernel").mkdir()
             (root / "kernel" / "a.c").write_text("int x;\n/* b.h and kernel/c.c */\n")
             (root / "kernel" / "b.h").write_text("/* fine: kernel/a.c */\n")
+            (root / "tools").mkdir()
+            (root / "tools" / "run-it").write_text("#!/bin/sh\n# runs tools/gone.sh\n")
+            (root / "tools" / "data.bin").write_text("/* gone.c */\n")
             (root / "build").mkdir()
             (root / "build" / "junk.c").write_text("/* nosuch.c */\n")
             tree = check_refs.Tree(root, check_refs.list_files(root))
             self.assertNotIn("build/junk.c", tree.files)
             found = [str(m) for m in check_refs.check_tree(tree)]
-            self.assertEqual(found, ["kernel/a.c:2: kernel/c.c: no such file in the tree"])
+            self.assertEqual(found, ["kernel/a.c:2: kernel/c.c: no such file in the tree",
+                                     "tools/run-it:2: tools/gone.sh: no such file in the tree"])
+            (root / "tools" / "run-it").write_text("#!/bin/sh\n")
             self.assertEqual(check_refs.main(["check_refs", str(root)]), 1)
             (root / "kernel" / "c.c").write_text("\n")
             self.assertEqual(check_refs.main(["check_refs", str(root)]), 0)
