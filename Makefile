@@ -1,7 +1,7 @@
 # fentros: one Makefile for the kernel, its ISO, and the host tools.
 #   make            build/kernel.elf and build/fentros.iso
 #   make run        boot it in QEMU with the serial console on this terminal
-#   make test       the QEMU test harness (N passed, N failed)
+#   make test       the QEMU test harness (N passed, N failed), after format-check and check-refs
 #   make bench      the tracer's costs, one table
 #   make bench-linux the same costs measured on Debian's Linux in the same QEMU, side by side
 #   make bench-export what recording a trace.dat costs (tools/fentros-trace)
@@ -84,7 +84,7 @@ KERNEL   := $(BUILD)/kernel.elf
 ISO      := $(BUILD)/fentros.iso
 GENSYMS  := $(BUILD)/tools/gensyms
 
-.PHONY: all iso run test bench bench-linux bench-export bench-scale fuzz soak icount deps clean check-deps format format-check typecheck
+.PHONY: all iso run test bench bench-linux bench-export bench-scale fuzz soak icount deps clean check-deps format format-check typecheck check-refs
 all: $(KERNEL) $(ISO)
 iso: $(ISO)
 
@@ -114,9 +114,9 @@ $(BUILD)/linker.ld: linker.ld Makefile
 	@mkdir -p $(BUILD)
 	@$(CC) -E -P -x c -undef $< -o $@
 
-$(GENSYMS): tools/gensyms.c
+$(GENSYMS): tools/gensyms.c include/kernel/ksymtab.h
 	@mkdir -p $(dir $@)
-	$(CC) -O2 -Wall -Wextra -Werror -o $@ $<
+	$(CC) -O2 -Wall -Wextra -Werror -Iinclude -o $@ $<
 
 # Two links: the first gives the addresses, gensyms turns its symbols into a table, the
 # second embeds the table. The table lives in the last segment, so nothing moves; the
@@ -152,7 +152,7 @@ run: check-deps all
 	@echo "fentros: serial console below; 'poweroff' or Ctrl-A X quits."
 	-$(QEMU) $(QEMU_FLAGS) -monitor none; true
 
-test: check-deps all format-check typecheck
+test: check-deps all format-check typecheck check-refs
 	$(PYTHON) tests/run.py --smp 1,2,4 --keep-going
 
 # The C sources as .clang-format describes them. format rewrites them in place;
@@ -174,6 +174,11 @@ TYPED_PY := tools/fentros-trace tools/fentros_trace tools/fentros_machine tests/
 
 typecheck: check-deps
 	@MYPYPATH=tools mypy --strict --cache-dir $(BUILD)/mypy $(TYPED_PY)
+
+# Every file that a comment, a document or a test script names must be in the tree, so a
+# move cannot leave stale names behind (tools/check_refs.py; its unit tests run in make test).
+check-refs:
+	@$(PYTHON) tools/check_refs.py
 
 bench: check-deps all
 	$(PYTHON) tests/bench.py --smp $(SMP) --mem $(MEM) --accel $(QEMU_ACCEL)

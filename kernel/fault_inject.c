@@ -86,7 +86,6 @@ bool should_fail(struct fault_attr *attr, size_t size)
     while (times > 0 && !__atomic_compare_exchange_n(&attr->times, &times, times - 1, false,
                                                      __ATOMIC_RELAXED, __ATOMIC_RELAXED))
         ;
-    __atomic_fetch_add(&attr->injected, 1, __ATOMIC_RELAXED);
     return true;
 }
 

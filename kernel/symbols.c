@@ -1,22 +1,12 @@
 /*
- * The embedded symbol table (see tools/gensyms.c for its layout): address -> function
+ * The embedded symbol table (include/kernel/ksymtab.h): address -> function
  * for backtraces and trace output, name -> address for lookups. Not traced: the trace
  * output formats every event through it.
  */
+#include <kernel/ksymtab.h>
 #include <kernel/symbols.h>
 #include <lib/printf.h>
 #include <lib/string.h>
-
-#define KSYMTAB_MAGIC 0x4241544d59534b46ULL
-
-struct ksymtab_header {
-    uint64_t magic;
-    uint64_t count;
-    uint64_t strings_offset;
-    uint64_t total_size;
-    uint64_t data_count;
-    uint64_t data_offset;
-};
 
 extern const char __ksymtab_start[], __ksymtab_end[];
 

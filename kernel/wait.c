@@ -27,8 +27,7 @@ static void wake(struct wait_queue *wq, bool all)
 {
     unsigned long flags = spin_lock_irqsave(&wq->lock);
     struct list_node *pos, *tmp;
-    list_for_each_safe(pos, tmp, &wq->waiters)
-    {
+    list_for_each_safe(pos, tmp, &wq->waiters) {
         struct waiter *w = list_entry(pos, struct waiter, node);
         list_remove(&w->node);
         thread_wake(w->thread);

@@ -17,11 +17,13 @@ typedef uint64_t __attribute__((may_alias)) word_t;
 #define WORD_SIZE sizeof(word_t)
 #define WORD_MASK (WORD_SIZE - 1)
 
-no_idiom_calls void *memcpy(void *dst, const void *src, size_t n)
+/*
+ * The upward copy memcpy is and memmove uses whenever the destination starts below the
+ * source: each store lands on bytes already read, a word at a time included.
+ */
+no_idiom_calls static __always_inline void copy_up(unsigned char *d, const unsigned char *s,
+                                                   size_t n)
 {
-    unsigned char *d = dst;
-    const unsigned char *s = src;
-
     /* Word copies only pay off when both sides can reach alignment together. */
     if ((((uintptr_t)d ^ (uintptr_t)s) & WORD_MASK) == 0) {
         while (n > 0 && ((uintptr_t)d & WORD_MASK) != 0) {
@@ -35,6 +37,11 @@ no_idiom_calls void *memcpy(void *dst, const void *src, size_t n)
         *d++ = *s++;
         n--;
     }
+}
+
+no_idiom_calls void *memcpy(void *dst, const void *src, size_t n)
+{
+    copy_up(dst, src, n);
     return dst;
 }
 
@@ -42,34 +49,18 @@ no_idiom_calls void *memmove(void *dst, const void *src, size_t n)
 {
     unsigned char *d = dst;
     const unsigned char *s = src;
-    bool words = (((uintptr_t)d ^ (uintptr_t)s) & WORD_MASK) == 0;
 
     if (d == s || n == 0)
         return dst;
-
-    /*
-     * Copying upward is safe whenever the destination starts below the source: each store
-     * lands on bytes already read. Otherwise copy from the end down.
-     */
     if ((uintptr_t)d < (uintptr_t)s || (uintptr_t)d >= (uintptr_t)s + n) {
-        if (words) {
-            while (n > 0 && ((uintptr_t)d & WORD_MASK) != 0) {
-                *d++ = *s++;
-                n--;
-            }
-            for (; n >= WORD_SIZE; n -= WORD_SIZE, d += WORD_SIZE, s += WORD_SIZE)
-                *(word_t *)d = *(const word_t *)s;
-        }
-        while (n > 0) {
-            *d++ = *s++;
-            n--;
-        }
+        copy_up(d, s, n);
         return dst;
     }
 
+    /* The destination overlaps the source from above: copy from the end down. */
     d += n;
     s += n;
-    if (words) {
+    if ((((uintptr_t)d ^ (uintptr_t)s) & WORD_MASK) == 0) {
         while (n > 0 && ((uintptr_t)d & WORD_MASK) != 0) {
             *--d = *--s;
             n--;

@@ -2,7 +2,7 @@
 """make bench: the tracer's costs in one table.
 
 Boots fentros in QEMU with the flags the tests use, types the `bench` shell command,
-and prints what it measured: one table in the issue's row order (nop, function, graph,
+and prints what it measured: one table, the hot path first (nop, function, graph,
 rb, patch, ipi, memory), the machine-readable `bench: name=...` lines, and the targets
 that can be judged from fentros alone. Every figure is min and median over repeated runs,
 in TSC cycles and ns. Under TCG the TSC runs on emulated time, and the header says so.
@@ -39,7 +39,8 @@ GRUB_TEMPLATE = ROOT / "iso" / "grub.cfg.in"
 # The test ISO: a panic powers off, so a crash ends QEMU instead of hanging the bench.
 CMDLINE = "panic=poweroff"
 
-# The order of the issue's table; rows the kernel prints under other names come after.
+# The table's row order: the hot path, then what surrounds it; rows the kernel prints under
+# other names come after.
 ROW_ORDER = ("nop", "function", "graph", "rb", "patch", "ipi", "memory")
 
 # `bench: name=graph.call min_cycles=1 median_cycles=2 min_ns=0.4 median_ns=0.8`

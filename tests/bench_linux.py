@@ -49,7 +49,7 @@ ROOT = bench.ROOT
 LOG_DIR = bench.LOG_DIR
 TOOL_SRC = ROOT / "tools" / "linux-bench" / "syscall_loop.c"
 TOOL_BIN = ROOT / "build" / "linux-bench" / "syscall_loop"
-# Shared with shared/linux-ref/run's cache when both are used: same files, same layout.
+# Shared with tools/linux-ref's cache when both are used: same files, same layout.
 DEFAULT_CACHE = Path(os.environ.get("LINUX_REF_CACHE",
                                     Path.home() / ".cache" / "linux-ref"))
 

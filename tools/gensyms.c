@@ -8,13 +8,7 @@
  *                                fails if KERNEL's symbols differ from TABLE, i.e. if
  *                                embedding the table moved any function
  *
- * Table layout (little endian, read by kernel/symbols.c):
- *   u64 magic "FKSYMTAB", u64 count, u64 strings_offset, u64 total_size,
- *   u64 data_count, u64 data_offset,
- *   count x { u64 addr; u32 size; u32 name_offset }: functions, sorted by addr,
- *   data_count entries of the same shape at data_offset: data objects (variables, for
- *   name lookups such as a kprobe's @SYM), in symbol-table order,
- *   NUL-terminated names.
+ * The table's layout is include/kernel/ksymtab.h, shared with kernel/symbols.c.
  */
 #include <elf.h>
 #include <errno.h>
@@ -23,22 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define TABLE_MAGIC 0x4241544d59534b46ULL /* "FKSYMTAB" */
-
-struct table_header {
-    uint64_t magic;
-    uint64_t count;
-    uint64_t strings_offset;
-    uint64_t total_size;
-    uint64_t data_count;
-    uint64_t data_offset;
-};
-
-struct table_entry {
-    uint64_t addr;
-    uint32_t size;
-    uint32_t name_offset;
-};
+#include <kernel/ksymtab.h>
 
 struct symbol {
     uint64_t addr;
@@ -169,14 +148,13 @@ static unsigned char *build_table(const char *elf_path, size_t *out_len)
     size_t strings = 0;
     for (size_t i = 0; i < kept + ndata; i++)
         strings += strlen(list[i].name) + 1;
-    size_t total =
-        sizeof(struct table_header) + (kept + ndata) * sizeof(struct table_entry) + strings;
+    size_t total = sizeof(struct ksymtab_header) + (kept + ndata) * sizeof(struct ksym) + strings;
     total = (total + 7) & ~(size_t)7;
     unsigned char *out = calloc(1, total);
-    struct table_header *hdr = (struct table_header *)out;
-    struct table_entry *ent = (struct table_entry *)(hdr + 1);
+    struct ksymtab_header *hdr = (struct ksymtab_header *)out;
+    struct ksym *ent = (struct ksym *)(hdr + 1);
     char *names = (char *)(ent + kept + ndata);
-    hdr->magic = TABLE_MAGIC;
+    hdr->magic = KSYMTAB_MAGIC;
     hdr->count = kept;
     hdr->strings_offset = (uint64_t)((unsigned char *)names - out);
     hdr->total_size = total;
@@ -188,7 +166,7 @@ static unsigned char *build_table(const char *elf_path, size_t *out_len)
             die("symbol %s is too large", list[i].name);
         ent[i].addr = list[i].addr;
         ent[i].size = (uint32_t)list[i].size;
-        ent[i].name_offset = (uint32_t)off;
+        ent[i].name_off = (uint32_t)off;
         strcpy(names + off, list[i].name);
         off += strlen(list[i].name) + 1;
     }
@@ -208,7 +186,7 @@ static void write_file(const char *path, const void *buf, size_t len)
 int main(int argc, char **argv)
 {
     if (argc == 3 && strcmp(argv[1], "--empty") == 0) {
-        struct table_header hdr = {TABLE_MAGIC, 0, sizeof(hdr), sizeof(hdr), 0, sizeof(hdr)};
+        struct ksymtab_header hdr = {KSYMTAB_MAGIC, 0, sizeof(hdr), sizeof(hdr), 0, sizeof(hdr)};
         write_file(argv[2], &hdr, sizeof(hdr));
         return 0;
     }

@@ -5,7 +5,7 @@
 
 /*
  * The `bench` command's rows. Each row measures one thing and reports it with
- * bench_report: min and median over repeated runs, in TSC cycles and ns, printed as a
+ * bench_report_cycles: min and median over repeated runs, in TSC cycles and ns, printed as a
  * table line and as a machine-readable "bench: name=..." line.
  */
 struct shell_ctx;

@@ -18,7 +18,6 @@ struct fault_attr {
     unsigned long verbose;            /* 1: a line per failure, 2: and a stack trace */
     bool task_filter;                 /* only marked threads (none here) and interrupts fail */
     unsigned long count;              /* calls counted for interval */
-    unsigned long injected;           /* failures made so far (not a Linux file) */
     uint64_t last_report_ns, reports; /* rate limit of the verbose lines */
 };
 

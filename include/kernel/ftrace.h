@@ -108,8 +108,16 @@ const char *ftrace_rec_name(const struct dyn_ftrace *rec);
 /* Boot: verify every site and turn it into a NOP. Runs before the other CPUs start. */
 void ftrace_init(void);
 
-/* 0, -EBUSY (already registered / no trampoline slot), -ENODEV (ftrace is dead), -ENOMEM. */
+/*
+ * 0, -EBUSY (already registered, as many ops registered as the core holds, a permanent op while
+ * ftrace_enabled is off, or an IPMODIFY op on another's function), -EINVAL (IPMODIFY
+ * without SAVE_REGS), -ENODEV (ftrace is dead, or died patching the sites).
+ */
 int register_ftrace_function(struct ftrace_ops *ops);
+/*
+ * 0, -EINVAL (not registered), -ENODEV (ftrace died patching the sites: the op is
+ * unregistered all the same, its callback no longer reachable).
+ */
 int unregister_ftrace_function(struct ftrace_ops *ops);
 /*
  * Installs new hashes for ops (taking ownership of both; NULL = empty) and, if ops is

@@ -40,8 +40,6 @@ unsigned long stack_depth_test_recurse(unsigned levels);
 
 /* Called between the steps of every text patch batch while set (arch/x86_64/text_poke.c). */
 extern void (*arch_text_poke_test_hook)(void);
-/* The next batch of ftrace_ops updates fails as if out of memory (kernel/trace/ftrace.c). */
-extern bool ftrace_test_fail_next_update;
 /* Overwrites the current thread's top function_graph frame if it belongs to fn. */
 bool fgraph_test_damage_top_frame(unsigned long fn);
 /* function_graph's max_graph_depth and tracing_thresh, set directly. */
@@ -63,8 +61,6 @@ size_t ftrace_test_index_of(void *fn);
 size_t ftrace_test_visible_records(void);
 /* Record index of line `line` (1-based) of available_filter_functions. */
 size_t ftrace_test_record_of_line(size_t line);
-/* Reads a whole tracefs file, chunk bytes per read; a NUL-terminated copy to kfree, or NULL
- * with the error in *err_out. */
 /* Checks that a read of the whole tracefs file gives exactly expected (a failure if not). */
 bool ftrace_test_file_is(struct selftest_ctx *t, const char *name, const char *expected);
 

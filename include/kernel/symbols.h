@@ -3,13 +3,6 @@
 
 #include <kernel/compiler.h>
 
-/* The kernel's text symbols, sorted by address, embedded by the second link. */
-struct ksym {
-    uintptr_t addr;
-    uint32_t size;
-    uint32_t name_off;
-};
-
 /* Finds the function containing addr; returns its name or NULL. */
 const char *sym_lookup(uintptr_t addr, uintptr_t *start, size_t *size);
 /* Address of a function by name, or 0. */

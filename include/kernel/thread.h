@@ -78,7 +78,7 @@ void sched_init_cpu(unsigned cpu); /* turns the calling context into CPU's idle 
 void sched_idle_loop(void) __noreturn;
 void sched_tick(void);
 void sched_kick_cpu(unsigned cpu);
-/* Puts a thread thread_create made on a run queue for the first time (kernel/sched/). */
+/* Puts a thread kthread_create made on a run queue for the first time (kernel/sched/). */
 void sched_enqueue_new(struct thread *t);
 /* Frees a thread that exited, once no CPU runs on its stack (kernel/sched/). */
 void thread_free(struct thread *t);

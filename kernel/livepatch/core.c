@@ -33,8 +33,7 @@ struct list_node klp_patches = LIST_INIT(klp_patches);
 static struct klp_ops *klp_find_ops(unsigned long old_addr)
 {
     struct list_node *pos;
-    list_for_each(pos, &klp_ops_list)
-    {
+    list_for_each(pos, &klp_ops_list) {
         struct klp_ops *ops = list_entry(pos, struct klp_ops, node);
         if (ops->old_addr == old_addr)
             return ops;
@@ -161,9 +160,9 @@ void klp_unpatch_objects(struct klp_patch *patch)
 {
     struct klp_object *obj;
     struct klp_func *func;
-    klp_for_each_object(patch, obj)
-    {
-        klp_for_each_func(obj, func) klp_unpatch_func(func);
+    klp_for_each_object(patch, obj) {
+        klp_for_each_func(obj, func)
+            klp_unpatch_func(func);
         obj->patched = false;
     }
 }
@@ -172,10 +171,8 @@ int klp_patch_objects(struct klp_patch *patch)
 {
     struct klp_object *obj;
     struct klp_func *func;
-    klp_for_each_object(patch, obj)
-    {
-        klp_for_each_func(obj, func)
-        {
+    klp_for_each_object(patch, obj) {
+        klp_for_each_func(obj, func) {
             int err = klp_patch_func(func);
             if (err) {
                 printk("livepatch: failed to patch %s in '%s': %d\n", func->old_name, patch->name,
@@ -251,14 +248,14 @@ static bool klp_has_duplicate(struct klp_patch *patch)
 {
     struct klp_object *obj, *o2;
     struct klp_func *func, *f2;
-    klp_for_each_object(patch, obj) klp_for_each_func(obj, func)
-    {
-        klp_for_each_object(patch, o2) klp_for_each_func(o2, f2)
-        {
-            if (f2 != func && f2->old_func == func->old_func)
-                return true;
+    klp_for_each_object(patch, obj)
+        klp_for_each_func(obj, func) {
+            klp_for_each_object(patch, o2)
+                klp_for_each_func(o2, f2) {
+                    if (f2 != func && f2->old_func == func->old_func)
+                        return true;
+                }
         }
-    }
     return false;
 }
 
@@ -282,8 +279,7 @@ int klp_init_patch(struct klp_patch *patch)
         goto out;
     }
     struct list_node *pos;
-    list_for_each(pos, &klp_patches)
-    {
+    list_for_each(pos, &klp_patches) {
         if (strcmp(list_entry(pos, struct klp_patch, node)->name, patch->name) == 0) {
             err = -EEXIST;
             goto out;
@@ -292,15 +288,13 @@ int klp_init_patch(struct klp_patch *patch)
     struct klp_object *obj;
     struct klp_func *func;
     size_t nfuncs = 0;
-    klp_for_each_object(patch, obj)
-    {
+    klp_for_each_object(patch, obj) {
         /* There are no modules: every object is the kernel itself. */
         if (obj->name && strcmp(obj->name, "vmlinux") != 0) {
             err = -EINVAL;
             goto out;
         }
-        klp_for_each_func(obj, func)
-        {
+        klp_for_each_func(obj, func) {
             err = klp_init_func(obj, func);
             if (err)
                 goto out;
@@ -326,8 +320,7 @@ struct klp_patch *klp_find_patch(const char *name)
     struct klp_patch *found = NULL;
     spin_lock(&klp_lock);
     struct list_node *pos;
-    list_for_each(pos, &klp_patches)
-    {
+    list_for_each(pos, &klp_patches) {
         struct klp_patch *p = list_entry(pos, struct klp_patch, node);
         if (p->registered && strcmp(p->name, name) == 0)
             found = p;

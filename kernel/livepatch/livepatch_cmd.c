@@ -47,8 +47,7 @@ SHELL_COMMAND(livepatch, "livepatch [wait [SECONDS]]",
     size_t n = 0;
     spin_lock(&klp_lock);
     struct list_node *pos;
-    list_for_each(pos, &klp_patches)
-    {
+    list_for_each(pos, &klp_patches) {
         const struct klp_patch *p = list_entry(pos, struct klp_patch, node);
         if (!p->registered)
             continue; /* the self-tests' patches */

@@ -91,13 +91,11 @@ int klp_register_patch(struct klp_patch *patch)
         goto nomem;
     struct klp_object *obj;
     struct klp_func *func;
-    klp_for_each_object(patch, obj)
-    {
+    klp_for_each_object(patch, obj) {
         struct pfs_node *odir = pfs_mkdir_at(dir, obj->name ? obj->name : "vmlinux");
         if (!odir || !pfs_create_seq(odir, "patched", 0444, patched_show, NULL, obj))
             goto nomem;
-        klp_for_each_func(obj, func)
-        {
+        klp_for_each_func(obj, func) {
             char name[96];
             snprintf(name, sizeof(name), "%s,%lu", func->old_name,
                      func->old_sympos ? func->old_sympos : 1);

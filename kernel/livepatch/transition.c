@@ -50,18 +50,18 @@ static bool klp_addr_replaced(unsigned long ret)
     struct klp_object *obj;
     struct klp_func *func;
     unsigned long pc = ret - 1; /* the call itself: a call may be a function's last bytes */
-    klp_for_each_object(patch, obj) klp_for_each_func(obj, func)
-    {
-        unsigned long start, size;
-        if (klp_target_state == KLP_UNPATCHED) {
-            start = (unsigned long)func->new_func;
-            size = func->new_size;
-        } else {
-            klp_func_below(func, &start, &size);
+    klp_for_each_object(patch, obj)
+        klp_for_each_func(obj, func) {
+            unsigned long start, size;
+            if (klp_target_state == KLP_UNPATCHED) {
+                start = (unsigned long)func->new_func;
+                size = func->new_size;
+            } else {
+                klp_func_below(func, &start, &size);
+            }
+            if (pc >= start && pc < start + size)
+                return true;
         }
-        if (pc >= start && pc < start + size)
-            return true;
-    }
     return false;
 }
 
@@ -207,10 +207,10 @@ static void klp_switch_if_sleeping(struct thread *t, void *arg)
 /*
  * Rounds of checks of the threads that are not running, one per CPU, run by each CPU's
  * timer tick: with interrupts off, none of its other threads can be switched to while it
- * reads their saved stacks. (Not a cross-CPU call: its requests are either on the
- * caller's stack, which a CPU that only idled since an earlier thread used the same stack
- * slot may still translate to the old pages, or allocated, which can fail. The tick
- * also wakes idle CPUs, whose idle loop then switches their idle thread.)
+ * reads their saved stacks. (Not a cross-CPU call: one that waits spins with preemption
+ * off until every CPU has run it, where the driver sleeps and gives up after KLP_RETRY_NS,
+ * and one that does not wait allocates its requests, which can fail. The tick also wakes
+ * idle CPUs, whose idle loop then switches their idle thread.)
  */
 static unsigned long klp_round_wanted;
 static unsigned long klp_round_done[MAX_CPUS];
@@ -322,7 +322,9 @@ static void klp_set_funcs_transition(struct klp_patch *patch, bool on)
 {
     struct klp_object *obj;
     struct klp_func *func;
-    klp_for_each_object(patch, obj) klp_for_each_func(obj, func) WRITE_ONCE(func->transition, on);
+    klp_for_each_object(patch, obj)
+        klp_for_each_func(obj, func)
+            WRITE_ONCE(func->transition, on);
 }
 
 void klp_init_transition(struct klp_patch *patch, int target)

@@ -211,8 +211,7 @@ void sched_tick(void)
     uint64_t now = clock_ns();
     spin_lock(&rq->lock);
     struct list_node *pos, *tmp;
-    list_for_each_safe(pos, tmp, &rq->timed_sleepers)
-    {
+    list_for_each_safe(pos, tmp, &rq->timed_sleepers) {
         struct thread *t = list_entry(pos, struct thread, sleep_node);
         if (t->wake_deadline_ns <= now)
             wake_locked(rq, t);

@@ -136,7 +136,8 @@ void thread_for_each_locked(void (*fn)(struct thread *t, void *arg), void *arg)
         if (cpu_data(cpu)->online && cpu_data(cpu)->idle)
             fn(cpu_data(cpu)->idle, arg);
     struct list_node *pos;
-    list_for_each(pos, &all_threads) fn(list_entry(pos, struct thread, all_node), arg);
+    list_for_each(pos, &all_threads)
+        fn(list_entry(pos, struct thread, all_node), arg);
     spin_unlock_irqrestore(&all_threads_lock, flags);
 }
 

@@ -1,4 +1,4 @@
-/* The common ground of the tracer rows (see bench_tracer.h). */
+/* The common ground of the tracer rows (declared in trace_internal.h). */
 #include <arch/cpu.h>
 #include <kernel/errno.h>
 #include <kernel/ftrace.h>

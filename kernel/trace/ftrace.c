@@ -74,7 +74,6 @@ static struct ftrace_ops *volatile tramp_ops[ARCH_FTRACE_TRAMP_SLOTS];
  * (ftrace_tramp.asm).
  */
 unsigned long volatile ftrace_tramp_entry[ARCH_FTRACE_TRAMP_SLOTS];
-static uint64_t recursion_stopped_unowned;
 /* Sync rounds repeated because a CPU was on its way into a callback (wait_for_callbacks). */
 static uint64_t entry_waits;
 
@@ -253,8 +252,6 @@ void ftrace_callback_recursed(struct ftrace_ops *op, unsigned long ip, unsigned 
 {
     if (op)
         op->recursion_stopped++;
-    else
-        recursion_stopped_unowned++;
     record_recursion(ip, parent_ip);
 }
 
@@ -466,17 +463,12 @@ static bool alloc_patch_scratch(size_t n)
 
 /*
  * Brings every site to the state the registered ops want, in one batch. Called with
- * ftrace_lock held. On a verification failure nothing is written and ftrace dies.
+ * ftrace_lock held. It needs no memory (the scratch arrays are made at boot), so its only
+ * failure is a site that fails verification: then nothing is written, ftrace dies and it
+ * returns -ENODEV. An error from it therefore always means ftrace_dead.
  */
-/* Self-tests set this to make the next update_sites() fail as if out of memory. */
-bool ftrace_test_fail_next_update;
-
 static int update_sites(void)
 {
-    if (unlikely(ftrace_test_fail_next_update)) {
-        ftrace_test_fail_next_update = false;
-        return -ENOMEM;
-    }
     struct text_poke_site *batch = patch_batch;
     uint8_t *targets = patch_targets;
     uint32_t *new_flags = patch_flags;
@@ -522,21 +514,11 @@ static int update_sites(void)
 }
 
 /*
- * A slot can serve a new op once no op has it and no site calls its trampolines: a site
- * whose unregistering batch failed (out of memory) still does until a later batch
- * moves it, and the new op must not get its calls.
+ * A slot is free when no op has it. No site calls a free slot's trampolines: every batch
+ * that succeeds moves all of them, and one that fails kills ftrace, so nothing registers
+ * again to be given the slot.
  */
-static bool slot_is_free(unsigned slot)
-{
-    if (tramp_ops[slot])
-        return false;
-    for (size_t i = 0; i < nr_records; i++) {
-        unsigned target = records[i].target;
-        if (target >= TARGET_TRAMP_BASE && (target - TARGET_TRAMP_BASE) / 2 == slot)
-            return false;
-    }
-    return true;
-}
+static bool slot_is_free(unsigned slot) { return !tramp_ops[slot]; }
 
 /*
  * Whether ops, with these hashes, would share a function with another registered
@@ -642,22 +624,13 @@ int unregister_ftrace_function(struct ftrace_ops *ops)
         err = -EINVAL;
         goto out;
     }
-    int pos = -1;
     for (int k = 0; k < FTRACE_MAX_OPS; k++)
-        if (active_ops[k] == ops) {
+        if (active_ops[k] == ops)
             WRITE_ONCE(active_ops[k], NULL);
-            pos = k;
-        }
     /* With ftrace dead the sites stay as they are, so the trampoline keeps its op:
      * clearing the slot below is what makes the callback unreachable anyway. */
-    if (!ftrace_dead) {
+    if (!ftrace_dead)
         err = update_sites();
-        if (err && !ftrace_dead) {
-            /* The sites did not change: the op stays registered, whole, for a retry. */
-            WRITE_ONCE(active_ops[pos], ops);
-            goto out;
-        }
-    }
     if (ops->tramp_slot >= 0)
         release_slot((unsigned)ops->tramp_slot);
     wait_for_callbacks();
@@ -689,9 +662,7 @@ int ftrace_set_enabled(bool on)
     }
     ftrace_enabled = on;
     err = update_sites();
-    if (err && !ftrace_dead)
-        ftrace_enabled = !on; /* the sites did not change */
-    else if (!on)
+    if (!on)
         wait_for_callbacks();
 out:
     spin_unlock(&ftrace_lock);

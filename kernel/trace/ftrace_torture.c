@@ -295,7 +295,7 @@ static void torture_toggle(struct torture_run *run, struct torture_op *t)
     if (t->registered) {
         snprintf(step, sizeof(step), "unregister %s", t->name);
         err = unregister_ftrace_function(&t->ops);
-        t->registered = err != 0;
+        t->registered = false; /* even on an error: that is ftrace dying, which unregisters */
     } else {
         snprintf(step, sizeof(step), "register %s", t->name);
         err = register_ftrace_function(&t->ops);
@@ -485,7 +485,7 @@ static void torture_unregister_all(struct torture_run *run)
         if (!t->registered)
             continue;
         int err = unregister_ftrace_function(&t->ops);
-        t->registered = err != 0;
+        t->registered = false;
         run->steps++;
         if (err)
             torture_fail(run, "final unregister %s: %s", t->name, strerror(-err));

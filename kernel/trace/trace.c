@@ -375,8 +375,6 @@ struct trace_iter *trace_iter_open(bool consume, int cpu_only)
         return NULL;
     it->consume = consume;
     it->cpu_only = cpu_only;
-    for (unsigned c = 0; c < MAX_CPUS; c++)
-        it->last_pid[c] = -1;
     if (!consume) {
         for (unsigned c = 0; c < MAX_CPUS; c++) {
             if (!cpu_data(c)->online || (cpu_only >= 0 && (int)c != cpu_only))

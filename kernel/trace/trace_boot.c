@@ -12,10 +12,10 @@
  *   stacktrace_filter=GLOBS     stack_trace_filter (and start the stack tracer, as Linux)
  *   ftrace_dump_on_oops[=orig_cpu]  print the trace buffer in a panic report
  *
- * They are applied by an initcall that runs right after the tracing core's (trace_init,
- * in trace.c, which comes before this file in link order), so what boot does after it can
- * be traced: the remaining initcalls (the tracefs and per-CPU files being made), the end of
- * boot and the shell starting. Everything before, including SMP start-up, runs before the
+ * They are applied by a TRACE_INITCALL, the level right after the tracing core's
+ * (trace_init, a CORE_INITCALL), so what boot does after it can be traced: the remaining
+ * initcalls (the tracefs and per-CPU files being made), the end of boot and the shell
+ * starting. Everything before, including SMP start-up, runs before the
  * ring buffer exists. Values that cannot be used are reported in the boot log, in the form
  * `ftrace: PARAM=VALUE: why; ignored`, and the rest still applies.
  */

@@ -190,11 +190,6 @@ enum trace_type {
 #define TRACE_FLAG_HARDIRQ 0x4
 #define TRACE_FLAG_NMI 0x8
 
-static inline uint32_t trace_ctx_make(unsigned type, unsigned flags, unsigned preempt, unsigned pid)
-{
-    return (type << TRACE_CTX_TYPE_SHIFT) | ((flags & 0xf) << TRACE_CTX_FLAGS_SHIFT) |
-           ((preempt > 15 ? 15 : preempt) << TRACE_CTX_PREEMPT_SHIFT) | (pid & TRACE_CTX_PID_MASK);
-}
 static inline unsigned trace_ctx_type(uint32_t c) { return c >> TRACE_CTX_TYPE_SHIFT; }
 static inline unsigned trace_ctx_flags(uint32_t c) { return (c >> TRACE_CTX_FLAGS_SHIFT) & 0xf; }
 static inline unsigned trace_ctx_preempt(uint32_t c)
@@ -435,7 +430,6 @@ static __always_inline bool trace_should_record_on(struct percpu *cpu)
 {
     return likely(READ_ONCE(trace_global.record_filters) == 0) || trace_record_filtered(cpu);
 }
-static inline bool trace_should_record(void) { return trace_should_record_on(this_cpu()); }
 
 /*
  * Records a <stack trace> event from a callback: the traced function ip, its caller (the
@@ -457,8 +451,7 @@ struct trace_iter {
     struct rb_record rec; /* the current event */
     bool have_rec;
     unsigned long lost[MAX_CPUS];
-    int last_pid[MAX_CPUS]; /* for function_graph's task-switch markers */
-    void *tracer_state;     /* per-open state of the current tracer's printer */
+    void *tracer_state; /* per-open state of the current tracer's printer */
     /* Per-CPU lookahead: the merge compares heads, and function_graph looks at the next
      * event of a CPU to spot leaf calls. */
     struct rb_record *head[MAX_CPUS];
@@ -550,15 +543,13 @@ int fgraph_set_filter_text(bool is_notrace, const char *globs);
 void trace_print_flags(struct seqbuf *s, uint32_t ctx);
 bool trace_format_body(struct seqbuf *s, const struct rb_record *rec);
 
-/* Per-CPU buffer size as buffer_size_kb shows it (trace_files.c), for trace_buf_size=. */
-
 /* ==== the function graph core (fgraph.c) and its clients ==== */
 
 /*
  * The function graph core: the per-thread shadow return stack, and the clients that want
- * functions' entries and returns (the function_graph tracer, the function profiler; return
- * probes and live patching later), each a struct fgraph_ops. One ftrace op, on the global
- * filter, serves every client.
+ * functions' entries and returns (the function_graph tracer, the function profiler) or only
+ * the returns they ask for (return probes), each a struct fgraph_ops. One ftrace op, on the
+ * global filter, serves every client that wants entries.
  */
 
 #define FGRAPH_DEPTH 128
@@ -637,6 +628,8 @@ bool fgraph_push_return(struct fgraph_ops *gops, unsigned long func, unsigned lo
                         unsigned long data);
 void unregister_ftrace_graph(struct fgraph_ops *gops);
 bool fgraph_is_dead(void);
+/* The global filter changed: the function graph op takes a fresh copy of it. */
+void fgraph_filter_changed(void);
 
 /* The return time, read once per return whoever asks first. */
 static inline uint64_t fgraph_ret_time(struct fgraph_ret *ret)
@@ -655,12 +648,6 @@ void trace_graph_print_duration(struct seqbuf *s, uint64_t ns);
 
 /* The ops set_ftrace_filter and set_ftrace_notrace edit: the current tracer's. */
 extern struct ftrace_ops *ftrace_global_ops;
-
-/*
- * The text written to set_ftrace_filter and set_ftrace_notrace: whitespace-separated
- * tokens, each a glob (see ftrace_hash_apply_glob) or, in set_ftrace_filter only, a
- * command `glob:name[:param]` such as `schedule:traceoff:3`.
- */
 
 /* The longest token a filter file accepts; a longer one fails its write with -EINVAL. */
 #define FTRACE_FILTER_TOKEN_MAX 512
@@ -688,6 +675,10 @@ struct ftrace_filter_command {
 extern const struct ftrace_filter_command __start_ftrace_commands[], __stop_ftrace_commands[];
 
 /*
+ * The text written to set_ftrace_filter and set_ftrace_notrace is whitespace-separated
+ * tokens, each a glob (see ftrace_hash_apply_glob) or, in set_ftrace_filter only, a
+ * command `glob:name[:param]` such as `schedule:traceoff:3`.
+ *
  * Applies one token to hash: a glob edits it, a command (allowed when `commands`, that
  * is for set_ftrace_filter) goes to its handler and leaves hash alone. Returns 0 or a
  * positive count on success, -EINVAL for a glob that matched nothing, an unknown
@@ -710,15 +701,13 @@ int ftrace_filter_commands_show(struct seqbuf *s);
 unsigned long ftrace_rec_tramp_addr(const struct dyn_ftrace *rec, struct ftrace_ops **op,
                                     unsigned long *func);
 
+struct pfs_node;
 /*
  * A filter file (path under /sys/kernel/tracing) editing ops' filter or notrace hash with
  * set_ftrace_filter's syntax and commit-at-close semantics, without commands. ops need
  * not be registered: an unregistered ops is a place to keep a function set. changed (may
  * be NULL) runs after each write installed new hashes.
  */
-struct pfs_node;
-/* The global filter changed: the function graph op takes a fresh copy of it. */
-void fgraph_filter_changed(void);
 struct pfs_node *ftrace_filter_file_create(const char *path, struct ftrace_ops *ops,
                                            bool is_notrace, void (*changed)(void));
 

@@ -39,7 +39,8 @@ def _discover(directory, top):
 
 
 def _unit_name(prefix, test):
-    # "harness/Class.test", "tools/Class.test": the module path stays out of the name.
+    # Names are the prefix, then the class and method ("harness/Shell.test_echo"): the
+    # module path stays out of the name.
     return f"{prefix}/{'.'.join(test.id().split('.')[-2:])}"
 
 

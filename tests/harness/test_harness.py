@@ -178,7 +178,8 @@ class ConsoleTests(unittest.TestCase):
         self.assertEqual(reply.exit_status, 0)
 
 
-# Real Linux 6.1 output (shared/reference/linux-6.1-outputs.txt and linux-ref runs).
+# Linux 6.1's function trace (tests/reference/linux-6.1-outputs.txt, cut short), with lines in
+# its formats added: sym-offset and sym-addr, an interrupt's context, the widest comm-pid.
 LINUX_TRACE = """# tracer: function
 #
 # entries-in-buffer/entries-written: 18/18   #P:2

@@ -1,7 +1,7 @@
-# error_log: refused event filters leave Linux's entries (the form, message and caret of a
-# linux-ref run on Linux 6.1.0: "event filter parse error: error: ...", then
-# "  Command: TEXT" and a caret under the place); `echo > error_log` empties it; Linux
-# keeps the newest 16.
+# error_log: refused event filters leave Linux's entries (the form, message and caret
+# Linux 6.1 prints, in the ev run of tests/reference/linux-6.1-probe-captures.txt:
+# "event filter parse error: error: ...", then "  Command: TEXT" and a caret under the
+# place); `echo > error_log` empties it; Linux keeps the newest 16.
 $ cd /sys/kernel/tracing
 $ echo > error_log; cat error_log | wc -l
 0

@@ -1,6 +1,6 @@
-# Every format file, compared with what Linux 6.1 prints (captured with ../shared/linux-ref/run;
-# see ../shared/reference/linux-6.1-formats.txt). ftrace's own events keep Linux's fixed ids;
-# the others are numbered at boot, so only their ID line is a pattern.
+# Every format file, compared with what Linux 6.1 prints: tests/reference/linux-6.1-formats.txt,
+# which the harness's unit tests hold these blocks against. ftrace's own events keep Linux's
+# fixed ids; the others are numbered at boot, so only their ID line is a pattern.
 $ cd /sys/kernel/tracing
 
 $ cat events/ftrace/function/format

@@ -1,7 +1,7 @@
 # Allocation-failure injection: /sys/kernel/debug/failslab/ and fail_page_alloc/ with
 # Linux's files, defaults and parsing (lib/fault-inject.c and debugfs's ul, atomic_t and
-# bool attributes; Debian's 6.1 cloud kernel is built without CONFIG_FAILSLAB, so a
-# linux-ref run of 2026-11-25 found no such directory to compare with).
+# bool attributes; Debian's 6.1 cloud kernel, which tools/linux-ref boots, is built without
+# CONFIG_FAILSLAB, so there is no such directory to compare with).
 $ cd /sys/kernel/debug
 $ ls failslab
 interval

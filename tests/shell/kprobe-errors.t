@@ -1,6 +1,6 @@
 # kprobe_events refusals, each with its errno and its error_log line (message and caret), as
-# Linux 6.1 gives them: the lines are kp3.sh of ../shared/reference/linux-6.1-probe-captures.txt
-# (linux-ref run of 2026-11-24) with vfs_read written pfs_open, a name of the same length.
+# Linux 6.1 gives them: the lines are the kp3 run of tests/reference/linux-6.1-probe-captures.txt
+# with vfs_read written pfs_open, a name of the same length.
 $ cd /sys/kernel/tracing
 $ echo > error_log; echo > kprobe_events
 
@@ -229,7 +229,7 @@ rc=1
   Command: p:bad40 pfs_open+8%return
                    ^
 
-# The refusals of kp2.sh (the same linux-ref run) and what it accepted.
+# The refusals of the kp2 run (the same file) and what it accepted.
 $ echo > kprobe_events
 
 $ echo 'p:grp/ pfs_open' >> kprobe_events; echo rc=$?; cat error_log; echo > error_log

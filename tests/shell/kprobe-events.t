@@ -1,6 +1,6 @@
 # kprobe events on ftrace call sites: the read-back, format files, trace lines, filters,
 # kprobe_profile, removal and the busy rules. Forms and texts are Linux 6.1's, from the
-# linux-ref runs kp1.sh and kp3.sh in ../shared/reference/linux-6.1-probe-captures.txt:
+# kp1 and kp3 runs in tests/reference/linux-6.1-probe-captures.txt:
 # read-back normalisation (names given to unnamed args, r10 for a return probe's default
 # maxactive), "(sym+0x0/0xsize) name=val", "(caller+off/size <- func)", "(fault)" for a
 # string a bad pointer gave, the packed field offsets and the print fmt.

@@ -1,6 +1,6 @@
-# set_ftrace_notrace_pid as Linux 6.1 shows it (linux-ref run: `cat` of an empty list is
-# "no pid", a written pid reads back, a non-number is EINVAL, `>` replaces the list);
-# options/function-fork exists and is off.
+# set_ftrace_notrace_pid as Linux 6.1 shows it: `cat` of an empty list is "no pid" (as
+# set_ftrace_pid's in tests/reference/linux-6.1-outputs.txt), a written pid reads back, a
+# non-number is EINVAL, `>` replaces the list; options/function-fork exists and is off.
 $ cd /sys/kernel/tracing
 $ cat set_ftrace_notrace_pid
 no pid

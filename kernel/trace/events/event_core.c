@@ -28,7 +28,7 @@ const struct event_field event_common_fields[EVENT_COMMON_FIELDS] = {
     {"int", "common_pid", 4, 4, true, EVENT_FIELD_INT},
 };
 
-/* Sorted once at boot into Linux's listing order; ids index by_id. */
+/* Sorted once at boot into Linux's listing order; ids index events_by_id. */
 #define TRACE_EVENT_MAX 128
 #define TRACE_EVENT_ID_MAX (TRACE_EVENT_ID_FIRST_DYNAMIC + TRACE_EVENT_MAX)
 static const struct trace_event_call *events_sorted[TRACE_EVENT_MAX];

@@ -11,7 +11,8 @@
  *   after it at the offsets of Linux 6.1's format file. Since the buffer is little-endian,
  *   the first u32 of such a record has its top nibble 0 (the preempt count's high nibble,
  *   Linux's migrate-disable depth, is always 0 here), which tells it apart from the
- *   tracer's compact records (trace.h: their context word has type 1..5 in its top nibble).
+ *   tracer's compact records (trace_internal.h: their context word has type 1..5 in its
+ *   top nibble).
  * - An emitter calls trace_event_reserve, fills its fields, and trace_event_commit, which
  *   runs the event's filter and discards a record that fails. Both are lock-free and safe
  *   in any context; the caller keeps its CPU (interrupts or preemption off) in between.

@@ -1,8 +1,8 @@
 /*
  * The filter language on a synthetic event: every operator on every kind of field, the
  * precedence of &&, || and !, and each refusal with Linux 6.1's message, errno and caret
- * position. The expected errors come from linux-ref runs on Linux 6.1.0 (Debian's
- * 6.1.0-56-cloud-amd64), writing the same texts to events/sched/sched_switch/filter.
+ * position. The expected errors are what Linux 6.1 gives for the same texts written to
+ * events/sched/sched_switch/filter (the ev run of tests/reference/linux-6.1-probe-captures.txt).
  */
 #include <kernel/errno.h>
 #include <kernel/selftest.h>
@@ -165,7 +165,7 @@ struct filter_error_case {
     unsigned pos;
 };
 
-/* Each from the linux-ref run described at the top of this file. */
+/* Each as Linux 6.1 refuses it (see the top of this file). */
 static const struct filter_error_case filter_errors[] = {
     {"pid == abc", -EINVAL, "Invalid value (did you forget quotes)?", 8},
     {"nosuchfield == 1", -EINVAL, "Field not found", 12},

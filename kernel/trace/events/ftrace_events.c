@@ -2,7 +2,7 @@
  * ftrace: the tracer's own events, with Linux's fixed ids and Linux 6.1's format files.
  *
  * function, funcgraph_entry/exit, print and kernel_stack describe Linux's layout of what
- * the tracers record here in compact form (trace.h): a function event is 12 bytes of
+ * the tracers record here in compact form (trace_internal.h): a function event is 12 bytes of
  * payload here against Linux's 24, and the function tracer's cost is the point of this
  * kernel. Their format files say what a reader of a raw page in Linux's layout expects,
  * and the export widens the compact records into exactly that. `print` is one of them:

@@ -3,7 +3,7 @@
  * probe_cmd (probe_parse.c); the fetch arguments run when a probe fires (probe_fetch.c);
  * their record, format file and trace line (probe_output.c). trace_kprobe.c puts them on
  * call sites. The syntax, the types, the errno of each refusal and the error_log message
- * and caret position are Linux 6.1's (../shared/reference/linux-6.1-probe-captures.txt).
+ * and caret position are Linux 6.1's (tests/reference/linux-6.1-probe-captures.txt).
  */
 #ifndef KERNEL_TRACE_PROBES_TRACE_PROBE_H
 #define KERNEL_TRACE_PROBES_TRACE_PROBE_H
@@ -121,7 +121,7 @@ unsigned probe_words_pos(const struct probe_words *w, unsigned word);
  * Parses the words of a p or r line (the first word starts with 'p' or 'r') or a -: line.
  * 0, or -errno with *e filled; -ECANCELED means not a probe line at all (EINVAL for the
  * writer, no error_log line). Checks only what the text shows: symbols are looked up by
- * the caller (probe_resolve), as Linux does when it registers the probe.
+ * the caller (probe_resolve_args), as Linux does when it registers the probe.
  */
 int probe_parse(const struct probe_words *w, struct probe_cmd *cmd, struct probe_error *e);
 void probe_cmd_free(struct probe_cmd *cmd);
