@@ -107,10 +107,11 @@ SELFTEST(synchronize_readers_waits_for_reader)
  */
 static __noinline unsigned sync_test_unmarked_spin(struct sync_test *st)
 {
+    uint64_t give_up = arch_cycles() + tsc_hz() * (SYNC_TEST_GIVE_UP_NS / NSEC_PER_SEC);
     uint64_t ipis = READ_ONCE(this_cpu()->ipis_received);
     WRITE_ONCE(st->ready, true);
-    for (unsigned long spins = 0; READ_ONCE(this_cpu()->ipis_received) < ipis + 2; spins++) {
-        if (spins == 1ul << 31) {
+    while (READ_ONCE(this_cpu()->ipis_received) < ipis + 2) {
+        if (arch_cycles() > give_up) {
             WRITE_ONCE(st->timed_out, true);
             break;
         }
@@ -137,8 +138,8 @@ SELFTEST(synchronize_readers_asks_unmarked_again)
     int cpu = sync_test_other_cpu();
     if (cpu < 0)
         SKIP("one CPU: no reader can be inside on another");
-    ASSERT_NOT_NULL(sym_lookup((uintptr_t)sync_test_unmarked_spin, &unmarked_start,
-                               &unmarked_size));
+    ASSERT_NOT_NULL(
+        sym_lookup((uintptr_t)sync_test_unmarked_spin, &unmarked_start, &unmarked_size));
     ASSERT_EQ(unmarked_start, (uintptr_t)sync_test_unmarked_spin);
     struct thread *th = sync_test_start(t, sync_test_unmarked_reader, sync_test_in_unmarked, cpu);
     if (!th)

@@ -62,7 +62,10 @@ struct sync_readers {
 
 bool sync_readers_cpu_inside(const struct sync_read_side *side, unsigned cpu);
 
-#define SYNC_READERS_INIT {.side = {.cpu_inside = sync_readers_cpu_inside}}
+#define SYNC_READERS_INIT                                                                          \
+    {                                                                                              \
+        .side.cpu_inside = sync_readers_cpu_inside                                                 \
+    }
 
 /* Marks this CPU's reader in; returns the CPU, for sync_read_exit. */
 static __always_inline unsigned sync_read_enter(struct sync_readers *readers)
