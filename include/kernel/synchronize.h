@@ -30,11 +30,21 @@
  * sleep), and must not itself be inside the read side it waits for. Its cost is one
  * round, some microseconds; batch frees behind one call where a writer has many.
  *
+ * A new subsystem: one static struct sync_readers (SYNC_READERS_INIT) per kind of data;
+ * sync_read_enter() before the first load of the pointer, sync_read_exit() after the last
+ * use, the reads kept short because writers spin on them; every writer unpublishes, calls
+ * synchronize_readers(), then frees. An ftrace_ops callback needs none of this for the op
+ * itself: unregister_ftrace_function() waits for its callbacks the same way.
+ *
  * A read side that already keeps a per-CPU word of its own, nonzero while inside (the
  * ftrace callback guard's context bits), waits through synchronize_read_side() with that
  * word instead of adding a counter. One whose readers take the old pointer before they
  * can mark themselves (a trampoline on the way to the guard) also names that code: a CPU
  * the round finds there is asked again until it is found elsewhere.
+ *
+ * Users: the event filters (kernel/trace/events/event_filter_files.c), the kprobe
+ * handlers (kernel/trace/probes/trace_kprobe.c), the ftrace callbacks
+ * (kernel/trace/ftrace.c). Self-tests: kernel/synchronize_selftests.c.
  */
 #ifndef KERNEL_SYNCHRONIZE_H
 #define KERNEL_SYNCHRONIZE_H
