@@ -42,6 +42,10 @@
  * can mark themselves (a trampoline on the way to the guard) also names that code: a CPU
  * the round finds there is asked again until it is found elsewhere.
  *
+ * A read side that runs with interrupts off throughout needs no marker: the sync round
+ * alone (smp_sync_all()) cannot complete while a CPU is inside it (the live-patch handler
+ * relies on that).
+ *
  * Users: the event filters (kernel/trace/events/event_filter_files.c), the kprobe
  * handlers (kernel/trace/probes/trace_kprobe.c), the ftrace callbacks
  * (kernel/trace/ftrace.c). Self-tests: kernel/synchronize_selftests.c.
