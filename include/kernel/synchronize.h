@@ -28,7 +28,7 @@
  * either shows in its marker or loads the new pointer. The writer must run in thread
  * context with interrupts on (the round needs it), may hold a spinlock (it does not
  * sleep), and must not itself be inside the read side it waits for. Its cost is one
- * round, some microseconds; batch frees behind one call where a writer has many.
+ * round (`bench ipi` measures it); a writer with many frees batches them behind one call.
  *
  * A new subsystem: one static struct sync_readers (SYNC_READERS_INIT) per kind of data;
  * sync_read_enter() before the first load of the pointer, sync_read_exit() after the last
@@ -48,7 +48,9 @@
  *
  * Users: the event filters (kernel/trace/events/event_filter_files.c), the kprobe
  * handlers (kernel/trace/probes/trace_kprobe.c), the ftrace callbacks
- * (kernel/trace/ftrace.c). Self-tests: kernel/synchronize_selftests.c.
+ * (kernel/trace/ftrace.c). Self-tests: kernel/synchronize_selftests.c. The ring buffer
+ * keeps its own wait (rb_wait_writers): it waits for one buffer's writers, for a reader
+ * on one CPU only, and is built into the host stress test, which has threads, not CPUs.
  */
 #ifndef KERNEL_SYNCHRONIZE_H
 #define KERNEL_SYNCHRONIZE_H
