@@ -60,6 +60,7 @@ NOTRACE_FILES += arch/x86_64/paging.c   # maps the writable alias in the middle 
 NOTRACE_FILES += arch/x86_64/apic.c     # sends the IPIs of a patch batch's sync rounds
 NOTRACE_FILES += arch/x86_64/nop_twin.c # the untraced twin that `bench nop` compares against
 NOTRACE_FILES += kernel/smp.c           # the sync rounds and cross-CPU calls of patching
+NOTRACE_FILES += kernel/synchronize.c   # waits out the tracer's callbacks before an op goes
 
 # Traced although under a NOTRACE_DIRS directory, one reason each.
 TRACED_FILES  := kernel/trace/bench_%.c  # the bench rows drive the tracer; they are not in it

@@ -24,7 +24,6 @@
  * filter changes reaches that same op: it entered while the op still wanted it.
  */
 #include <arch/asm_calls.h>
-#include <arch/cpu.h>
 #include <arch/ftrace.h>
 #include <kernel/errno.h>
 #include <kernel/ftrace.h>
@@ -33,9 +32,9 @@
 #include <kernel/panic.h>
 #include <kernel/percpu.h>
 #include <kernel/printk.h>
-#include <kernel/smp.h>
 #include <kernel/spinlock.h>
 #include <kernel/symbols.h>
+#include <kernel/synchronize.h>
 #include <kernel/time.h>
 #include <lib/sort.h>
 #include <lib/string.h>
@@ -308,32 +307,25 @@ FTRACE_ENTRY_TEXT void ftrace_list_dispatch(unsigned long ret_ip, unsigned long 
 }
 
 /*
+ * Callbacks are a read side (kernel/synchronize.h) whose marker is the guard's context
+ * bits (ftrace_callback.h). A CPU in entry text may already have taken an op from a site
+ * or a trampoline slot before the guard counted it in: there it is asked again.
+ */
+static bool ftrace_cpu_in_callback(const struct sync_read_side *side, unsigned cpu)
+{
+    return READ_ONCE(cpu_data(cpu)->ftrace_recursion) != 0;
+}
+
+static const struct sync_read_side ftrace_callbacks = {
+    .cpu_inside = ftrace_cpu_in_callback,
+    .unmarked = arch_ftrace_in_entry,
+};
+
+/*
  * After an op became unreachable (no site calls it, its slot is empty): wait until no CPU
  * can still be inside its callback or on its way in.
  */
-static void wait_for_callbacks(void)
-{
-    __atomic_thread_fence(__ATOMIC_SEQ_CST);
-    /* Each round makes every CPU take an interrupt, which drains its stores: a CPU that
-     * had already picked the op up now shows its bit in ftrace_recursion. A CPU the round
-     * found in the entry code may not have counted itself in yet: ask it again. It runs
-     * there (it cannot be preempted) and is out within a few instructions. */
-    cpumask_t unseen = cpu_online_mask() & ~(1u << this_cpu_id());
-    while (unseen) {
-        unsigned long pcs[MAX_CPUS] = {0}; /* a CPU the round did not ask: not there */
-        smp_sync_all_pcs(pcs);
-        for (unsigned c = 0; c < MAX_CPUS; c++)
-            if ((unseen & (1u << c)) && !arch_ftrace_in_entry(pcs[c]))
-                unseen &= ~(1u << c);
-        entry_waits += unseen != 0;
-    }
-    for (unsigned c = 0; c < MAX_CPUS; c++) {
-        if (!cpu_data(c)->online || c == this_cpu_id())
-            continue;
-        while (READ_ONCE(cpu_data(c)->ftrace_recursion) != 0)
-            arch_cpu_relax();
-    }
-}
+static void wait_for_callbacks(void) { entry_waits += synchronize_read_side(&ftrace_callbacks); }
 
 /* ---- computing and applying site states ---- */
 

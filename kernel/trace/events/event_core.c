@@ -147,7 +147,7 @@ int trace_event_remove(struct trace_event_call *call)
     struct event_filter *f = call->state->filter;
     call->state->filter = NULL;
     if (f) {
-        trace_event_filter_wait_unused();
+        synchronize_readers(&trace_event_filter_readers);
         event_filter_free(f);
     }
     return 0;
@@ -251,12 +251,10 @@ void trace_event_commit(const struct trace_event_call *call, void *record, size_
 {
     struct percpu *cpu = this_cpu();
     /* Counted in before the filter is read, so that its replacement waits for us. */
-    trace_event_filter_users[cpu->cpu]++;
-    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    unsigned reader = sync_read_enter(&trace_event_filter_readers);
     struct event_filter *filter = __atomic_load_n(&call->state->filter, __ATOMIC_ACQUIRE);
     bool keep = !filter || event_filter_match(filter, record, size);
-    __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    trace_event_filter_users[cpu->cpu]--;
+    sync_read_exit(&trace_event_filter_readers, reader);
     if (keep)
         rb_commit(trace_global.buffer, res);
     else

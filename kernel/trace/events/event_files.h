@@ -6,6 +6,7 @@
 #define KERNEL_TRACE_EVENTS_EVENT_FILES_H
 
 #include <kernel/compiler.h>
+#include <kernel/synchronize.h>
 
 struct seqbuf;
 
@@ -37,10 +38,8 @@ ssize_t trace_event_store_system_filter(void *data, const char *buf, size_t len)
 
 /* A filter text was refused: its reason goes to error_log. */
 struct event_filter_error;
-/* Writers inside a filter check, per CPU: an old filter is freed once each reads 0. */
-extern volatile unsigned trace_event_filter_users[];
-/* Waits until no writer can still hold a filter just replaced or taken away. */
-void trace_event_filter_wait_unused(void);
+/* Writers inside a filter check: a replaced or removed filter is freed after them. */
+extern struct sync_readers trace_event_filter_readers;
 
 /* Builds events/ (one folder per system and event) at boot. */
 void trace_event_files_init(void);

@@ -8,11 +8,8 @@
  * Writers of events read the filter pointer without a lock, so an old filter is freed
  * only once every CPU has been seen outside trace_event_commit's use of it.
  */
-#include <arch/cpu.h>
 #include <kernel/errno.h>
 #include <kernel/mm.h>
-#include <kernel/percpu.h>
-#include <kernel/smp.h>
 #include <kernel/spinlock.h>
 #include <lib/string.h>
 
@@ -23,24 +20,9 @@
 
 #define FILTER_TEXT_MAX 512
 
-/* Writers inside their filter check, per CPU (nested ones count too). */
-volatile unsigned trace_event_filter_users[MAX_CPUS];
+struct sync_readers trace_event_filter_readers = SYNC_READERS_INIT;
 
 static DEFINE_SPINLOCK(filter_install_lock);
-
-/*
- * Waits until no writer can still hold a replaced filter. A writer counts itself in with
- * a plain store and then loads the pointer, which x86 may reorder; the sync round's
- * interrupt on each CPU orders both, so after it every writer has either seen the new
- * pointer or is visible in its CPU's count, which is then waited out.
- */
-void trace_event_filter_wait_unused(void)
-{
-    smp_sync_all();
-    for (unsigned c = 0; c < MAX_CPUS; c++)
-        while (__atomic_load_n(&trace_event_filter_users[c], __ATOMIC_ACQUIRE))
-            arch_cpu_relax();
-}
 
 static void filter_install(const struct trace_event_call *call, struct event_filter *filter)
 {
@@ -49,7 +31,7 @@ static void filter_install(const struct trace_event_call *call, struct event_fil
     __atomic_store_n(&call->state->filter, filter, __ATOMIC_RELEASE);
     spin_unlock_irqrestore(&filter_install_lock, irq);
     if (old) {
-        trace_event_filter_wait_unused();
+        synchronize_readers(&trace_event_filter_readers);
         event_filter_free(old);
     }
 }

@@ -17,7 +17,6 @@
  * return carries its place's serial, not a pointer: if the place was disarmed meanwhile
  * the return is dropped.
  */
-#include <arch/cpu.h>
 #include <arch/ftrace.h>
 #include <arch/local.h>
 #include <kernel/errno.h>
@@ -27,6 +26,7 @@
 #include <kernel/smp.h>
 #include <kernel/spinlock.h>
 #include <kernel/symbols.h>
+#include <kernel/synchronize.h>
 #include <lib/ctype.h>
 #include <lib/printf.h>
 #include <lib/string.h>
@@ -69,8 +69,8 @@ struct kprobe_place {
 #define KPROBE_ARMED_MAX 256
 static struct kprobe_place *volatile armed[KPROBE_ARMED_MAX];
 static volatile unsigned armed_end; /* slots at and above it are empty */
-/* Handlers running on each CPU, interrupts' nested ones included (only that CPU writes). */
-static unsigned long in_handler[MAX_CPUS];
+/* Handlers are a read side of the armed table: a disarmed place is freed only after them. */
+static struct sync_readers kprobe_handlers = SYNC_READERS_INIT;
 
 static struct kprobe_place *places;
 static uint64_t next_serial = 1;
@@ -136,15 +136,10 @@ static void kretprobe_hook(struct kprobe_place *p, unsigned long ip, struct ftra
     }
 }
 
-/* Handlers count themselves in before they look at the armed table (see wait_handlers). */
-static unsigned handler_enter(void)
-{
-    unsigned cpu = this_cpu_id();
-    local_inc(&in_handler[cpu]);
-    return cpu;
-}
+/* Handlers count themselves in before they look at the armed table. */
+static unsigned handler_enter(void) { return sync_read_enter(&kprobe_handlers); }
 
-static void handler_exit(unsigned cpu) { local_dec(&in_handler[cpu]); }
+static void handler_exit(unsigned cpu) { sync_read_exit(&kprobe_handlers, cpu); }
 
 static void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip, struct ftrace_ops *op,
                                   struct ftrace_regs *fregs)
@@ -216,15 +211,6 @@ static bool any_armed(void)
     return false;
 }
 
-/* Waits until no handler can still hold a place taken out of the table. */
-static void wait_handlers(void)
-{
-    smp_sync_all();
-    for (unsigned c = 0; c < MAX_CPUS; c++)
-        while (__atomic_load_n(&in_handler[c], __ATOMIC_ACQUIRE))
-            arch_cpu_relax();
-}
-
 static void disarm(struct kprobe_place *p)
 {
     if (p->armed_slot < 0)
@@ -237,7 +223,8 @@ static void disarm(struct kprobe_place *p)
             unregister_ftrace_function(&kprobe_ops);
         ftrace_set_filter_ip(&kprobe_ops, p->addr, 1, 0);
     }
-    wait_handlers();
+    /* No handler can still hold the place taken out of the table. */
+    synchronize_readers(&kprobe_handlers);
 }
 
 static int arm(struct kprobe_place *p)
