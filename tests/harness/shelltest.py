@@ -191,8 +191,29 @@ def parse_between(test, line, where):
         set_directive(test, match.group(1), match.group(2), where)
 
 
-def parse_file(path):
-    return parse_text(Path(path).read_text(encoding="utf-8"), path)
+def parse_file(path, name=None):
+    test = parse_text(Path(path).read_text(encoding="utf-8"), path)
+    if name is not None:
+        test.name = name
+    return test
+
+
+def script_name(path, shell_dir):
+    """A script's name: its folder under shell_dir (its area) and its file, `AREA/FILE`."""
+    return Path(path).relative_to(shell_dir).with_suffix("").as_posix()
+
+
+def find_scripts(shell_dir):
+    """Every .t script under shell_dir, in name order: (name, path). Scripts live one folder
+    deep, a folder per area; one elsewhere has a name without exactly one `/`, which
+    load_tests reports as a bad test file."""
+    paths = Path(shell_dir).rglob("*.t")
+    return sorted((script_name(p, shell_dir), p) for p in paths)
+
+
+def parse_scripts(shell_dir):
+    """find_scripts, parsed (for tools that rerun the scripts; errors raise)."""
+    return [parse_file(path, name) for name, path in find_scripts(shell_dir)]
 
 
 def find_mismatch(expected, lines):
