@@ -27,16 +27,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from harness import qemu  # noqa: E402
 from harness.console import Console, describe_exit  # noqa: E402
 from harness.isos import IsoCache, IsoError  # noqa: E402
-
-ROOT = Path(__file__).resolve().parent.parent
-LOG_DIR = ROOT / "build" / "bench-logs"
-ISO_DIR = ROOT / "build" / "test-isos"
-KERNEL = ROOT / "build" / "kernel.elf"
-MKISO = ROOT / "tools" / "mkiso.sh"
-GRUB_TEMPLATE = ROOT / "iso" / "grub.cfg.in"
-
-# The test ISO: a panic powers off, so a crash ends QEMU instead of hanging the bench.
-CMDLINE = "panic=poweroff"
+from harness.paths import GRUB_TEMPLATE, ISO_DIR, KERNEL, MKISO, ROOT  # noqa: E402
+from harness.paths import BENCH_LOG_DIR as LOG_DIR  # noqa: E402
+from harness.paths import TEST_CMDLINE as CMDLINE  # noqa: E402
 
 # The order of the table; rows the kernel prints under other names come after.
 ROW_ORDER = ("nop", "function", "graph", "rb", "patch", "ipi", "memory")

@@ -31,9 +31,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench import CMDLINE, GRUB_TEMPLATE, ISO_DIR, KERNEL, MKISO, ROOT  # noqa: E402
 from harness.console import Console  # noqa: E402
 from harness.isos import IsoCache  # noqa: E402
+from harness.paths import GRUB_TEMPLATE, ISO_DIR, KERNEL, MKISO, ROOT  # noqa: E402
+from harness.paths import TEST_CMDLINE as CMDLINE  # noqa: E402
 
 TARGET = "ftrace_test_target"
 SETUP = {
