@@ -176,8 +176,10 @@ bench: check-deps all
 
 # Fetches Debian's kernel with apt-get download (cached in ~/.cache/linux-ref, never in
 # the tree) and builds tools/linux-bench/syscall_loop.c statically for its initramfs.
+# RESULTS=1 rewrites the rows it measured in tests/BENCH_RESULTS.md's current table.
 bench-linux: check-deps all
-	$(PYTHON) tests/bench_linux.py --smp $(SMP) --mem $(MEM) --accel $(QEMU_ACCEL)
+	$(PYTHON) tests/bench_linux.py --smp $(SMP) --mem $(MEM) --accel $(QEMU_ACCEL) \
+		$(if $(RESULTS),--results)
 
 # The seeded shell and tracefs fuzzer (tests/fuzz.py): SEED, LINES, SMP.
 SEED  ?= 1

@@ -1,0 +1,68 @@
+"""The current table at the top of tests/BENCH_RESULTS.md, rewritten by the bench tools.
+
+The table lies between two marker comments. Each row starts with its name; a tool that
+measured a row replaces that row's cells (fentros, Linux, ratio, date, commit, command)
+and leaves every other row as it was. A row the table does not have yet is added at its
+end. `tests/bench_linux.py --results` is the one writer so far.
+"""
+
+import subprocess
+import time
+from pathlib import Path
+
+from harness.paths import ROOT
+
+RESULTS = ROOT / "tests" / "BENCH_RESULTS.md"
+BEGIN = "<!-- current table:"
+END = "<!-- end of the current table -->"
+
+
+class ResultsError(Exception):
+    pass
+
+
+def commit():
+    """The short hash of HEAD, with "+changes" when tracked files differ from it."""
+    def git(*argv):
+        return subprocess.run(["git", *argv], cwd=ROOT, capture_output=True, text=True,
+                              check=False).stdout.strip()
+    head = git("rev-parse", "--short", "HEAD") or "unknown"
+    return head + ("+changes" if git("status", "--porcelain", "--untracked-files=no") else "")
+
+
+def today():
+    return time.strftime("%Y-%m-%d", time.gmtime())
+
+
+def cell_row(name, fentros, linux, ratio, command, when=None, at=None):
+    """One table row: | name | fentros | Linux | ratio | date | commit | command |."""
+    cells = [name, fentros, linux, ratio, when or today(), at or commit(), command]
+    return "| " + " | ".join(cells) + " |"
+
+
+def update(rows, path=RESULTS):
+    """Writes `rows` (lines made by cell_row) into the table at `path`: each replaces the
+    row of its name, or is added at the end. Returns the names that were replaced."""
+    lines = Path(path).read_text(encoding="utf-8").split("\n")
+    try:
+        begin = next(i for i, line in enumerate(lines) if line.startswith(BEGIN))
+        end = next(i for i in range(begin, len(lines)) if lines[i].startswith(END))
+    except StopIteration:
+        raise ResultsError(f"{path}: no current table between '{BEGIN}' and '{END}'")
+
+    def name_of(line):
+        parts = line.split("|")
+        return parts[1].strip() if line.startswith("|") and len(parts) > 2 else None
+
+    replaced = []
+    for row in rows:
+        name = name_of(row)
+        where = next((i for i in range(begin + 3, end) if name_of(lines[i]) == name), None)
+        if where is None:
+            lines.insert(end, row)
+            end += 1
+        else:
+            lines[where] = row
+            replaced.append(name)
+    Path(path).write_text("\n".join(lines), encoding="utf-8")
+    return replaced
