@@ -9,6 +9,7 @@ end. `tests/bench_linux.py --results` is the one writer so far.
 import subprocess
 import time
 from pathlib import Path
+from typing import List, Optional, Sequence
 
 from harness.paths import ROOT
 
@@ -21,26 +22,27 @@ class ResultsError(Exception):
     pass
 
 
-def commit():
+def commit() -> str:
     """The short hash of HEAD, with "+changes" when tracked files differ from it."""
-    def git(*argv):
+    def git(*argv: str) -> str:
         return subprocess.run(["git", *argv], cwd=ROOT, capture_output=True, text=True,
                               check=False).stdout.strip()
     head = git("rev-parse", "--short", "HEAD") or "unknown"
     return head + ("+changes" if git("status", "--porcelain", "--untracked-files=no") else "")
 
 
-def today():
+def today() -> str:
     return time.strftime("%Y-%m-%d", time.gmtime())
 
 
-def cell_row(name, fentros, linux, ratio, command, when=None, at=None):
+def cell_row(name: str, fentros: str, linux: str, ratio: str, command: str,
+             when: Optional[str] = None, at: Optional[str] = None) -> str:
     """One table row: | name | fentros | Linux | ratio | date | commit | command |."""
     cells = [name, fentros, linux, ratio, when or today(), at or commit(), command]
     return "| " + " | ".join(cells) + " |"
 
 
-def update(rows, path=RESULTS):
+def update(rows: Sequence[str], path: Path = RESULTS) -> List[str]:
     """Writes `rows` (lines made by cell_row) into the table at `path`: each replaces the
     row of its name, or is added at the end. Returns the names that were replaced."""
     lines = Path(path).read_text(encoding="utf-8").split("\n")
@@ -50,13 +52,15 @@ def update(rows, path=RESULTS):
     except StopIteration:
         raise ResultsError(f"{path}: no current table between '{BEGIN}' and '{END}'")
 
-    def name_of(line):
+    def name_of(line: str) -> Optional[str]:
         parts = line.split("|")
         return parts[1].strip() if line.startswith("|") and len(parts) > 2 else None
 
-    replaced = []
+    replaced: List[str] = []
     for row in rows:
         name = name_of(row)
+        if name is None:
+            raise ResultsError(f"not a table row: {row}")
         where = next((i for i in range(begin + 3, end) if name_of(lines[i]) == name), None)
         if where is None:
             lines.insert(end, row)

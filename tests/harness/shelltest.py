@@ -7,6 +7,7 @@ output, which a blank line or the next command ends.
 
 import re
 from pathlib import Path
+from typing import List, Tuple
 
 # QEMU's exit status for each way a test may expect the kernel to stop.
 EXPECT_EXIT = {"reboot": 0, "poweroff": 1, "crash": 3}
@@ -198,12 +199,12 @@ def parse_file(path, name=None):
     return test
 
 
-def script_name(path, shell_dir):
+def script_name(path: Path, shell_dir: Path) -> str:
     """A script's name: its folder under shell_dir (its area) and its file, `AREA/FILE`."""
     return Path(path).relative_to(shell_dir).with_suffix("").as_posix()
 
 
-def find_scripts(shell_dir):
+def find_scripts(shell_dir: Path) -> List[Tuple[str, Path]]:
     """Every .t script under shell_dir, in name order: (name, path). Scripts live one folder
     deep, a folder per area; one elsewhere has a name without exactly one `/`, which
     load_tests reports as a bad test file."""
@@ -211,7 +212,7 @@ def find_scripts(shell_dir):
     return sorted((script_name(p, shell_dir), p) for p in paths)
 
 
-def parse_scripts(shell_dir):
+def parse_scripts(shell_dir: Path) -> List["ShellTest"]:
     """find_scripts, parsed (for tools that rerun the scripts; errors raise)."""
     return [parse_file(path, name) for name, path in find_scripts(shell_dir)]
 
