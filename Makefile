@@ -206,10 +206,11 @@ bench-export: check-deps all
 	$(PYTHON) tests/bench_export.py --smp $(SMP)
 
 # The instructions of one traced call under each tracer, single-stepped in QEMU's gdbstub.
+# RESULTS=1 rewrites the function and function_graph rows of tests/BENCH_RESULTS.md.
 icount: check-deps all
 	$(PYTHON) tests/icount.py nop
-	$(PYTHON) tests/icount.py function
-	$(PYTHON) tests/icount.py function_graph
+	$(PYTHON) tests/icount.py function $(if $(RESULTS),--results)
+	$(PYTHON) tests/icount.py function_graph $(if $(RESULTS),--results)
 
 # Host tools: package name : a command it provides.
 DEP_PKGS := qemu-system-x86:qemu-system-x86_64 nasm:nasm grub-pc-bin:/usr/lib/grub/i386-pc/modinfo.sh \

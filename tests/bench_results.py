@@ -3,7 +3,8 @@
 The table lies between two marker comments. Each row starts with its name; a tool that
 measured a row replaces that row's cells (fentros, Linux, ratio, date, commit, command)
 and leaves every other row as it was. A row the table does not have yet is added at its
-end. `tests/bench_linux.py --results` is the one writer so far.
+end. `tests/bench_linux.py --results` and `tests/icount.py --results` write
+theirs (`make bench-linux RESULTS=1`, `make icount RESULTS=1`).
 """
 
 import subprocess
@@ -29,6 +30,14 @@ def commit() -> str:
                               check=False).stdout.strip()
     head = git("rev-parse", "--short", "HEAD") or "unknown"
     return head + ("+changes" if git("status", "--porcelain", "--untracked-files=no") else "")
+
+
+def rel(path: Path) -> str:
+    """path from the tree's root when it is inside it, for messages."""
+    try:
+        return str(Path(path).resolve().relative_to(ROOT))
+    except ValueError:
+        return str(path)
 
 
 def today() -> str:

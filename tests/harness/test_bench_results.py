@@ -9,6 +9,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import bench_linux  # noqa: E402
 import bench_results  # noqa: E402
+import icount  # noqa: E402
 
 TABLE = """# costs
 
@@ -63,6 +64,14 @@ class ResultsTests(unittest.TestCase):
                           ["function_graph: overhead per traced call", "281 ns", "1804 ns",
                            "0.16"]])
         self.assertEqual(cells[0][6], "`make bench-linux`")
+
+    def test_icount_row(self):
+        cells = [c.strip() for c in icount.results_row("function", 160).split("|")[1:-1]]
+        self.assertEqual(cells[:4], ["instructions per traced call, function", "160", "667",
+                                     "0.24"])
+        self.assertTrue(cells[4].endswith("(Linux: 2026-11-21)"))
+        replaced = bench_results.update([icount.results_row("function", 160)], self.path)
+        self.assertEqual(replaced, ["instructions per traced call, function"])
 
 
 if __name__ == "__main__":
