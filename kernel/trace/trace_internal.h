@@ -1,8 +1,9 @@
 /*
- * Everything kernel/trace/ shares inside itself and nothing outside it includes: the ring
- * buffer, the tracing core (the trace array, tracers, event layouts, the reader side), the
- * function graph core and its clients, the filter commands and files. The rest of the
- * kernel sees only <kernel/ftrace.h>; test seams are in <kernel/ftrace_test.h>.
+ * Everything kernel/trace/ shares inside itself: the ring buffer, the tracing core (the
+ * trace array, tracers, event layouts, the reader side), the function graph core and its
+ * clients, the filter commands and files. Outside kernel/trace/ only the bench rows and
+ * the torture commands include it (the Makefile's TRACE_PRIVATE_DIRS says why). The rest
+ * of the kernel sees only <kernel/ftrace.h>; test seams are in <kernel/ftrace_test.h>.
  */
 #ifndef KERNEL_TRACE_TRACE_INTERNAL_H
 #define KERNEL_TRACE_TRACE_INTERNAL_H
