@@ -33,9 +33,14 @@ CFLAGS_BASE := -std=gnu11 -ffreestanding -nostdinc -isystem $(GCC_INCLUDE) \
 	-O2 -g -Wall -Wextra -Werror -Wno-unused-parameter -Wmissing-prototypes \
 	-Wmissing-declarations -MMD -MP
 
-# The tracer's private header (kernel/trace/trace_internal.h) is found only from
-# kernel/trace/ and the directories under it: the rest of the kernel sees <kernel/ftrace.h>.
-TRACE_PRIVATE_INC := -iquote kernel/trace
+# The tracer's private headers (kernel/trace/trace_internal.h and the subsystems' headers
+# under kernel/trace/) are found only from these directories, one reason each; the rest of
+# the kernel sees <kernel/ftrace.h> and <kernel/trace_events.h>.
+TRACE_PRIVATE_DIRS := kernel/trace/   # the tracer itself
+TRACE_PRIVATE_DIRS += kernel/bench/   # rows time the ring buffer alone, size its records, and
+                                      # save and restore the tracer's settings around a run
+TRACE_PRIVATE_DIRS += kernel/torture/ # the commands check the tracer's sites and books
+TRACE_PRIVATE_INC  := -iquote kernel/trace
 
 # Every function gets a 5-byte `call __fentry__` as its first instruction, and its address
 # in __mcount_loc; dynamic ftrace turns these into NOPs at boot.
@@ -44,6 +49,8 @@ TRACE_FLAGS := -pg -mfentry -mrecord-mcount
 # Built without TRACE_FLAGS, one reason each. The tracer must never trace itself, nor
 # anything it runs through on the way from a traced call to the ring buffer.
 NOTRACE_DIRS  := kernel/trace/          # the tracer: ops, ring buffer, output, tracefs files
+NOTRACE_DIRS  += kernel/torture/        # their ftrace callbacks run inside the tracer, and the
+                                        # checker reads the sites it is checking
 NOTRACE_FILES := lib/string.c           # mem*/str* run inside the tracer and the patching path
 NOTRACE_FILES += lib/printf.c           # formats trace output and panic reports
 NOTRACE_FILES += lib/sort.c             # sorts and searches call-site records
@@ -62,14 +69,11 @@ NOTRACE_FILES += arch/x86_64/nop_twin.c # the untraced twin that `bench nop` com
 NOTRACE_FILES += kernel/smp.c           # the sync rounds and cross-CPU calls of patching
 NOTRACE_FILES += kernel/synchronize.c   # waits out the tracer's callbacks before an op goes
 
-# Traced although under a NOTRACE_DIRS directory, one reason each.
-TRACED_FILES  := kernel/trace/bench_%.c  # the bench rows drive the tracer; they are not in it
-
 NOTRACE := $(strip $(NOTRACE_FILES))
 NOTRACE_DIR_LIST := $(strip $(NOTRACE_DIRS))
 
 in_notrace_dir = $(strip $(foreach d,$(NOTRACE_DIR_LIST),$(filter $(d)%,$(1))))
-is_notrace = $(if $(filter $(TRACED_FILES),$(1)),,$(or $(filter $(NOTRACE),$(1)),$(call in_notrace_dir,$(1))))
+is_notrace = $(or $(filter $(NOTRACE),$(1)),$(call in_notrace_dir,$(1)))
 
 C_SRCS   := $(filter-out arch/x86_64/asm_offsets.c,$(sort $(shell find kernel lib arch samples -name '*.c')))
 # The scale kernel (make bench-scale) is this kernel plus SCALE_FUNCS generated traceable
@@ -92,7 +96,7 @@ iso: $(ISO)
 $(BUILD)/obj/%.o: %.c Makefile
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
-	@$(CC) $(CFLAGS_BASE) $(if $(filter kernel/trace/%,$<),$(TRACE_PRIVATE_INC)) \
+	@$(CC) $(CFLAGS_BASE) $(if $(filter $(addsuffix %,$(TRACE_PRIVATE_DIRS)),$<),$(TRACE_PRIVATE_INC)) \
 		$(if $(call is_notrace,$<),,$(TRACE_FLAGS)) -c $< -o $@
 
 # The numbers assembly shares with C (struct offsets, constants), generated from
@@ -186,8 +190,10 @@ bench: check-deps all
 
 # Fetches Debian's kernel with apt-get download (cached in ~/.cache/linux-ref, never in
 # the tree) and builds tools/linux-bench/syscall_loop.c statically for its initramfs.
+# RESULTS=1 rewrites the rows it measured in tests/BENCH_RESULTS.md's current table.
 bench-linux: check-deps all
-	$(PYTHON) tests/bench_linux.py --smp $(SMP) --mem $(MEM) --accel $(QEMU_ACCEL)
+	$(PYTHON) tests/bench_linux.py --smp $(SMP) --mem $(MEM) --accel $(QEMU_ACCEL) \
+		$(if $(RESULTS),--results)
 
 # The seeded shell and tracefs fuzzer (tests/fuzz.py): SEED, LINES, SMP.
 SEED  ?= 1
@@ -214,10 +220,11 @@ bench-export: check-deps all
 	$(PYTHON) tests/bench_export.py --smp $(SMP)
 
 # The instructions of one traced call under each tracer, single-stepped in QEMU's gdbstub.
+# RESULTS=1 rewrites the function and function_graph rows of tests/BENCH_RESULTS.md.
 icount: check-deps all
 	$(PYTHON) tests/icount.py nop
-	$(PYTHON) tests/icount.py function
-	$(PYTHON) tests/icount.py function_graph
+	$(PYTHON) tests/icount.py function $(if $(RESULTS),--results)
+	$(PYTHON) tests/icount.py function_graph $(if $(RESULTS),--results)
 
 # Host tools: package name : a command it provides.
 DEP_PKGS := qemu-system-x86:qemu-system-x86_64 nasm:nasm grub-pc-bin:/usr/lib/grub/i386-pc/modinfo.sh \

@@ -28,16 +28,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
 from fentros_machine import qemu  # noqa: E402
 from fentros_machine.console import Console, describe_exit  # noqa: E402
 from harness.isos import IsoCache, IsoError  # noqa: E402
-
-ROOT = Path(__file__).resolve().parent.parent
-LOG_DIR = ROOT / "build" / "bench-logs"
-ISO_DIR = ROOT / "build" / "test-isos"
-KERNEL = ROOT / "build" / "kernel.elf"
-MKISO = ROOT / "tools" / "mkiso.sh"
-GRUB_TEMPLATE = ROOT / "iso" / "grub.cfg.in"
-
-# The test ISO: a panic powers off, so a crash ends QEMU instead of hanging the bench.
-CMDLINE = "panic=poweroff"
+from harness.paths import GRUB_TEMPLATE, ISO_DIR, KERNEL, MKISO, ROOT  # noqa: E402
+from harness.paths import BENCH_LOG_DIR as LOG_DIR  # noqa: E402
+from harness.paths import TEST_CMDLINE as CMDLINE  # noqa: E402
 
 # The table's row order: the hot path, then what surrounds it; rows the kernel prints under
 # other names come after.

@@ -43,6 +43,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
 
 import bench  # noqa: E402
+import bench_results  # noqa: E402
 from fentros_machine import qemu  # noqa: E402
 
 ROOT = bench.ROOT
@@ -578,6 +579,49 @@ def comparison(run, fig):
     ]
 
 
+# The rows of BENCH_RESULTS.md's current table this tool measures: the table's name, the
+# comparison's median row and min row (None: the median only), the unit printed.
+RESULTS_ROWS = (
+    ("function: overhead per event", "function: overhead per event, median",
+     "function: overhead per event, min", "ns"),
+    ("function_graph: overhead per event", "graph: overhead per event, median",
+     "graph: overhead per event, min", "ns"),
+    ("function_graph: overhead per traced call", "graph: overhead per traced call, median",
+     None, "ns"),
+    ("kprobe, two fetch args, per event", "kprobe, two fetch args: per event, median",
+     "kprobe, two fetch args: per event, min", "ns"),
+    ("kretprobe with `$retval`, per event", "kretprobe, $retval: per event, median",
+     "kretprobe, $retval: per event, min", "ns"),
+    ("enabling every site, per site", "enable all functions: per site, median",
+     "enable all functions: per site, min", "ns"),
+    ("64-byte event on (sched_switch / sys_enter)",
+     "64-byte event on (sched_switch / sys_enter), median",
+     "64-byte event on (sched_switch / sys_enter), min", "ns"),
+    ("bytes per function event", "bytes per function event", None, ""),
+)
+
+
+def results_rows(rows):
+    """The current table's rows from this run's comparison: median (min) for each kernel
+    and their ratio; a row with a figure missing is left out."""
+    by_what = {what: (a, b) for what, a, b, _, _ in rows}
+    lines = []
+    for name, median, low, unit in RESULTS_ROWS:
+        pairs = [by_what.get(median, (None, None))] + ([by_what.get(low, (None, None))]
+                                                       if low else [])
+        if any(a is None or not b for a, b in pairs):
+            continue
+
+        def both(values, suffix=""):
+            text = " ".join([values[0]] + [f"({v})" for v in values[1:]])
+            return f"{text} {suffix}".rstrip()
+
+        lines.append(bench_results.cell_row(
+            name, both([fmt(a) for a, _ in pairs], unit), both([fmt(b) for _, b in pairs], unit),
+            both([f"{a / b:.2f}" for a, b in pairs]), "`make bench-linux`"))
+    return lines
+
+
 def fmt(value):
     if value is None:
         return "n/a"
@@ -682,6 +726,9 @@ def parse_args(argv):
                              f"{DEFAULT_CACHE}, or $LINUX_REF_CACHE)")
     parser.add_argument("-v", "--verbose", action="store_true",
                         help="copy both kernels' serial output to stderr")
+    parser.add_argument("--results", nargs="?", const=bench_results.RESULTS, type=Path,
+                        help="rewrite the rows this run measured in the current table of "
+                             "tests/BENCH_RESULTS.md (or of the file given)")
     args = parser.parse_args(argv)
     if min(args.smp, args.rounds, args.reps, args.enable_reps, args.chunk) < 1:
         parser.error("--smp, --rounds, --reps, --enable-reps and --chunk must be at least 1")
@@ -779,6 +826,15 @@ def main(argv=None):
             print(f"  | {line}", file=sys.stderr)
         return 1
     print_report(args, guest, fig, logs, runs, accel)
+    if args.results:
+        rows = results_rows(comparison(merge_runs(runs), fig))
+        try:
+            replaced = bench_results.update(rows, args.results)
+        except (OSError, bench_results.ResultsError) as err:
+            print(f"bench-linux: {err}", file=sys.stderr)
+            return 1
+        print(f"\n{bench.rel(args.results)}: {len(replaced)} rows rewritten, "
+              f"{len(rows) - len(replaced)} added")
     return 0
 
 

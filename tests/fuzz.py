@@ -29,9 +29,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
 from fentros_machine import qemu  # noqa: E402
 from fentros_machine.console import Console  # noqa: E402
 from harness import tracefmt  # noqa: E402
+from harness.paths import ISO, TEST_LOG_DIR  # noqa: E402
 from harness.tracetest import Running, Shell, TestFailure  # noqa: E402
 
-ROOT = Path(__file__).resolve().parent.parent
 TRACEFS = tracefmt.TRACEFS
 CHECK_EVERY = 50
 QUIET_SECONDS = 2.0   # a command still printing or blocking after this gets Ctrl-C
@@ -219,10 +219,8 @@ def main():
     p.add_argument("--timeout", type=float, default=60, help="seconds a command may take")
     p.add_argument("-v", "--verbose", action="store_true", help="print every line typed")
     args = p.parse_args()
-    iso = ROOT / "build" / "fentros.iso"
-    log_dir = ROOT / "build" / "test-logs"
-    log_dir.mkdir(parents=True, exist_ok=True)
-    console = Console(qemu.fentros_argv(iso, args.smp), log_dir / f"fuzz-seed{args.seed}.log")
+    TEST_LOG_DIR.mkdir(parents=True, exist_ok=True)
+    console = Console(qemu.fentros_argv(ISO, args.smp), TEST_LOG_DIR / f"fuzz-seed{args.seed}.log")
     began = time.monotonic()
     try:
         boot = console.wait_boot(120)

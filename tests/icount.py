@@ -32,9 +32,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
 
-from bench import CMDLINE, GRUB_TEMPLATE, ISO_DIR, KERNEL, MKISO, ROOT  # noqa: E402
+import bench_results  # noqa: E402
 from fentros_machine.console import Console  # noqa: E402
 from harness.isos import IsoCache  # noqa: E402
+from harness.paths import GRUB_TEMPLATE, ISO_DIR, KERNEL, MKISO, ROOT  # noqa: E402
+from harness.paths import TEST_CMDLINE as CMDLINE  # noqa: E402
 
 TARGET = "ftrace_test_target"
 SETUP = {
@@ -127,12 +129,32 @@ def kind(insn):
     return None
 
 
+# Linux 6.1's count for the same call by the same stepping (getppid() with
+# set_ftrace_filter on __do_sys_getppid, less its untraced body; Debian's
+# 6.1.0-56-cloud-amd64 booted with nokaslr) and the day it was taken, for --results.
+LINUX_COUNTS = {"function": (667, "2026-11-21"), "function_graph": (1537, "2026-11-21")}
+
+
+def results_row(tracer, count):
+    """The current table's row of BENCH_RESULTS.md for this tracer's count."""
+    linux, day = LINUX_COUNTS[tracer]
+    return bench_results.cell_row(f"instructions per traced call, {tracer}", str(count),
+                                  str(linux), f"{count / linux:.2f}", "`make icount`",
+                                  when=f"{bench_results.today()} (Linux: {day})")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("tracer", choices=sorted(SETUP))
     ap.add_argument("--limit", type=int, default=20000, help="most instructions to step")
     ap.add_argument("-v", "--verbose", action="store_true", help="print every instruction")
+    ap.add_argument("--results", nargs="?", const=bench_results.RESULTS, type=Path,
+                    help="rewrite this tracer's row in the current table of "
+                         "tests/BENCH_RESULTS.md (or of the file given): function and "
+                         "function_graph, which have Linux's count beside them")
     args = ap.parse_args()
+    if args.results and args.tracer not in LINUX_COUNTS:
+        ap.error(f"--results: the table has no row for {args.tracer}")
 
     iso = IsoCache(ROOT, KERNEL, MKISO, ISO_DIR, extra_inputs=[GRUB_TEMPLATE]).get(CMDLINE)
     syms = symbols(KERNEL)
@@ -187,6 +209,12 @@ def main():
         print(f"  {n:5}  {fn}")
     print("  returns %(ret)d, indirect calls/jumps %(indirect)d, rdtsc %(rdtsc)d, "
           "interrupt-flag instructions %(iflag)d" % kinds)
+    if args.results:
+        try:
+            bench_results.update([results_row(args.tracer, len(pcs))], args.results)
+        except (OSError, bench_results.ResultsError) as err:
+            sys.exit(f"icount: {err}")
+        print(f"{bench_results.rel(args.results)}: the {args.tracer} row rewritten")
 
 
 if __name__ == "__main__":

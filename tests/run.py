@@ -25,18 +25,10 @@ from fentros_machine import qemu  # noqa: E402
 from fentros_machine.console import Console, describe_exit  # noqa: E402
 from harness import hostchecks, ktap, shelltest, tracefmt, tracetest  # noqa: E402
 from harness.isos import IsoCache, IsoError  # noqa: E402
-
-ROOT = Path(__file__).resolve().parent.parent
-SHELL_DIR = ROOT / "tests" / "shell"
-TRACE_DIR = ROOT / "tests" / "trace"
-LOG_DIR = ROOT / "build" / "test-logs"
-ISO_DIR = ROOT / "build" / "test-isos"
-DEFAULT_KERNEL = ROOT / "build" / "kernel.elf"
-MKISO = ROOT / "tools" / "mkiso.sh"
-GRUB_TEMPLATE = ROOT / "iso" / "grub.cfg.in"
-
-# Every test ISO powers off on a panic, so a crash ends QEMU instead of hanging the run.
-TEST_CMDLINE = "panic=poweroff"
+from harness.paths import (GRUB_TEMPLATE, ISO_DIR, MKISO, ROOT, SHELL_DIR,  # noqa: E402
+                           TEST_CMDLINE, TRACE_DIR)
+from harness.paths import KERNEL as DEFAULT_KERNEL  # noqa: E402
+from harness.paths import TEST_LOG_DIR as LOG_DIR  # noqa: E402
 
 # How many lines of serial output a failure report quotes.
 TAIL_LINES = 15
@@ -60,7 +52,7 @@ def tail(lines, count=TAIL_LINES):
 
 def name_matches(name, filters):
     """--filter: a substring of the result name, or a glob over its trailing parts
-    (`smp1/shell/echo`, `shell/echo` or `echo`)."""
+    (`smp1/shell/shell/echo`, `shell/shell/echo`, `shell/echo` or `echo`)."""
     if not filters:
         return True
     parts = name.split("/")
@@ -196,7 +188,7 @@ class SelftestUnit:
 
 
 class ScriptUnit:
-    """One tests/shell/*.t file run at one CPU count."""
+    """One tests/shell/AREA/*.t file run at one CPU count."""
 
     def __init__(self, smp, test):
         self.name = f"smp{smp}/shell/{test.name}"
@@ -482,16 +474,20 @@ class Session:
 
 
 def load_tests(args, reporter):
-    """Parse tests/shell/*.t; a file that does not parse fails at every CPU count."""
+    """Parse tests/shell/AREA/*.t; a file that does not parse, or is not in an area's
+    folder, fails at every CPU count."""
     tests = []
-    for path in sorted(args.shell_dir.glob("*.t")):
+    for name, path in shelltest.find_scripts(args.shell_dir):
         try:
-            tests.append(shelltest.parse_file(rel(path)))
+            if name.count("/") != 1:
+                raise shelltest.ParseError(f"{rel(path)}: not in an area's folder "
+                                           "(tests/shell/AREA/NAME.t)")
+            tests.append(shelltest.parse_file(rel(path), name))
         except (shelltest.ParseError, OSError, UnicodeDecodeError) as err:
             for smp in args.smp:
-                name = f"smp{smp}/shell/{path.stem}"
-                if name_matches(name, args.filter):
-                    reporter.fail(name, Failure(f"bad test file: {err}"))
+                unit_name = f"smp{smp}/shell/{name}"
+                if name_matches(unit_name, args.filter):
+                    reporter.fail(unit_name, Failure(f"bad test file: {err}"))
     return tests
 
 
@@ -529,7 +525,9 @@ def plan(args, tests, reporter, trace_files=()):
                 reporter.skip(unit.name, "needs its own kernel command line, and --iso is set")
             else:
                 cmdline = f"{TEST_CMDLINE} {test.cmdline}".strip()
-                alone.append(Group(test.name, smp, cmdline, [unit], shared=False))
+                # Its log is named after the group: one file in the log folder.
+                alone.append(Group(test.name.replace("/", "-"), smp, cmdline, [unit],
+                                   shared=False))
         for testfile in trace_files:
             if testfile.smp and smp not in testfile.smp:
                 continue

@@ -22,8 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
 
 from fentros_machine import qemu  # noqa: E402
 from fentros_machine.console import Console  # noqa: E402
-
-ROOT = Path(__file__).resolve().parent.parent
+from harness.paths import ISO, TEST_LOG_DIR  # noqa: E402
 
 
 def main():
@@ -33,10 +32,9 @@ def main():
     p.add_argument("--seed", type=int, default=1)
     args = p.parse_args()
     seconds = max(1, int(args.minutes * 60))
-    log_dir = ROOT / "build" / "test-logs"
-    log_dir.mkdir(parents=True, exist_ok=True)
-    log = log_dir / f"soak-{seconds}s-seed{args.seed}.log"
-    console = Console(qemu.fentros_argv(ROOT / "build" / "fentros.iso", args.smp), log)
+    TEST_LOG_DIR.mkdir(parents=True, exist_ok=True)
+    log = TEST_LOG_DIR / f"soak-{seconds}s-seed{args.seed}.log"
+    console = Console(qemu.fentros_argv(ISO, args.smp), log)
     began = time.monotonic()
     try:
         if console.wait_boot(120).cwd is None:

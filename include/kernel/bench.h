@@ -41,5 +41,15 @@ void bench_report_cycles(struct bench_ctx *ctx, const char *name, const char *wh
 /* A plain value line (counts, bytes, ratios in per mille). */
 void bench_report_value(struct bench_ctx *ctx, const char *name, const char *what, uint64_t value,
                         const char *unit);
+/* A row that measured nothing says why in the table's first column: "ROW  skipped: ..."
+ * or "ROW  failed: ..." (tests/bench.py keeps these lines as notes). */
+void bench_note(struct bench_ctx *ctx, const char *row, const char *fmt, ...) __printf(3, 4);
+/*
+ * A row's sample arrays in one allocation: `arrays` arrays of `count` samples, back to
+ * back (array i starts at i * count), freed with one kfree. NULL when there is no room,
+ * after the row's "failed: out of memory" line.
+ */
+uint64_t *bench_samples_alloc(struct bench_ctx *ctx, const char *row, size_t count,
+                              unsigned arrays);
 
 #endif

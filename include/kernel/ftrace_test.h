@@ -18,7 +18,8 @@ unsigned long ftrace_test_target_hot(unsigned long a);
 unsigned long ftrace_test_target_other(unsigned long a);
 unsigned long ftrace_replacement_hot(unsigned long a); /* returns a + 100 */
 int ftrace_errno_target(unsigned long a);              /* returns -EINVAL */
-/* kprobe fetch arguments' target: a string, a struct (ftrace_test_targets.c), a number. */
+/* kprobe fetch arguments' target: a string, a struct (kernel/fixtures/ftrace_test_targets.c),
+ * a number. */
 struct ftrace_probe_item;
 long ftrace_probe_target(const char *name, const struct ftrace_probe_item *item, long n);
 /* a calls b calls c calls ftrace_test_target_hot: a known call tree. */
@@ -30,7 +31,7 @@ void ftrace_test_empty(void);
 void ftrace_test_empty_untraced(void);
 /* Damages its own function_graph frame (when traced) and returns whether it could. */
 unsigned long fgraph_mismatch_victim(void);
-/* kernel/stack_depth_test.c: recurses `levels` deep, for the stack tracer's tests. */
+/* kernel/fixtures/stack_depth_test.c: recurses `levels` deep, for the stack tracer's tests. */
 unsigned long stack_depth_test_recurse(unsigned levels);
 
 /*

@@ -11,6 +11,7 @@
 #include <kernel/shell.h>
 #include <kernel/time.h>
 #include <lib/glob.h>
+#include <lib/printf.h>
 #include <lib/sort.h>
 #include <lib/string.h>
 
@@ -56,6 +57,24 @@ void bench_report_value(struct bench_ctx *ctx, const char *name, const char *wha
                  unit);
     shell_printf(ctx->shell, "bench: name=%s value=%llu unit=%s\n", name, (unsigned long long)value,
                  unit);
+}
+
+void bench_note(struct bench_ctx *ctx, const char *row, const char *fmt, ...)
+{
+    char why[160];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, sizeof(why), fmt, ap);
+    va_end(ap);
+    shell_printf(ctx->shell, "%-22s %s\n", row, why);
+}
+
+uint64_t *bench_samples_alloc(struct bench_ctx *ctx, const char *row, size_t count, unsigned arrays)
+{
+    uint64_t *samples = kmalloc(count * arrays * sizeof(*samples));
+    if (!samples)
+        bench_note(ctx, row, "failed: out of memory");
+    return samples;
 }
 
 SHELL_COMMAND(bench, "bench [-s] [ROW...]",

@@ -35,18 +35,13 @@ BENCH_ROW(nop, "an idle (NOP) call site against the same function built without 
 {
     struct dyn_ftrace *rec = ftrace_rec_lookup((unsigned long)ftrace_test_empty);
     if (!rec || (rec->flags & FTRACE_FL_ENABLED)) {
-        shell_printf(ctx->shell, "%-22s %s\n", "nop",
-                     "skipped: ftrace_test_empty's site is not an idle NOP now");
+        bench_note(ctx, "nop", "skipped: ftrace_test_empty's site is not an idle NOP now");
         return;
     }
     unsigned n = ctx->runs;
-    uint64_t *traced = kmalloc(n * sizeof(*traced));
-    uint64_t *untraced = kmalloc(n * sizeof(*untraced));
-    if (!traced || !untraced) {
-        kfree(traced);
-        kfree(untraced);
+    uint64_t *traced = bench_samples_alloc(ctx, "nop", n, 2), *untraced = traced + n;
+    if (!traced)
         return;
-    }
     void (*traced_fn)(void) = bench_traced_fn;
     void (*untraced_fn)(void) = bench_untraced_fn;
     /* Warm up, then alternate, so that drift and interrupts hit both sides alike. */
@@ -65,7 +60,6 @@ BENCH_ROW(nop, "an idle (NOP) call site against the same function built without 
     bench_report_value(ctx, "nop.ratio", "traced / untraced, median per call",
                        u.median ? t.median * 1000 / u.median : 0, "per mille");
     kfree(traced);
-    kfree(untraced);
 }
 
 /* notrace: with the op on every function, a traced callback would trace itself. */
@@ -159,7 +153,7 @@ BENCH_ROW(patch, "boot conversion, enabling and disabling all sites, enabling on
     bench_report_value(ctx, "patch.boot_per_site", "boot: verify and NOP one site",
                        usable ? st.boot_convert_ns / usable : 0, "ns");
     if (ftrace_is_dead()) {
-        shell_printf(ctx->shell, "%-22s %s\n", "patch", "skipped: dynamic ftrace is disabled");
+        bench_note(ctx, "patch", "skipped: dynamic ftrace is disabled");
         return;
     }
     /* Each run patches every site twice with three sync rounds each: keep it modest. */
@@ -188,7 +182,7 @@ BENCH_ROW(patch, "boot conversion, enabling and disabling all sites, enabling on
             bench_report_toggle(ctx, "patch.one", &b, runs);
     }
     if (err)
-        shell_printf(ctx->shell, "%-22s failed: %s\n", "patch", strerror(-err));
+        bench_note(ctx, "patch", "failed: %s", strerror(-err));
     ftrace_ops_set_hashes(&ops, NULL, NULL);
     ftrace_hash_free(one);
     kfree(b.on_cycles);

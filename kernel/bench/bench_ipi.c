@@ -11,7 +11,7 @@ static void ipi_noop(void *arg) { (void)arg; }
 BENCH_ROW(ipi, "IPI round trip and broadcast sync round")
 {
     unsigned n = ctx->runs;
-    uint64_t *samples = kmalloc(n * sizeof(*samples));
+    uint64_t *samples = bench_samples_alloc(ctx, "ipi", n, 1);
     if (!samples)
         return;
     unsigned me = this_cpu_id(), target = me;

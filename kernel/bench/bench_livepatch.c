@@ -38,28 +38,17 @@ static uint64_t bench_klp_time_calls(int (*fn)(int))
     return acc == BENCH_KLP_CALLS ? t : 0;
 }
 
-static void bench_klp_skip(struct bench_ctx *ctx, const char *why)
-{
-    shell_printf(ctx->shell, "%-22s skipped: %s\n", "livepatch", why);
-}
-
 BENCH_ROW(livepatch, "a live-patched call against the same call unpatched; a transition")
 {
     if (!bench_klp_patch.initialized && klp_init_patch(&bench_klp_patch) != 0) {
-        bench_klp_skip(ctx, "cannot resolve bench_klp_target");
+        bench_note(ctx, "livepatch", "skipped: cannot resolve bench_klp_target");
         return;
     }
     unsigned n = ctx->runs;
-    uint64_t *plain = kmalloc(n * sizeof(*plain));
-    uint64_t *patched = kmalloc(n * sizeof(*patched));
-    uint64_t *transition = kmalloc(n * sizeof(*transition));
-    if (!plain || !patched || !transition) {
-        kfree(plain);
-        kfree(patched);
-        kfree(transition);
-        bench_klp_skip(ctx, "out of memory");
+    uint64_t *plain = bench_samples_alloc(ctx, "livepatch", n, 3), *patched = plain + n,
+             *transition = plain + 2 * n;
+    if (!plain)
         return;
-    }
     int (*fn)(int) = bench_klp_fn;
     bool ok = true;
     bench_klp_time_calls(fn);
@@ -81,7 +70,7 @@ BENCH_ROW(livepatch, "a live-patched call against the same call unpatched; a tra
         ok = ok && patched[i] != 0;
     }
     if (!ok) {
-        bench_klp_skip(ctx, "the patch did not apply");
+        bench_note(ctx, "livepatch", "skipped: the patch did not apply");
     } else {
         struct bench_stats p = bench_stats_of(plain, n), q = bench_stats_of(patched, n);
         struct bench_stats p_call = {p.min / BENCH_KLP_CALLS, p.median / BENCH_KLP_CALLS};
@@ -96,6 +85,4 @@ BENCH_ROW(livepatch, "a live-patched call against the same call unpatched; a tra
                            tr.median / 1000, "us");
     }
     kfree(plain);
-    kfree(patched);
-    kfree(transition);
 }

@@ -1,6 +1,6 @@
 /*
  * Self-tests of function_graph and the profiler on the known call tree of
- * kernel/ftrace_test_targets.c: a -> b -> c -> target_hot.
+ * kernel/fixtures/ftrace_test_targets.c: a -> b -> c -> target_hot.
  */
 #include <arch/ftrace.h>
 #include <arch/unwind.h>

@@ -1,6 +1,6 @@
 /*
  * Self-tests of the filter commands, driven through the filter parser as a write to
- * set_ftrace_filter drives them, on the traced targets of kernel/ftrace_test_targets.c.
+ * set_ftrace_filter drives them, on the traced targets of kernel/fixtures/ftrace_test_targets.c.
  * Each test removes its probes and turns tracing back on before it ends.
  */
 #include <kernel/errno.h>

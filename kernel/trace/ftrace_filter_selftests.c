@@ -1,7 +1,7 @@
 /*
  * Self-tests of the filter text (globs, indices, removals, commands), as set_ftrace_filter
  * and set_ftrace_notrace take it. They match against the real records, mostly the
- * dedicated targets of kernel/ftrace_test_targets.c, and check each result against an
+ * dedicated targets of kernel/fixtures/ftrace_test_targets.c, and check each result against an
  * independent computation over the names. The files themselves: ftrace_files_selftests.c.
  */
 #include <kernel/errno.h>

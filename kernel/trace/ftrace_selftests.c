@@ -1,6 +1,6 @@
 /*
  * Self-tests of dynamic ftrace in the spirit of Linux's boot-time ftrace self-test: ops
- * on dedicated traced functions (kernel/ftrace_test_targets.c) must be called exactly as
+ * on dedicated traced functions (kernel/fixtures/ftrace_test_targets.c) must be called exactly as
  * often as those functions, filters and notrace must hold, several ops must share a site,
  * SAVE_REGS must show the arguments, unregistering must stop the calls, and a CPU that
  * runs a site in the middle of a batch must go through the int3 emulation correctly.

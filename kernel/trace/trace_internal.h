@@ -1,8 +1,9 @@
 /*
- * Everything kernel/trace/ shares inside itself and nothing outside it includes: the ring
- * buffer, the tracing core (the trace array, tracers, event layouts, the reader side), the
- * function graph core and its clients, the filter commands and files. The rest of the
- * kernel sees only <kernel/ftrace.h>; test seams are in <kernel/ftrace_test.h>.
+ * Everything kernel/trace/ shares inside itself: the ring buffer, the tracing core (the
+ * trace array, tracers, event layouts, the reader side), the function graph core and its
+ * clients, the filter commands and files. Outside kernel/trace/ only the bench rows and
+ * the torture commands include it (the Makefile's TRACE_PRIVATE_DIRS says why). The rest
+ * of the kernel sees only <kernel/ftrace.h>; test seams are in <kernel/ftrace_test.h>.
  */
 #ifndef KERNEL_TRACE_TRACE_INTERNAL_H
 #define KERNEL_TRACE_TRACE_INTERNAL_H
@@ -741,7 +742,7 @@ struct pfs_node *tracefs_create(const char *path, unsigned mode, const struct pf
 /* Parses a whole-number write such as "1\n" the way Linux's kstrtoul_from_user does. */
 int tracefs_parse_ulong(const char *buf, size_t len, unsigned long *out);
 
-/* ==== checking call sites (ftrace_check.c): the checker commands, the torture run ==== */
+/* ==== checking call sites (kernel/torture/ftrace_check.c): the checker, the torture run ==== */
 
 /*
  * What a torture run expects of one site, from the ops it has registered: how many want
@@ -764,44 +765,6 @@ bool ftrace_site_check(size_t i, const struct site_expect *want, char *why, size
 
 /* Every `call __fentry__` site's address, gathered by the linker from __mcount_loc. */
 extern const unsigned long __start_mcount_loc[], __stop_mcount_loc[];
-
-/* ==== the bench rows that measure the tracers (bench_tracer.c, bench_trace.c, ...) ==== */
-
-/*
- * What the `function` and `graph` rows share: timed samples of calls to
- * ftrace_test_target, and the trace settings they change (so every call records) saved
- * before and put back after.
- */
-struct bench_tracer_saved {
-    const char *tracer;
-    struct ftrace_hash *filter, *notrace_hash;
-    bool on, stack_trace;
-    uint32_t cpumask;
-    unsigned pid_count;
-};
-
-int bench_tracer_save(struct bench_tracer_saved *s);
-void bench_tracer_restore(struct bench_tracer_saved *s);
-/* Only ftrace_test_target in set_ftrace_filter, nothing in set_ftrace_notrace. */
-int bench_tracer_filter_target(void);
-/* No op traces ftrace_test_target now: its site is the idle NOP. */
-bool bench_tracer_target_is_nop(void);
-/* Events written since the last clear, overwritten and consumed ones included. */
-uint64_t bench_tracer_events_written(void);
-/* samples[i] = TSC cycles of `calls` calls; one warm-up sample is taken first. */
-void bench_tracer_sample(uint64_t *samples, unsigned runs, unsigned calls);
-
-/*
- * The whole measurement: `runs` samples of `calls` calls with the site an idle NOP into
- * off[], then the same under `tracer` filtered to the target into on[], every setting
- * put back after. *events = events written while traced (warm-up included). Returns
- * NULL, or why there is no measurement.
- */
-const char *bench_tracer_measure(const char *tracer, uint64_t *off, uint64_t *on, unsigned runs,
-                                 unsigned calls, uint64_t *events);
-/* The same with every call site traced (every_site), not only ftrace_test_target. */
-const char *bench_tracer_measure_on(const char *tracer, bool every_site, uint64_t *off,
-                                    uint64_t *on, unsigned runs, unsigned calls, uint64_t *events);
 
 /* ---- error_log (trace_error_log.c): why a tracefs write was refused, in Linux's form ---- */
 

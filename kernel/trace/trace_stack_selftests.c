@@ -1,6 +1,6 @@
 /*
  * Self-tests of the stack tracer on a stack made deep on purpose: a traced function that
- * recurses with a buffer in every frame (kernel/stack_depth_test.c). Each test limits the
+ * recurses with a buffer in every frame (kernel/fixtures/stack_depth_test.c). Each test limits the
  * tracer to that function with its filter and puts the tracer's state back afterwards.
  */
 #include <kernel/errno.h>

@@ -1,5 +1,5 @@
 /*
- * livepatch_work: fixes work_count_bits (kernel/work.c), which misses bit 63, while the
+ * livepatch_work: fixes work_count_bits (kernel/workload/work.c), which misses bit 63, while the
  * `work` load runs on every CPU. Unpatched, every check of the load fails ("N of N bit
  * counts wrong"); once the transition completes none does.
  *

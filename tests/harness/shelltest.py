@@ -7,6 +7,7 @@ output, which a blank line or the next command ends.
 
 import re
 from pathlib import Path
+from typing import List, Tuple
 
 # QEMU's exit status for each way a test may expect the kernel to stop.
 EXPECT_EXIT = {"reboot": 0, "poweroff": 1, "crash": 3}
@@ -191,8 +192,29 @@ def parse_between(test, line, where):
         set_directive(test, match.group(1), match.group(2), where)
 
 
-def parse_file(path):
-    return parse_text(Path(path).read_text(encoding="utf-8"), path)
+def parse_file(path, name=None):
+    test = parse_text(Path(path).read_text(encoding="utf-8"), path)
+    if name is not None:
+        test.name = name
+    return test
+
+
+def script_name(path: Path, shell_dir: Path) -> str:
+    """A script's name: its folder under shell_dir (its area) and its file, `AREA/FILE`."""
+    return Path(path).relative_to(shell_dir).with_suffix("").as_posix()
+
+
+def find_scripts(shell_dir: Path) -> List[Tuple[str, Path]]:
+    """Every .t script under shell_dir, in name order: (name, path). Scripts live one folder
+    deep, a folder per area; one elsewhere has a name without exactly one `/`, which
+    load_tests reports as a bad test file."""
+    paths = Path(shell_dir).rglob("*.t")
+    return sorted((script_name(p, shell_dir), p) for p in paths)
+
+
+def parse_scripts(shell_dir: Path) -> List["ShellTest"]:
+    """find_scripts, parsed (for tools that rerun the scripts; errors raise)."""
+    return [parse_file(path, name) for name, path in find_scripts(shell_dir)]
 
 
 def find_mismatch(expected, lines):

@@ -1,4 +1,4 @@
-# Every format file tests/shell/events-formats.t compares with, and the buffer headers.
+# Every format file tests/shell/events/events-formats.t compares with, and the buffer headers.
 s() { echo; echo "##### $*"; }
 s uname; uname -a
 s events/header_page; cat events/header_page

@@ -7,23 +7,23 @@ allocate memory` (or its own errno) wherever an allocation fails."""
 
 import os
 import re
-from pathlib import Path
 
 from harness import shelltest
 from harness import tracefmt as tf
+from harness.paths import SHELL_DIR
 
 SMP = [2]
 TIMEOUT = 120
-SHELL_DIR = Path(__file__).resolve().parent.parent / "shell"
 DEBUGFS = "/sys/kernel/debug"
 INJECTORS = ("failslab", "fail_page_alloc")
 # Scripts that would measure the wrong thing under injection: a benchmark's timing loop.
-SKIP = {"bench"}
+SKIP = {"bench/bench"}
 
 
 def scripts():
-    """The shared-boot scripts; $FAULT_SCRIPTS (names, comma-separated) picks some."""
-    tests = [shelltest.parse_file(p) for p in sorted(SHELL_DIR.glob("*.t"))]
+    """The shared-boot scripts; $FAULT_SCRIPTS (names as AREA/FILE, comma-separated) picks
+    some."""
+    tests = shelltest.parse_scripts(SHELL_DIR)
     only = set(filter(None, os.environ.get("FAULT_SCRIPTS", "").split(",")))
     return [t for t in tests if not t.own_boot and t.name not in SKIP
             and (not only or t.name in only)]
@@ -174,7 +174,7 @@ def test_state_whole_on_failure(sh):
                 sh.check(any("Cannot allocate memory" in l for l in lines),
                          f"{path}: a failed write said something else", lines)
                 # set_ftrace_filter commits at close what `>` truncated, even after a
-                # failed write, as Linux's does (tests/shell/ftrace-files.t): emptied then.
+                # failed write, as Linux's does (tests/shell/ftrace/ftrace-files.t): emptied then.
                 # set_event's `>` turns every event off when the file opens, as Linux's
                 # ftrace_event_set_open does with O_TRUNC: if echo then cannot allocate
                 # its text, nothing is enabled.

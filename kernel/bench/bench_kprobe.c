@@ -12,9 +12,10 @@
 #include <lib/printf.h>
 #include <lib/string.h>
 
+#include "bench_tracer.h"
 #include "events/event_core.h"
+#include "probes/trace_kprobe.h"
 #include "trace_internal.h"
-#include "trace_kprobe.h"
 
 #define BENCH_KP_CALLS 1000
 
@@ -62,16 +63,13 @@ static const char *bench_kp_measure(unsigned k, uint64_t *on, unsigned runs, uin
 BENCH_ROW(kprobe, "kprobe events per call: an entry probe with two args, a return probe")
 {
     if (ftrace_is_dead() || !bench_tracer_target_is_nop()) {
-        shell_printf(ctx->shell, "%-22s %s\n", "kprobe",
-                     "skipped: ftrace is dead or ftrace_test_target is traced");
+        bench_note(ctx, "kprobe", "skipped: ftrace is dead or ftrace_test_target is traced");
         return;
     }
     unsigned runs = ctx->runs;
-    uint64_t *off = kmalloc(runs * sizeof(*off)), *on = kmalloc(runs * sizeof(*on));
-    if (!off || !on) {
-        shell_printf(ctx->shell, "%-22s %s\n", "kprobe", "failed: out of memory");
-        goto out;
-    }
+    uint64_t *off = bench_samples_alloc(ctx, "kprobe", runs, 2), *on = off + runs;
+    if (!off)
+        return;
     bench_tracer_sample(off, runs, BENCH_KP_CALLS);
     struct bench_stats u = bench_stats_of(off, runs);
     for (unsigned k = 0; k < ARRAY_SIZE(bench_kp); k++) {
@@ -86,7 +84,7 @@ BENCH_ROW(kprobe, "kprobe events per call: an entry probe with two args, a retur
             problem = why;
         }
         if (problem) {
-            shell_printf(ctx->shell, "%-22s skipped: %s\n", bench_kp[k].row, problem);
+            bench_note(ctx, bench_kp[k].row, "skipped: %s", problem);
             continue;
         }
         struct bench_stats t = bench_stats_of(on, runs);
@@ -95,7 +93,5 @@ BENCH_ROW(kprobe, "kprobe events per call: an entry probe with two args, a retur
                                        BENCH_KP_CALLS};
         bench_report_cycles(ctx, bench_kp[k].row, bench_kp[k].what, over);
     }
-out:
     kfree(off);
-    kfree(on);
 }

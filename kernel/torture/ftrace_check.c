@@ -7,7 +7,7 @@
  *   ftrace_test_op on GLOB... | off  one counting op with a filter, for shell tests.
  *
  * ftrace_site_check() is also what ftrace_torture runs after every step. Built without -pg,
- * as everything in kernel/trace/: the checker reads the sites it is checking.
+ * as everything in kernel/torture/: the checker reads the sites it is checking.
  */
 #include <arch/ftrace.h>
 #include <arch/text_patch.h>

@@ -76,12 +76,10 @@ static struct bench_stats over(struct bench_stats a, struct bench_stats base)
 BENCH_ROW(events, "tracepoints per event: off (the enabled-byte test) and on (a record)")
 {
     unsigned runs = ctx->runs;
-    uint64_t *base = kmalloc(runs * sizeof(*base)), *off = kmalloc(runs * sizeof(*off)),
-             *on = kmalloc(runs * sizeof(*on));
-    if (!base || !off || !on) {
-        shell_printf(ctx->shell, "%-22s %s\n", "events", "failed: out of memory");
-        goto out;
-    }
+    uint64_t *base = bench_samples_alloc(ctx, "events", runs, 3), *off = base + runs,
+             *on = base + 2 * runs;
+    if (!base)
+        return;
     for (size_t e = EV_SCHED_SWITCH; e < ARRAY_SIZE(bench_ev_names); e++) {
         const struct trace_event_call *call =
             trace_event_find(bench_ev_names[e].system, bench_ev_names[e].name);
@@ -89,8 +87,8 @@ BENCH_ROW(events, "tracepoints per event: off (the enabled-byte test) and on (a 
         if (!call || trace_event_is_enabled(call) ||
             trace_event_pids[TRACE_EVENT_PIDS_TRACE].count ||
             trace_event_pids[TRACE_EVENT_PIDS_NOTRACE].count) {
-            shell_printf(ctx->shell, "%-22s skipped: %s is on, or set_event_pid is set\n", "events",
-                         bench_ev_names[e].name);
+            bench_note(ctx, "events", "skipped: %s is on, or set_event_pid is set",
+                       bench_ev_names[e].name);
             continue;
         }
         struct thread *me = current_thread();
@@ -129,12 +127,9 @@ BENCH_ROW(events, "tracepoints per event: off (the enabled-byte test) and on (a 
         snprintf(what, sizeof(what), "%s on: one record", bench_ev_names[e].name);
         bench_report_cycles(ctx, name, what, over(n, b));
         if (written != (uint64_t)runs * BENCH_EV_CALLS)
-            shell_printf(ctx->shell, "%-22s failed: %s: %llu records for %llu calls\n", "events",
-                         bench_ev_names[e].name, (unsigned long long)written,
-                         (unsigned long long)runs * BENCH_EV_CALLS);
+            bench_note(ctx, "events", "failed: %s: %llu records for %llu calls",
+                       bench_ev_names[e].name, (unsigned long long)written,
+                       (unsigned long long)runs * BENCH_EV_CALLS);
     }
-out:
     kfree(base);
-    kfree(off);
-    kfree(on);
 }

@@ -7,7 +7,7 @@
  *                                  call site after every step (ftrace_site_check, from
  *                                  ftrace_check.c, which also holds the checker commands).
  *
- * This file lives in kernel/trace/ so it is built without -pg: the callbacks run inside the
+ * kernel/torture/ is built without -pg (the Makefile): the callbacks run inside the
  * tracer on every traced call, and the checker reads the sites it is checking. The load
  * comes from traced code elsewhere (test targets, heap, glob matching, the work load).
  */

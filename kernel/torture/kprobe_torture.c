@@ -22,8 +22,8 @@
 #include <lib/string.h>
 
 #include "events/event_core.h"
+#include "probes/trace_kprobe.h"
 #include "trace_internal.h"
-#include "trace_kprobe.h"
 
 #define TORTURE_PROBES 12
 #define TORTURE_MAX_SECONDS 3600

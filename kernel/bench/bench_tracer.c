@@ -5,6 +5,7 @@
 #include <kernel/ftrace_test.h>
 #include <kernel/percpu.h>
 
+#include "bench_tracer.h"
 #include "trace_internal.h"
 
 /* Called through a pointer the compiler cannot see through, so every call is real. */

@@ -20,6 +20,7 @@
 #include <lib/printf.h>
 #include <lib/string.h>
 
+#include "bench_tracer.h"
 #include "trace_internal.h"
 
 #define BENCH_RB_BATCH 64  /* events per sample: one cycle-counter pair per 64 events */
@@ -132,7 +133,7 @@ BENCH_ROW(rb, "reserve+commit of a 12-byte event: one CPU alone, then every CPU 
     struct bench_stats *one = kzalloc(sizeof(*one) * MAX_CPUS);
     struct bench_stats *all = kzalloc(sizeof(*all) * MAX_CPUS);
     if (!rb || !one_samples || !all_samples || !one || !all) {
-        shell_printf(ctx->shell, "%-22s %s\n", "rb", "failed: out of memory");
+        bench_note(ctx, "rb", "failed: out of memory");
         goto out;
     }
     /*
@@ -151,7 +152,7 @@ BENCH_ROW(rb, "reserve+commit of a 12-byte event: one CPU alone, then every CPU 
             ok = bench_rb_phase(rb, count, online, all_samples, runs, first);
     }
     if (!ok) {
-        shell_printf(ctx->shell, "%-22s %s\n", "rb", "failed: cannot start writer threads");
+        bench_note(ctx, "rb", "failed: cannot start writer threads");
         goto out;
     }
     for (unsigned c = 0; c < ncpus; c++) {
@@ -211,18 +212,13 @@ out:
 static void bench_function_rows(struct bench_ctx *ctx, const char *row, bool every_site)
 {
     if (ftrace_is_dead()) {
-        shell_printf(ctx->shell, "%-22s %s\n", row, "skipped: ftrace is dead");
+        bench_note(ctx, row, "skipped: ftrace is dead");
         return;
     }
     unsigned runs = ctx->runs;
-    uint64_t *off = kmalloc(runs * sizeof(*off));
-    uint64_t *on = kmalloc(runs * sizeof(*on));
-    if (!off || !on) {
-        kfree(off);
-        kfree(on);
-        shell_printf(ctx->shell, "%-22s %s\n", row, "failed: out of memory");
+    uint64_t *off = bench_samples_alloc(ctx, row, runs, 2), *on = off + runs;
+    if (!off)
         return;
-    }
     uint64_t events;
     char why[96];
     const char *problem =
@@ -237,7 +233,7 @@ static void bench_function_rows(struct bench_ctx *ctx, const char *row, bool eve
         problem = why;
     }
     if (problem) {
-        shell_printf(ctx->shell, "%-22s skipped: %s\n", row, problem);
+        bench_note(ctx, row, "skipped: %s", problem);
         goto out;
     }
     struct bench_stats u = bench_stats_of(off, runs), t = bench_stats_of(on, runs);
@@ -258,7 +254,6 @@ static void bench_function_rows(struct bench_ctx *ctx, const char *row, bool eve
                        "events");
 out:
     kfree(off);
-    kfree(on);
 }
 
 BENCH_ROW(function, "one traced call under the function tracer, filtered to it, against its NOP")
@@ -296,8 +291,7 @@ static uint64_t bench_event_bytes(struct bench_ctx *ctx, unsigned payload)
     rb_get_stats(rb, cpu, &st);
     rb_destroy(rb);
     if (st.entries != BENCH_MEMORY_EVENTS || st.overrun || st.dropped) {
-        shell_printf(ctx->shell, "%-22s %s\n", "memory",
-                     "a private buffer lost events: the byte count is not per event");
+        bench_note(ctx, "memory", "a private buffer lost events: the byte count is not per event");
         return 0;
     }
     return st.bytes / st.entries;

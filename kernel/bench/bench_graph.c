@@ -13,6 +13,7 @@
 #include <kernel/shell.h>
 #include <lib/printf.h>
 
+#include "bench_tracer.h"
 #include "trace_internal.h"
 
 /*
@@ -50,19 +51,13 @@ static void bench_graph_report(struct bench_ctx *ctx, uint64_t *off, uint64_t *o
 BENCH_ROW(graph, "one traced call under function_graph, filtered to it, against its NOP site")
 {
     if (ftrace_is_dead() || fgraph_is_dead()) {
-        shell_printf(ctx->shell, "%-22s %s\n", "graph",
-                     "skipped: ftrace or function_graph is dead");
+        bench_note(ctx, "graph", "skipped: ftrace or function_graph is dead");
         return;
     }
     unsigned runs = ctx->runs;
-    uint64_t *off = kmalloc(runs * sizeof(*off));
-    uint64_t *on = kmalloc(runs * sizeof(*on));
-    if (!off || !on) {
-        kfree(off);
-        kfree(on);
-        shell_printf(ctx->shell, "%-22s %s\n", "graph", "failed: out of memory");
+    uint64_t *off = bench_samples_alloc(ctx, "graph", runs, 2), *on = off + runs;
+    if (!off)
         return;
-    }
     uint64_t events;
     char why[160];
     const char *problem =
@@ -79,9 +74,8 @@ BENCH_ROW(graph, "one traced call under function_graph, filtered to it, against 
         problem = why;
     }
     if (problem)
-        shell_printf(ctx->shell, "%-22s skipped: %s\n", "graph", problem);
+        bench_note(ctx, "graph", "skipped: %s", problem);
     else
         bench_graph_report(ctx, off, on, runs, calls, events);
     kfree(off);
-    kfree(on);
 }
