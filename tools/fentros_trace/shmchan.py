@@ -28,7 +28,7 @@ import threading
 import time
 import zlib
 from dataclasses import dataclass
-from typing import BinaryIO, Dict, List, Optional, Tuple
+from typing import IO, Dict, List, Optional, Tuple
 
 from .channel import ChannelError
 
@@ -171,7 +171,7 @@ class ShmChannel:
 class XferReceiver:
     """Files out of XFER_* frames, written to a capture as each completes."""
 
-    def __init__(self, capture: BinaryIO) -> None:
+    def __init__(self, capture: IO[bytes]) -> None:
         self.capture = capture
         self.files: Dict[str, Tuple[bytes, int]] = {}
         self.current: Optional[str] = None
