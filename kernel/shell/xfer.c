@@ -150,6 +150,7 @@ static int xfer_over_channel(struct shell_ctx *ctx, int argc, char **argv)
         return 1;
     }
     int status = 0;
+    bool channel_failed = false;
     uint64_t sent = 0;
     for (int i = 2; i < argc; i++) {
         int channel_err = 0;
@@ -161,6 +162,7 @@ static int xfer_over_channel(struct shell_ctx *ctx, int argc, char **argv)
         if (channel_err) {
             shell_eprintf(ctx, "xfer: %s: host channel: %s\n", argv[i], strerror(-channel_err));
             status = 1;
+            channel_failed = true;
             break;
         }
         if (file_err) {
@@ -169,7 +171,8 @@ static int xfer_over_channel(struct shell_ctx *ctx, int argc, char **argv)
         }
     }
     hostchan_release(ring);
-    if (status != SHELL_STATUS_INTERRUPTED)
+    /* No summary after the channel failed: the host has not got every file it names. */
+    if (status != SHELL_STATUS_INTERRUPTED && !channel_failed)
         shell_printf(ctx, "xfer: %d files, %llu bytes\n", argc - 2, (unsigned long long)sent);
     return status;
 }

@@ -3,12 +3,17 @@ ivshmem-plain over a /dev/shm file, `xfer -c` in the kernel), judged by trace-cm
 as the debug console's recordings in test_tracedat.py are: the same scenarios, inherited
 with their checks, plus proof that the files did come over the channel."""
 
+import struct
 import sys
+import time
+import unittest
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import test_tracedat as base  # noqa: E402
+from fentros_trace import shmchan  # noqa: E402
+from fentros_trace.machine import Machine  # noqa: E402
 
 CHANNEL = ("--channel", "shm", "--progress")
 
@@ -39,3 +44,61 @@ class ChannelOverrun(ChannelCase, base.Overrun):
         self.assertIn("over the host channel", self.rec.result.stderr)
         self.assertEqual((machine / "debugcon.bin").stat().st_size, 0)
         self.assertGreater((machine / "shm-capture.bin").stat().st_size, 0)
+
+
+class HostMisbehaves(unittest.TestCase):
+    """A host that stops reading, or writes a tail that cannot be, costs the kernel a
+    reported failure, never a hang or a fault; Ctrl-C ends a wait for space. A 1 MiB ring
+    so that a few copies of /proc/kallsyms fill it."""
+
+    @classmethod
+    def setUpClass(cls):
+        workdir = base.REPO / "build" / "test-logs" / "export" / cls.__name__
+        cls.m = Machine(str(workdir), smp=2, shm=True, shm_size=1 << 20)
+        # The reader is stopped: nothing consumes the ring from here on.
+        cls.m.reader.stopping.set()
+        cls.m.reader.thread.join()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.m.close()
+
+    def fill_until_refused(self):
+        for _ in range(64):
+            code, lines = self.m.run("xfer -c /proc/kallsyms", timeout=60)
+            if code:
+                return code, lines
+        self.fail("a ring nobody reads never filled")
+
+    def test_1_stalled_host(self):
+        began = time.monotonic()
+        code, lines = self.fill_until_refused()
+        self.assertEqual(code, 1)
+        self.assertEqual(lines[-1], "xfer: /proc/kallsyms: host channel: Connection timed out")
+        self.assertGreaterEqual(time.monotonic() - began, 2)
+        self.assertRegex(self.m.must("hostchan")[-1],
+                         r"^frames: \d+ sent, 1 dropped \(\d+ bytes\)$")
+        self.assertEqual(self.m.must("echo still here"), ["still here"])
+
+    def test_2_interrupted_wait(self):
+        # The ring is still full from test_1: xfer waits for space until Ctrl-C, which
+        # comes as soon as the shell has taken the line, well before the 2 s stall.
+        running = self.m.console.begin(b"xfer -c /proc/kallsyms\n")
+        self.assertTrue(self.m.console.wait_output(
+            running, lambda buf, start: buf.count(b"\n", start) >= 1, 30))
+        self.m.console.send(b"\x03")
+        reply = self.m.console.finish(running, 30)
+        self.assertIsNotNone(reply.cwd, "the shell did not come back after Ctrl-C")
+        self.assertEqual(self.m.must("echo $?"), ["130"])
+
+    def test_3_impossible_tail(self):
+        chan = self.m.reader.chan
+        head = struct.unpack_from("<Q", chan.map, shmchan.HEAD_OFFSET)[0]
+        struct.pack_into("<Q", chan.map, shmchan.TAIL_OFFSET, head + 4096)
+        code, lines = self.m.run("xfer -c /proc/version", timeout=60)
+        self.assertEqual(code, 1)
+        self.assertEqual(lines[-1], "xfer: /proc/version: host channel: Input/output error")
+        # Given back everything: the channel works again.
+        struct.pack_into("<Q", chan.map, shmchan.TAIL_OFFSET, head)
+        code, lines = self.m.run("xfer -c /proc/version", timeout=60)
+        self.assertEqual((code, lines[-1]), (0, "xfer: 1 files, 49 bytes"))

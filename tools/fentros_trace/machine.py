@@ -33,7 +33,8 @@ def find_iso(iso: Optional[str] = None) -> str:
 
 class Machine:
     def __init__(self, workdir: str, smp: int = 2, iso: Optional[str] = None,
-                 mem: str = "256M", shm: bool = False) -> None:
+                 mem: str = "256M", shm: bool = False,
+                 shm_size: int = shmchan.DEFAULT_SIZE) -> None:
         """shm: attach the host channel; files then come through it (`xfer -c`) into
         shm-capture.bin, in the debug console's format, and capture_path names it."""
         self.iso = find_iso(iso)
@@ -53,8 +54,8 @@ class Machine:
             if not os.path.isdir(SHM_DIR):
                 raise MachineError(f"{SHM_DIR}: no shared memory file system for the channel")
             self.shm_path = os.path.join(SHM_DIR, f"fentros-trace-{os.getpid()}-{id(self):x}")
-            shmchan.create_backing(self.shm_path)
-            argv += ivshmem_argv(self.shm_path)
+            shmchan.create_backing(self.shm_path, shm_size)
+            argv += ivshmem_argv(self.shm_path, f"{shm_size >> 10}K")
             self.capture_path = os.path.join(workdir, "shm-capture.bin")
         self.console = Console(argv, os.path.join(workdir, "serial.log"))
         boot = self.console.wait_boot(BOOT_TIMEOUT)
