@@ -90,6 +90,8 @@ int hostchan_ring_reserve(struct hostchan_ring *r, size_t max_len, void **payloa
 void hostchan_ring_commit(struct hostchan_ring *r, uint16_t type, size_t len);
 /* Gives up a reservation: the frame is counted as dropped (len bytes of it). */
 void hostchan_ring_drop(struct hostchan_ring *r, size_t len);
+/* Gives up a reservation that turned out to have nothing to send: nothing is counted. */
+void hostchan_ring_cancel(struct hostchan_ring *r);
 /* The largest payload a frame of this ring can carry. */
 size_t hostchan_ring_max_payload(const struct hostchan_ring *r);
 

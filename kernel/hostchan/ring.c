@@ -127,6 +127,8 @@ void hostchan_ring_commit(struct hostchan_ring *r, uint16_t type, size_t len)
     publish(r, r->frame_at + frame_bytes(len));
 }
 
+void hostchan_ring_cancel(struct hostchan_ring *r) { r->reserved_len = 0; }
+
 void hostchan_ring_drop(struct hostchan_ring *r, size_t len)
 {
     r->reserved_len = 0;

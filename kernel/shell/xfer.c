@@ -114,7 +114,7 @@ static int xfer_file_channel(struct hostchan_ring *ring, const char *path, int *
         if (filled)
             hostchan_ring_commit(ring, HOSTCHAN_XFER_DATA, filled);
         else
-            hostchan_ring_drop(ring, 0);
+            hostchan_ring_cancel(ring);
         total += filled;
         if (more && shell_interrupted()) {
             *channel_err = -EINTR;

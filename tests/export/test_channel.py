@@ -12,7 +12,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import test_tracedat as base  # noqa: E402
-from fentros_trace import shmchan  # noqa: E402
+from fentros_trace import record, ringpage, shmchan  # noqa: E402
 from fentros_trace.machine import Machine  # noqa: E402
 
 CHANNEL = ("--channel", "shm", "--progress")
@@ -102,3 +102,50 @@ class HostMisbehaves(unittest.TestCase):
         struct.pack_into("<Q", chan.map, shmchan.TAIL_OFFSET, head)
         code, lines = self.m.run("xfer -c /proc/version", timeout=60)
         self.assertEqual((code, lines[-1]), (0, "xfer: 1 files, 49 bytes"))
+
+
+class SmallRing(unittest.TestCase):
+    """Flow control end to end: megabytes through a 1 MiB ring, so that the kernel waits
+    for the host's reader again and again and the ring wraps many times; every byte
+    arrives, checked, and nothing is dropped. The trace pages of a `work` run (as many as
+    it filled) and then /proc/kallsyms 60 times in one xfer (about 2.8 MB, whatever the
+    load)."""
+
+    def test_pages_through_a_small_ring(self):
+        workdir = base.REPO / "build" / "test-logs" / "export" / "SmallRing"
+        m = Machine(str(workdir), smp=2, shm=True, shm_size=1 << 20)
+        try:
+            m.must(f"cd {record.TRACEFS}")
+            m.must("echo function > current_tracer")
+            m.must("echo 1 > tracing_on; work 1; echo 0 > tracing_on")
+            stats = {c: m.must(f"cat per_cpu/cpu{c}/stats") for c in range(2)}
+            pages = [f"per_cpu/cpu{c}/trace_pipe_raw" for c in range(2)]
+            got, _ = record.transfer(m, pages, False)
+            files = dict(m.reader.receiver.files)
+            kallsyms = m.must("cat /proc/kallsyms | wc -l")
+            many, _ = record.transfer(m, ["/proc/kallsyms"] * 60, False)
+            state = m.must("hostchan")
+        finally:
+            m.close()
+        self.assertEqual(got, sum(len(files[p][0]) for p in pages))
+        for cpu, path in enumerate(pages):
+            data, status = files[path]
+            self.assertEqual(status, 0)
+            entries = [e for e in ringpage.decode_pages(data, cpu) if e.payload is not None]
+            entries_line = [s for s in stats[cpu] if s.startswith("entries: ")]
+            self.assertEqual(entries_line, [f"entries: {len(entries)}"])
+        symbols, status = m.reader.receiver.files["/proc/kallsyms"]
+        self.assertEqual((status, symbols.count(b"\n")), (0, int(kallsyms[0])))
+        self.assertEqual(many, 60 * len(symbols))
+        captured = base.channel.Stream((workdir / "shm-capture.bin").read_bytes())
+        names = []
+        while captured.pos < len(captured.data):
+            name, data, _ = captured.next_file()
+            names.append(name)
+            if name == "/proc/kallsyms":
+                self.assertEqual(data, symbols)
+        self.assertEqual(names, pages + ["/proc/kallsyms"] * 60)
+        ring = int(state[1].split()[1])
+        head = int(state[1].split()[4].rstrip(","))
+        self.assertGreater(head, 2 * ring)
+        self.assertRegex(state[2], r"^frames: \d+ sent, 0 dropped \(0 bytes\)$")
