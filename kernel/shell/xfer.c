@@ -79,8 +79,8 @@ static int xfer_file(const char *path, char *buf, uint64_t *sent)
 
 /*
  * Sends one file over the host channel; returns 0 or the -errno its open or a read failed
- * with. A channel error (the host stopped reading, Ctrl-C) ends the file without its end
- * frame, which the host then reports as cut short.
+ * with (-EINTR after Ctrl-C). A channel error (the host stopped reading, Ctrl-C while
+ * waiting for space) ends the file without its end frame: the host reports it cut short.
  */
 static int xfer_file_channel(struct hostchan_ring *ring, const char *path, int *channel_err,
                              uint64_t *sent)
@@ -116,8 +116,9 @@ static int xfer_file_channel(struct hostchan_ring *ring, const char *path, int *
         else
             hostchan_ring_cancel(ring);
         total += filled;
+        /* The file ends here with -EINTR, as over the debug console: the host sees why. */
         if (more && shell_interrupted()) {
-            *channel_err = -EINTR;
+            status = -EINTR;
             break;
         }
     }
@@ -155,7 +156,7 @@ static int xfer_over_channel(struct shell_ctx *ctx, int argc, char **argv)
     for (int i = 2; i < argc; i++) {
         int channel_err = 0;
         int file_err = xfer_file_channel(ring, argv[i], &channel_err, &sent);
-        if (channel_err == -EINTR) {
+        if (channel_err == -EINTR || file_err == -EINTR) {
             status = SHELL_STATUS_INTERRUPTED;
             break;
         }
