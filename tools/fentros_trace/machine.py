@@ -50,21 +50,30 @@ class Machine:
         self.shm_path: Optional[str] = None
         self.reader: Optional[shmchan.Reader] = None
         self._capture: Optional[BinaryIO] = None
+        chan: Optional[shmchan.ShmChannel] = None
         if shm:
             if not os.path.isdir(SHM_DIR):
                 raise MachineError(f"{SHM_DIR}: no shared memory file system for the channel")
             self.shm_path = os.path.join(SHM_DIR, f"fentros-trace-{os.getpid()}-{id(self):x}")
             shmchan.create_backing(self.shm_path, shm_size)
+            chan = shmchan.ShmChannel(self.shm_path)
             argv += ivshmem_argv(self.shm_path, f"{shm_size >> 10}K")
             self.capture_path = os.path.join(workdir, "shm-capture.bin")
-        self.console = Console(argv, os.path.join(workdir, "serial.log"))
-        boot = self.console.wait_boot(BOOT_TIMEOUT)
+        try:
+            self.console = Console(argv, os.path.join(workdir, "serial.log"))
+            boot = self.console.wait_boot(BOOT_TIMEOUT)
+        finally:
+            # QEMU opened the file at its start and this side has it mapped: its name is no
+            # longer needed, and without one nothing is left in /dev/shm, however either ends.
+            if self.shm_path:
+                os.unlink(self.shm_path)
         if boot.cwd is None:
+            if chan:
+                chan.close()
             self.close()
             raise MachineError("the kernel did not reach its shell prompt:\n"
                                + "\n".join(boot.lines[-20:]))
-        if self.shm_path:
-            chan = shmchan.ShmChannel(self.shm_path)
+        if chan:
             if not chan.ready():
                 chan.close()
                 self.close()
@@ -114,5 +123,3 @@ class Machine:
             self.reader.chan.close()
         if self._capture:
             self._capture.close()
-        if self.shm_path and os.path.exists(self.shm_path):
-            os.unlink(self.shm_path)
