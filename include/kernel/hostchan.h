@@ -105,4 +105,12 @@ void hostchan_release(struct hostchan_ring *r);
 /* reserve + copy + commit. */
 int hostchan_send(struct hostchan_ring *r, uint16_t type, const void *buf, size_t len);
 
+struct shell_ctx;
+/*
+ * `xfer -c`: sends the files (paths relative to cwd) and prints xfer's messages through
+ * ctx. Returns the exit status (0, or 1 when a file or the channel failed), or -EINTR
+ * after Ctrl-C.
+ */
+int hostchan_xfer(struct shell_ctx *ctx, const char *cwd, int nfiles, char **files);
+
 #endif

@@ -10,10 +10,8 @@
  * All little-endian. Files are opened non-blocking, so a consuming file (trace_pipe,
  * trace_pipe_raw) is read until it has nothing more, and xfer never waits for new data.
  *
- * `xfer -c` sends the same files over the host channel (<kernel/hostchan.h>) instead, as
- * HOSTCHAN_XFER_FILE, _DATA and _END frames: each frame carries its own CRC-32 and
- * sequence number, and the file's data is read straight into the shared ring, a frame of
- * up to XFER_CHANNEL_CHUNK bytes at a time.
+ * `xfer -c` sends the same files over the host channel instead (hostchan_xfer,
+ * kernel/hostchan/xfer.c).
  */
 #include <arch/debugcon.h>
 #include <kernel/errno.h>
@@ -25,7 +23,6 @@
 #include "shell_internal.h"
 
 #define XFER_CHUNK 4096
-#define XFER_CHANNEL_CHUNK (64 * 1024)
 
 static void xfer_put(const void *buf, size_t len) { arch_debugcon_write(buf, len); }
 
@@ -77,107 +74,6 @@ static int xfer_file(const char *path, char *buf, uint64_t *sent)
     return status;
 }
 
-/*
- * Sends one file over the host channel; returns 0 or the -errno its open or a read failed
- * with (-EINTR after Ctrl-C). A channel error (the host stopped reading, Ctrl-C while
- * waiting for space) ends the file without its end frame: the host reports it cut short.
- */
-static int xfer_file_channel(struct hostchan_ring *ring, const char *path, int *channel_err,
-                             uint64_t *sent)
-{
-    *channel_err = hostchan_send(ring, HOSTCHAN_XFER_FILE, path, strlen(path));
-    if (*channel_err)
-        return 0;
-    struct pfs_file *f = NULL;
-    uint64_t total = 0;
-    int status = pfs_open(shell_cwd(), path, PFS_READ | PFS_NONBLOCK, &f);
-    bool more = !status;
-    while (more) {
-        char *chunk;
-        *channel_err = hostchan_ring_reserve(ring, XFER_CHANNEL_CHUNK, (void **)&chunk);
-        if (*channel_err)
-            break;
-        size_t filled = 0;
-        while (filled < XFER_CHANNEL_CHUNK) {
-            ssize_t n = pfs_read(f, chunk + filled, XFER_CHANNEL_CHUNK - filled);
-            if (n == 0 || n == -EAGAIN) {
-                more = false;
-                break;
-            }
-            if (n < 0) {
-                status = (int)n;
-                more = false;
-                break;
-            }
-            filled += (size_t)n;
-        }
-        if (filled)
-            hostchan_ring_commit(ring, HOSTCHAN_XFER_DATA, filled);
-        else
-            hostchan_ring_cancel(ring);
-        total += filled;
-        /* The file ends here with -EINTR, as over the debug console: the host sees why. */
-        if (more && shell_interrupted()) {
-            status = -EINTR;
-            break;
-        }
-    }
-    if (f) {
-        int closed = pfs_close(f);
-        if (!status)
-            status = closed;
-    }
-    *sent += total;
-    if (*channel_err)
-        return status;
-    struct {
-        int32_t status;
-        uint32_t zero;
-        uint64_t total;
-    } end = {status, 0, total};
-    *channel_err = hostchan_send(ring, HOSTCHAN_XFER_END, &end, sizeof(end));
-    return status;
-}
-
-static int xfer_over_channel(struct shell_ctx *ctx, int argc, char **argv)
-{
-    int err;
-    struct hostchan_ring *ring = hostchan_acquire(&err);
-    if (!ring) {
-        if (err == -ENODEV)
-            shell_eprintf(ctx, "xfer: no host channel: boot QEMU with -device ivshmem-plain\n");
-        else
-            shell_eprintf(ctx, "xfer: host channel: %s\n", strerror(-err));
-        return 1;
-    }
-    int status = 0;
-    bool channel_failed = false;
-    uint64_t sent = 0;
-    for (int i = 2; i < argc; i++) {
-        int channel_err = 0;
-        int file_err = xfer_file_channel(ring, argv[i], &channel_err, &sent);
-        if (channel_err == -EINTR || file_err == -EINTR) {
-            status = SHELL_STATUS_INTERRUPTED;
-            break;
-        }
-        if (channel_err) {
-            shell_eprintf(ctx, "xfer: %s: host channel: %s\n", argv[i], strerror(-channel_err));
-            status = 1;
-            channel_failed = true;
-            break;
-        }
-        if (file_err) {
-            shell_eprintf(ctx, "xfer: %s: %s\n", argv[i], strerror(-file_err));
-            status = 1;
-        }
-    }
-    hostchan_release(ring);
-    /* No summary after the channel failed: the host has not got every file it names. */
-    if (status != SHELL_STATUS_INTERRUPTED && !channel_failed)
-        shell_printf(ctx, "xfer: %d files, %llu bytes\n", argc - 2, (unsigned long long)sent);
-    return status;
-}
-
 SHELL_COMMAND(xfer, "xfer [-c] FILE...",
               "send files to the host over the debug console (-c: the host channel), framed")
 {
@@ -191,8 +87,10 @@ SHELL_COMMAND(xfer, "xfer [-c] FILE...",
         if (strlen(argv[i]) > 0xffff)
             return shell_usage(ctx);
     }
-    if (channel)
-        return xfer_over_channel(ctx, argc, argv);
+    if (channel) {
+        int status = hostchan_xfer(ctx, shell_cwd(), argc - 2, argv + 2);
+        return status == -EINTR ? SHELL_STATUS_INTERRUPTED : status;
+    }
     if (!arch_debugcon_present()) {
         shell_eprintf(ctx, "xfer: no debug console: boot QEMU with -debugcon file:PATH\n");
         return 1;
