@@ -3,6 +3,7 @@ ivshmem-plain over a /dev/shm file, `xfer -c` in the kernel), judged by trace-cm
 as the debug console's recordings in test_tracedat.py are: the same scenarios, inherited
 with their checks, plus proof that the files did come over the channel."""
 
+import re
 import struct
 import sys
 import time
@@ -149,3 +150,27 @@ class SmallRing(unittest.TestCase):
         head = int(state[1].split()[4].rstrip(","))
         self.assertGreater(head, 2 * ring)
         self.assertRegex(state[2], r"^frames: \d+ sent, 0 dropped \(0 bytes\)$")
+
+
+class SelftestsWithDevice(unittest.TestCase):
+    """The PCI and host channel self-tests on a machine that has the device (the test boots
+    have none): the device's BAR, the ring over it, and a re-enumeration that leaves the
+    channel working."""
+
+    def test_selftests(self):
+        workdir = base.REPO / "build" / "test-logs" / "export" / "SelftestsWithDevice"
+        m = Machine(str(workdir), smp=2, shm=True)
+        try:
+            results = []
+            for glob in ("pci_*", "hostchan_*"):
+                code, lines = m.run(f"selftest '{glob}'", timeout=300)
+                self.assertEqual(code, 0, "\n".join(lines))
+                results += [line for line in lines if line.startswith(("ok ", "not ok "))]
+            self.assertTrue([r for r in results if re.fullmatch(r"ok \d+ hostchan_device", r)],
+                            results)
+            self.assertFalse([r for r in results if r.startswith("not ok")], results)
+            got, _ = record.transfer(m, ["/proc/version"], False)
+            self.assertEqual(m.reader.receiver.files["/proc/version"][1], 0)
+            self.assertGreater(got, 0)
+        finally:
+            m.close()

@@ -1,6 +1,7 @@
 #include <kernel/errno.h>
 #include <kernel/hostchan.h>
 #include <kernel/mm.h>
+#include <kernel/pci.h>
 #include <kernel/selftest.h>
 #include <kernel/shell.h>
 #include <kernel/time.h>
@@ -126,4 +127,28 @@ SELFTEST(hostchan_absent)
     char out[160];
     EXPECT_EQ(shell_run_line_capture("xfer -c /proc/version", out, sizeof(out)), 1);
     EXPECT_STREQ(out, "xfer: no host channel: boot QEMU with -device ivshmem-plain\n");
+}
+
+/* With the device: its memory is BAR2, a 64-bit prefetchable memory BAR, and the ring set
+ * up over it fills it after the header. */
+SELFTEST(hostchan_device)
+{
+    if (!hostchan_present())
+        SKIP("no host channel device (QEMU's ivshmem-plain)");
+    const struct pci_device *pdev = pci_find_device(0x1af4, 0x1110, NULL);
+    ASSERT_NOT_NULL(pdev);
+    const struct pci_bar *bar = &pdev->bars[2];
+    EXPECT_EQ(bar->flags, PCI_BAR_64 | PCI_BAR_PREFETCH);
+    int err = 0;
+    struct hostchan_ring *r = hostchan_acquire(&err);
+    ASSERT_NOT_NULL(r);
+    int again = 0;
+    EXPECT(hostchan_acquire(&again) == NULL);
+    EXPECT_EQ(again, -EBUSY);
+    EXPECT_EQ(r->shared->magic, HOSTCHAN_MAGIC);
+    EXPECT_EQ(r->shared->version, HOSTCHAN_VERSION);
+    EXPECT_EQ(r->size, bar->size - HOSTCHAN_HEADER_SIZE);
+    EXPECT_EQ(r->shared->ring_size, r->size);
+    EXPECT(r->shared->tail <= r->shared->head);
+    hostchan_release(r);
 }
