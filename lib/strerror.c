@@ -39,6 +39,7 @@ static const char *const errno_text[] = {
     [ENODATA] = "No data available",
     [EOVERFLOW] = "Value too large for defined data type",
     [EILSEQ] = "Invalid or incomplete multibyte or wide character",
+    [ETIMEDOUT] = "Connection timed out",
     [ECANCELED] = "Operation canceled",
 };
 

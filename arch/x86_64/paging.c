@@ -188,18 +188,37 @@ bool kernel_addr_readable(uintptr_t addr, size_t len)
     return true;
 }
 
+static uintptr_t mmio_next = MMIO_BASE;
+
 void *arch_map_mmio(uint64_t phys, size_t len)
 {
-    static uintptr_t next = MMIO_BASE;
     uint64_t base = ALIGN_DOWN(phys, PAGE_SIZE);
     size_t pages = (ALIGN_UP(phys + len, PAGE_SIZE) - base) / PAGE_SIZE;
     unsigned long irq = spin_lock_irqsave(&page_table_lock);
-    uintptr_t va = next;
-    next += pages * PAGE_SIZE;
-    ASSERT(next <= MMIO_LIMIT);
+    uintptr_t va = mmio_next;
+    mmio_next += pages * PAGE_SIZE;
+    ASSERT(mmio_next <= MMIO_LIMIT);
     for (size_t i = 0; i < pages; i++)
         ASSERT(map_4k(va + i * PAGE_SIZE, base + i * PAGE_SIZE,
                       PTE_P | PTE_W | PTE_PCD | PTE_PWT | nx_bit()) == 0);
+    spin_unlock_irqrestore(&page_table_lock, irq);
+    return (void *)(va + (phys - base));
+}
+
+void *arch_map_shared_memory(uint64_t phys, size_t len)
+{
+    static const uint64_t large = 0x200000;
+    uint64_t base = ALIGN_DOWN(phys, PAGE_SIZE);
+    uint64_t end = ALIGN_UP(phys + len, PAGE_SIZE);
+    unsigned long irq = spin_lock_irqsave(&page_table_lock);
+    /* The same offset in a 2 MiB page on both sides, so that large pages can map it. */
+    uintptr_t va = ALIGN_UP(mmio_next, large) + (base & (large - 1));
+    if (va + (end - base) > MMIO_LIMIT) {
+        spin_unlock_irqrestore(&page_table_lock, irq);
+        return NULL;
+    }
+    mmio_next = va + (end - base);
+    map_range_2m_or_4k(va, base, end - base, PTE_P | PTE_W | nx_bit());
     spin_unlock_irqrestore(&page_table_lock, irq);
     return (void *)(va + (phys - base));
 }

@@ -68,6 +68,12 @@ void arch_unmap_page(uintptr_t va);
 void arch_tlb_catch_up(void);
 /* Maps device memory (uncached) and returns its virtual address. */
 void *arch_map_mmio(uint64_t phys, size_t len);
+/*
+ * Maps memory another party shares with this machine (a hypervisor's shared-memory
+ * device) write-back cacheable, as RAM: it is RAM on the other side, with no side effects
+ * on access. Returns its virtual address, or NULL when the window is full.
+ */
+void *arch_map_shared_memory(uint64_t phys, size_t len);
 
 /*
  * Reads kernel memory that may not be mapped (a kprobe's dereference of a pointer it

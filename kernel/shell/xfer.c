@@ -9,9 +9,13 @@
  *
  * All little-endian. Files are opened non-blocking, so a consuming file (trace_pipe,
  * trace_pipe_raw) is read until it has nothing more, and xfer never waits for new data.
+ *
+ * `xfer -c` sends the same files over the host channel instead (hostchan_xfer,
+ * kernel/hostchan/xfer.c).
  */
 #include <arch/debugcon.h>
 #include <kernel/errno.h>
+#include <kernel/hostchan.h>
 #include <kernel/mm.h>
 #include <lib/crc32.h>
 #include <lib/string.h>
@@ -70,15 +74,22 @@ static int xfer_file(const char *path, char *buf, uint64_t *sent)
     return status;
 }
 
-SHELL_COMMAND(xfer, "xfer FILE...", "send files to the host over the debug console, framed")
+SHELL_COMMAND(xfer, "xfer [-c] FILE...",
+              "send files to the host over the debug console (-c: the host channel), framed")
 {
-    if (argc < 2)
+    bool channel = argc > 1 && strcmp(argv[1], "-c") == 0;
+    int first = channel ? 2 : 1;
+    if (argc < first + 1)
         return shell_usage(ctx);
-    for (int i = 1; i < argc; i++) {
+    for (int i = first; i < argc; i++) {
         if (argv[i][0] == '-' && argv[i][1])
             return shell_usage(ctx);
         if (strlen(argv[i]) > 0xffff)
             return shell_usage(ctx);
+    }
+    if (channel) {
+        int status = hostchan_xfer(ctx, shell_cwd(), argc - 2, argv + 2);
+        return status == -EINTR ? SHELL_STATUS_INTERRUPTED : status;
     }
     if (!arch_debugcon_present()) {
         shell_eprintf(ctx, "xfer: no debug console: boot QEMU with -debugcon file:PATH\n");

@@ -61,7 +61,9 @@ class Recording:
         return self.result.returncode == 0 and self.dat.exists()
 
     def files(self):
-        return channel.read_files(self.dir / "machine" / "debugcon.bin")
+        # --channel shm writes what came over the host channel into a capture of its own.
+        shm = self.dir / "machine" / "shm-capture.bin"
+        return channel.read_files(shm if shm.exists() else self.dir / "machine" / "debugcon.bin")
 
     def report(self, *options, path=None):
         r = run([TRACE_CMD, "report", *options, "-i", path or self.dat])

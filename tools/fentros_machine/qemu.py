@@ -29,3 +29,10 @@ def fentros_argv(iso: Union[str, "os.PathLike[str]"], smp: int, mem: str = "256M
     """fentros booted from its ISO, with the debug exit and $QEMU_EXTRA."""
     return (machine_argv(smp, mem, accel) + ["-cdrom", os.fspath(iso)] + DEBUG_EXIT
             + shlex.split(os.environ.get("QEMU_EXTRA", "")))
+
+
+def ivshmem_argv(mem_path: str, size: str = "16M") -> List[str]:
+    """QEMU's ivshmem-plain device over a host file (the kernel's host channel): the guest
+    sees the file as PCI BAR2; the host maps the same file."""
+    return ["-object", f"memory-backend-file,id=hostchan,share=on,mem-path={mem_path},size={size}",
+            "-device", "ivshmem-plain,memdev=hostchan"]

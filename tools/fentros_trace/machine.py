@@ -1,4 +1,5 @@
-"""A booted fentros: QEMU with the serial shell on a pipe and the debug console in a file.
+"""A booted fentros: QEMU with the serial shell on a pipe and the debug console in a file,
+and, when asked for, the host channel (ivshmem-plain over a file in /dev/shm).
 
 The QEMU command line and the console driver are fentros_machine's, shared with the test
 harness and the bench drivers, so the tool boots exactly the machine they boot.
@@ -6,14 +7,17 @@ harness and the bench drivers, so the tool boots exactly the machine they boot.
 
 import os
 import shutil
-from typing import List, Optional, Tuple
+from typing import BinaryIO, List, Optional, Tuple
 
 from fentros_machine.console import Console
-from fentros_machine.qemu import fentros_argv, qemu_binary
+from fentros_machine.qemu import fentros_argv, ivshmem_argv, qemu_binary
+
+from . import shmchan
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TRACEFS = "/sys/kernel/tracing"
 BOOT_TIMEOUT = 120
+SHM_DIR = "/dev/shm"
 
 
 class MachineError(Exception):
@@ -29,21 +33,54 @@ def find_iso(iso: Optional[str] = None) -> str:
 
 class Machine:
     def __init__(self, workdir: str, smp: int = 2, iso: Optional[str] = None,
-                 mem: str = "256M") -> None:
+                 mem: str = "256M", shm: bool = False,
+                 shm_size: int = shmchan.DEFAULT_SIZE) -> None:
+        """shm: attach the host channel; files then come through it (`xfer -c`) into
+        shm-capture.bin, in the debug console's format, and capture_path names it."""
         self.iso = find_iso(iso)
         if shutil.which(qemu_binary()) is None:
             raise MachineError(f"{qemu_binary()}: QEMU is not installed (run `make deps`)")
         os.makedirs(workdir, exist_ok=True)
         self.channel_path = os.path.join(workdir, "debugcon.bin")
-        if os.path.exists(self.channel_path):
-            os.unlink(self.channel_path)
+        self.capture_path = self.channel_path
+        for path in (self.channel_path, os.path.join(workdir, "shm-capture.bin")):
+            if os.path.exists(path):
+                os.unlink(path)
         argv = fentros_argv(self.iso, smp, mem) + ["-debugcon", f"file:{self.channel_path}"]
-        self.console = Console(argv, os.path.join(workdir, "serial.log"))
-        boot = self.console.wait_boot(BOOT_TIMEOUT)
+        self.shm_path: Optional[str] = None
+        self.reader: Optional[shmchan.Reader] = None
+        self._capture: Optional[BinaryIO] = None
+        chan: Optional[shmchan.ShmChannel] = None
+        if shm:
+            if not os.path.isdir(SHM_DIR):
+                raise MachineError(f"{SHM_DIR}: no shared memory file system for the channel")
+            self.shm_path = os.path.join(SHM_DIR, f"fentros-trace-{os.getpid()}-{id(self):x}")
+            shmchan.create_backing(self.shm_path, shm_size)
+            chan = shmchan.ShmChannel(self.shm_path)
+            argv += ivshmem_argv(self.shm_path, f"{shm_size >> 10}K")
+            self.capture_path = os.path.join(workdir, "shm-capture.bin")
+        try:
+            self.console = Console(argv, os.path.join(workdir, "serial.log"))
+            boot = self.console.wait_boot(BOOT_TIMEOUT)
+        finally:
+            # QEMU opened the file at its start and this side has it mapped: its name is no
+            # longer needed, and without one nothing is left in /dev/shm, however either ends.
+            if self.shm_path:
+                os.unlink(self.shm_path)
         if boot.cwd is None:
+            if chan:
+                chan.close()
             self.close()
             raise MachineError("the kernel did not reach its shell prompt:\n"
                                + "\n".join(boot.lines[-20:]))
+        if chan:
+            if not chan.ready():
+                chan.close()
+                self.close()
+                raise MachineError("the kernel did not set up the host channel (is the "
+                                   "ivshmem device missing from its PCI bus?)")
+            self._capture = open(self.capture_path, "wb")
+            self.reader = shmchan.Reader(chan, shmchan.XferReceiver(self._capture))
 
     def run(self, line: str, timeout: float = 600) -> Tuple[int, List[str]]:
         """Runs one shell line; returns (status, output lines)."""
@@ -67,6 +104,9 @@ class Machine:
         return lines
 
     def channel_size(self) -> int:
+        """Bytes of file data received so far (the debug console's: with its framing)."""
+        if self.reader:
+            return self.reader.receiver.received
         try:
             return os.path.getsize(self.channel_path)
         except OSError:
@@ -77,3 +117,9 @@ class Machine:
             self.console.send(b"poweroff\n")
             self.console.wait_exit(10)
         self.console.kill()
+        if self.reader:
+            self.reader.stopping.set()
+            self.reader.thread.join()
+            self.reader.chan.close()
+        if self._capture:
+            self._capture.close()

@@ -38,6 +38,7 @@ class RecordOptions:
     workdir: Optional[str] = None
     timeout: float = 600
     progress: bool = False
+    channel: str = "debugcon"
 
 
 @dataclass
@@ -97,6 +98,8 @@ def event_list(m: Machine) -> List[Tuple[str, str]]:
 
 def transfer(m: Machine, paths: Sequence[str], progress: bool) -> Tuple[int, float]:
     """Runs xfer on paths, showing the bytes as they arrive; returns (bytes, seconds)."""
+    if m.reader:
+        return transfer_shm(m, paths, progress)
     before = m.channel_size()
     start = time.monotonic()
     running = m.console.begin(("xfer " + " ".join(paths) + "\n").encode())
@@ -118,6 +121,32 @@ def transfer(m: Machine, paths: Sequence[str], progress: bool) -> Tuple[int, flo
     errors = [line for line in reply.lines if line.startswith("xfer:") and "files," not in line]
     if errors:
         raise MachineError("\n".join(errors))
+    return got, elapsed
+
+
+def transfer_shm(m: Machine, paths: Sequence[str], progress: bool) -> Tuple[int, float]:
+    """xfer -c over the host channel: the reader's thread consumes the frames while the
+    shell runs; once the prompt is back every frame is in the ring, and drain() takes the
+    rest. The seconds run from the typed line to the last frame consumed."""
+    assert m.reader is not None
+    before = m.channel_size()
+    start = time.monotonic()
+    reply = m.console.command(("xfer -c " + " ".join(paths) + "\n").encode(), 600)
+    if reply.cwd is None:
+        raise MachineError("QEMU exited during the transfer" if reply.exit_status is not None
+                           else "xfer -c did not come back")
+    m.reader.drain()
+    elapsed = time.monotonic() - start
+    got = m.channel_size() - before
+    if progress:
+        print(f"transferred {got / 1e6:7.2f} MB in {elapsed:.3f} s "
+              f"({got / max(elapsed, 1e-6) / 1e6:.2f} MB/s) over the host channel",
+              file=sys.stderr)
+    errors = [line for line in reply.lines if line.startswith("xfer:") and "files," not in line]
+    if errors:
+        raise MachineError("\n".join(errors))
+    if m.reader.receiver.current is not None:
+        raise MachineError(f"{m.reader.receiver.current}: the file was cut short")
     return got, elapsed
 
 
@@ -178,7 +207,7 @@ def record(opts: RecordOptions) -> int:
 
 
 def record_in(workdir: str, opts: RecordOptions, progress: bool) -> int:
-    m = Machine(workdir, smp=opts.smp, iso=opts.iso)
+    m = Machine(workdir, smp=opts.smp, iso=opts.iso, shm=opts.channel == "shm")
     command = " ".join(opts.command)
     try:
         apply_options(m, opts)
@@ -201,7 +230,7 @@ def record_in(workdir: str, opts: RecordOptions, progress: bool) -> int:
                                 progress)
     finally:
         m.close()
-    files = channel.read_files(m.channel_path)
+    files = channel.read_files(m.capture_path)
     if opts.kernel_text:
         with open(opts.kernel_text, "wb") as f:
             f.write(files["trace"])
