@@ -67,11 +67,8 @@ static inline struct pt_regs *ftrace_get_regs(struct ftrace_regs *fregs) { retur
 /* Argument n (0-5) of the traced function, by the x86-64 calling convention. */
 static inline unsigned long ftrace_regs_get_argument(const struct ftrace_regs *fregs, unsigned n)
 {
-    if (fregs->regs) {
-        const struct pt_regs *r = fregs->regs;
-        const unsigned long v[6] = {r->rdi, r->rsi, r->rdx, r->rcx, r->r8, r->r9};
-        return n < 6 ? v[n] : 0;
-    }
+    if (fregs->regs)
+        return n < 6 ? regs_get_kernel_argument(fregs->regs, n) : 0;
     static const signed char below[6] = {-7, -6, -5, -4, -8, -9};
     return n < 6 ? fregs->parent_slot[below[n]] : 0;
 }
