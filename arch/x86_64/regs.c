@@ -7,7 +7,10 @@
 #include <kernel/mm.h>
 #include <lib/string.h>
 
-#define REG(name, field) {name, offsetof(struct pt_regs, field)}
+#define REG(name, field)                                                                           \
+    {                                                                                              \
+        name, offsetof(struct pt_regs, field)                                                      \
+    }
 static const struct {
     const char *name;
     unsigned offset;

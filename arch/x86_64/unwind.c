@@ -171,7 +171,7 @@ int arch_stack_walk_reliable(arch_stack_consume_fn consume, void *cookie, struct
     }
     if (task == this_cpu()->current)
         return reliable_frames(&w, (uintptr_t)__builtin_frame_address(0), 0);
-    const struct arch_switch_frame *sf = (const struct arch_switch_frame *)task->saved_rsp;
+    const struct arch_switch_frame *sf = (const struct arch_switch_frame *)task->saved_sp;
     if (!in_walked_stack(&w, (uintptr_t)sf, sizeof(*sf)))
         return -EINVAL;
     if (sf->ret == (uintptr_t)arch_thread_start)

@@ -15,6 +15,12 @@
 #define X86_OPCODE_CALL_REL32 0xe8 /* call rel32: what an enabled site holds */
 
 extern const uint8_t arch_ftrace_nop[ARCH_PATCH_INSN_SIZE];
+/*
+ * Another NOP of a site's size, not the one ftrace writes: a CPU that runs it is fine, and
+ * ftrace's check of the site fails (the ftrace_corrupt test command writes it).
+ */
+extern const uint8_t arch_ftrace_other_nop[ARCH_PATCH_INSN_SIZE];
+#define ARCH_FTRACE_OTHER_NOP_NAME "nopw 0x0(%rax)"
 
 static inline void arch_ftrace_call_insn(uint8_t out[ARCH_PATCH_INSN_SIZE], unsigned long ip,
                                          unsigned long target)
