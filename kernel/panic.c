@@ -45,13 +45,13 @@ static void print_frame(uintptr_t addr)
     kprintf(" [<%016lx>] %s\n", (unsigned long)addr, sym);
 }
 
-void panic_backtrace_from(uintptr_t rbp, uintptr_t rip)
+void panic_backtrace_from(uintptr_t fp, uintptr_t ip)
 {
     struct unwind_state st;
-    unwind_start(&st, this_cpu()->current, rbp, 0, 0);
+    unwind_start(&st, this_cpu()->current, fp, 0, 0);
     kputs("Call Trace:\n");
-    if (rip)
-        print_frame(rip);
+    if (ip)
+        print_frame(ip);
     /* The return address points after the call; -1 names the calling function. */
     for (int depth = 0; depth < BACKTRACE_MAX_FRAMES && unwind_next(&st); depth++)
         print_frame(st.ret - 1);

@@ -72,8 +72,8 @@ static void sync_ipi(struct pt_regs *regs, void *arg)
 {
     this_cpu()->ipis_received++;
     struct sync_ack *ack = &sync_acks[this_cpu_id()];
-    ack->pc = regs->rip;
-    /* The iretq that ends this interrupt is what serialises this CPU. */
+    ack->pc = arch_regs_ip(regs);
+    /* The return from this interrupt is what serialises this CPU. */
     __atomic_store_n(&ack->generation, READ_ONCE(sync_generation), __ATOMIC_RELEASE);
 }
 

@@ -9,6 +9,7 @@ extern x86_trap_dispatch
 
 global isr_stub_table
 global isr_common:function
+global isr_common_end
 
 section .text
 
@@ -78,6 +79,9 @@ isr_common:
     pop rax
     add rsp, 16
     iretq
+; The unwinder takes a return address in [isr_common, isr_common_end) as an interrupt
+; frame: the link frame above, then pt_regs.
+isr_common_end:
 
 section .rodata
 align 8

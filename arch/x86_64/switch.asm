@@ -3,6 +3,7 @@
 
 global arch_context_switch:function
 global arch_thread_start:function
+global arch_thread_start_end
 extern thread_entry
 
 section .text
@@ -24,9 +25,12 @@ arch_context_switch:
     pop rbp
     ret
 
-; A new thread's first "return" lands here (see arch_thread_init_stack).
+; A new thread's first "return" lands here (see arch_thread_init_stack). The return address
+; its call pushes is the outermost one on every thread's stack: a reliable stack walk
+; (unwind.c) must end between arch_thread_start and arch_thread_start_end.
 arch_thread_start:
     xor ebp, ebp
     and rsp, -16
     call thread_entry
     ud2
+arch_thread_start_end:

@@ -22,7 +22,7 @@
 #include <lib/string.h>
 
 #define POKE_ALIAS_BASE 0xffffc90000000000UL
-#define INT3 0xcc
+#define INT3 ARCH_PATCH_BREAKPOINT
 
 extern char __text_start[], __text_end[];
 
@@ -314,6 +314,7 @@ void arch_text_poke_init(void) { x86_set_trap_hook(X86_VEC_BP, text_poke_int3); 
 /* ---- ftrace glue: what sites look like and where trampolines are ---- */
 
 const uint8_t arch_ftrace_nop[ARCH_PATCH_INSN_SIZE] = {0x0f, 0x1f, 0x44, 0x00, 0x00};
+const uint8_t arch_ftrace_other_nop[ARCH_PATCH_INSN_SIZE] = {0x66, 0x0f, 0x1f, 0x40, 0x00};
 
 extern void __fentry__(void);
 extern void arch_ftrace_list_caller(void);

@@ -65,9 +65,10 @@ typedef void (*ftrace_entry_t)(unsigned long ret_ip, unsigned long *parent_slot)
 #define FTRACE_OPS_FL_SAVE_REGS (1u << 0) /* the callback gets a full, valid pt_regs */
 #define FTRACE_OPS_FL_ENABLED (1u << 1)   /* set while registered */
 /*
- * The callback may set regs->rip (needs SAVE_REGS): the traced function's call then goes
- * on there, with its arguments, as a live patch redirects a function. At most one such
- * op per function: registering or re-filtering a second over the same function is EBUSY.
+ * The callback may set the frame's ip (ftrace_regs_set_instruction_pointer; needs
+ * SAVE_REGS): the traced function's call then goes on there, with its arguments, as a
+ * live patch redirects a function. At most one such op per function: registering or
+ * re-filtering a second over the same function is EBUSY.
  */
 #define FTRACE_OPS_FL_IPMODIFY (1u << 2)
 /* Must stay on: /proc/sys/kernel/ftrace_enabled cannot be set to 0 while it is registered,

@@ -85,7 +85,5 @@ void *arch_map_shared_memory(uint64_t phys, size_t len);
  */
 long copy_from_kernel_nofault(void *dst, const void *src, size_t len);
 long strncpy_from_kernel_nofault(char *dst, const char *src, size_t count);
-/* The fault handler's side: moves a faulting nofault copy to its error exit. */
-bool arch_nofault_fixup(uintptr_t *ip);
 
 #endif

@@ -26,7 +26,8 @@ void panic(const char *fmt, ...) __printf(1, 2) __noreturn;
  * "Kernel panic - not syncing: REASON" and never returns.
  */
 void panic_begin(void);
-void panic_backtrace_from(uintptr_t rbp, uintptr_t rip);
+/* fp: the frame to walk from; ip, when not 0: the frame's own address, printed first. */
+void panic_backtrace_from(uintptr_t fp, uintptr_t ip);
 void panic_end(const char *reason) __noreturn;
 /* Prints the backtrace of the calling context (for WARN-style reports). */
 void dump_stack(void);

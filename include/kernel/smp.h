@@ -23,8 +23,8 @@ void smp_call_function(cpumask_t mask, void (*fn)(void *arg), void *arg, bool wa
 void smp_call_function_single(unsigned cpu, void (*fn)(void *arg), void *arg, bool wait);
 
 /*
- * One broadcast sync round: every other online CPU takes an interrupt (whose return is
- * a serialising iretq) and acknowledges; returns when all have. Live code patching needs
+ * One broadcast sync round: every other online CPU takes an interrupt (whose return
+ * serialises it) and acknowledges; returns when all have. Live code patching needs
  * exactly this between its steps.
  */
 void smp_sync_all(void);

@@ -21,7 +21,7 @@ enum thread_state {
  * migrate work, which keeps the scheduler simple and per-CPU tracing buffers meaningful.
  */
 struct thread {
-    uintptr_t saved_rsp; /* valid while not running; first: the switch code uses it */
+    uintptr_t saved_sp; /* valid while not running; first: the switch code uses it */
     int pid;
     char name[THREAD_NAME_LEN];
     volatile enum thread_state state;

@@ -8,23 +8,19 @@
  *     interrupts off (nothing can switch to it meanwhile), after a walk of its saved stack;
  *   - a running thread switches itself at a safe point: when it enters the scheduler, or
  *     at the top of the idle loop, after a walk of its own stack;
- *   - where a stack holds an interrupt frame (a preempted thread), the chain can miss the
- *     caller of a frameless interrupted function: the words between the interrupted rsp
- *     and rbp are scanned for it (klp_check_interrupted);
+ *   - the walks are the arch's reliable ones (arch_stack_walk_reliable): they report every
+ *     function a stack is inside, a preempted thread's interrupted code included, or
+ *     fail, and a stack that cannot be read whole does not switch;
  *   - a new thread starts with nothing on its stack, so it starts in the target state.
  * A worker thread retries until no thread is left, then completes the transition.
  */
 #include <arch/cpu.h>
-#include <arch/ftrace.h>
-#include <arch/thread.h>
 #include <arch/unwind.h>
 #include <kernel/errno.h>
 #include <kernel/livepatch.h>
-#include <kernel/mm.h>
 #include <kernel/percpu.h>
 #include <kernel/printk.h>
 #include <kernel/smp.h>
-#include <kernel/symbols.h>
 #include <kernel/thread.h>
 #include <kernel/time.h>
 #include <lib/string.h>
@@ -32,24 +28,19 @@
 #include "livepatch_internal.h"
 
 #define KLP_RETRY_NS (10 * NSEC_PER_MSEC) /* between the worker's tries */
-#define KLP_MAX_FRAMES 128                /* a longer chain is taken as corrupt */
-#define KLP_STACK_PAGE_SIZE 4096
 
 DEFINE_SPINLOCK(klp_state_lock);
 struct klp_patch *klp_transition_patch;
 int klp_target_state = KLP_UNDEFINED;
 
-enum klp_stack { KLP_STACK_CLEAN, KLP_STACK_BUSY, KLP_STACK_UNRELIABLE };
-
 /* ---- Reading a stack ---- */
 
-/* Is ret, a return address, inside a function the running transition replaces? */
-static bool klp_addr_replaced(unsigned long ret)
+/* Whether pc, an address inside a function, is in one the running transition replaces. */
+static bool klp_pc_replaced(unsigned long pc)
 {
     struct klp_patch *patch = klp_transition_patch;
     struct klp_object *obj;
     struct klp_func *func;
-    unsigned long pc = ret - 1; /* the call itself: a call may be a function's last bytes */
     klp_for_each_object(patch, obj)
         klp_for_each_func(obj, func) {
             unsigned long start, size;
@@ -65,107 +56,16 @@ static bool klp_addr_replaced(unsigned long ret)
     return false;
 }
 
-extern const char isr_common[];
-
-/* The interrupt entry: the frame above it is an interrupted function, perhaps frameless. */
-static bool klp_is_interrupt_entry(unsigned long ret)
-{
-    static uintptr_t entry_start;
-    static size_t entry_size;
-    if (!entry_size && !sym_lookup((uintptr_t)isr_common, &entry_start, &entry_size))
-        return false;
-    return entry_size && ret >= entry_start && ret < entry_start + entry_size;
-}
-
-#define KLP_MAX_SCAN_WORDS 1024
+static bool klp_frame_unaffected(void *cookie, unsigned long pc) { return !klp_pc_replaced(pc); }
 
 /*
- * An interrupt frame on a stack. The frame-pointer chain through it can miss one
- * function: the caller of an interrupted function that had not made its frame yet (or
- * had taken it down), whose return address then lies between the interrupted rsp and
- * the interrupted rbp, where no frame link points. So that range is scanned word by word
- * for anything inside a replaced function, and the interrupted rip itself is checked: a
- * conservative answer (a stale word only delays the switch), where the chain alone would
- * not be reliable. Interrupted entry code (trampolines, the dispatchers) is not judged.
+ * Whether t can switch: its whole stack was read (a stack the arch cannot walk reliably
+ * is taken as busy) and no frame in it runs a function the transition replaces. t is the
+ * calling thread, or one that cannot run meanwhile.
  */
-static enum klp_stack klp_check_interrupted(uintptr_t frame, uintptr_t lo, uintptr_t hi)
+static bool klp_stack_clean(struct thread *t)
 {
-    const struct pt_regs *regs = (const struct pt_regs *)(frame + 16);
-    /* An idle thread's bounds are unknown (it runs on its CPU's boot stack): readable will do. */
-    bool in_stack = hi ? (uintptr_t)regs >= lo && (uintptr_t)(regs + 1) <= hi
-                       : kernel_addr_readable((uintptr_t)regs, sizeof(*regs));
-    if (!in_stack)
-        return KLP_STACK_UNRELIABLE;
-    unsigned long rip = regs->rip, rsp = regs->rsp, rbp = regs->rbp;
-    if (arch_ftrace_in_entry(rip) || klp_is_interrupt_entry(rip + 1))
-        return KLP_STACK_UNRELIABLE;
-    if (klp_addr_replaced(rip + 1)) /* rip is where it stopped, not a return address */
-        return KLP_STACK_BUSY;
-    if (rbp < rsp || (rbp - rsp) / 8 > KLP_MAX_SCAN_WORDS)
-        return KLP_STACK_UNRELIABLE;
-    if (hi ? rsp < lo || rbp > hi : !kernel_addr_readable(rsp, rbp - rsp))
-        return KLP_STACK_UNRELIABLE;
-    for (const unsigned long *w = (const unsigned long *)rsp; (uintptr_t)w < rbp; w++)
-        if (klp_addr_replaced(*w))
-            return KLP_STACK_BUSY;
-    return KLP_STACK_CLEAN;
-}
-
-/*
- * Walks a stack from frame fp (first_ret: a return address read before that frame, or 0).
- * lo/hi bound the stack (hi == 0: unknown); a thread's stack must end in
- * arch_thread_start, or the walk did not read it whole.
- */
-static enum klp_stack klp_walk(struct thread *t, uintptr_t fp, unsigned long first_ret,
-                               uintptr_t lo, uintptr_t hi)
-{
-    if (first_ret && klp_addr_replaced(first_ret))
-        return KLP_STACK_BUSY;
-    unsigned long last = first_ret;
-    struct unwind_state st;
-    unwind_start(&st, t, fp, lo, hi);
-    while (unwind_next(&st)) {
-        if (st.frames > KLP_MAX_FRAMES || arch_ftrace_in_entry(st.ret))
-            return KLP_STACK_UNRELIABLE;
-        if (klp_addr_replaced(st.ret))
-            return KLP_STACK_BUSY;
-        if (klp_is_interrupt_entry(st.ret)) {
-            /* st.fp is now the entry's link frame, just below the saved registers. */
-            enum klp_stack r = klp_check_interrupted(st.fp, lo, hi);
-            if (r != KLP_STACK_CLEAN)
-                return r;
-        }
-        last = st.ret;
-    }
-    if (hi && last - (unsigned long)arch_thread_start >= 32)
-        return KLP_STACK_UNRELIABLE;
-    return KLP_STACK_CLEAN;
-}
-
-static void klp_stack_bounds(const struct thread *t, uintptr_t *lo, uintptr_t *hi)
-{
-    if (t->stack_top && !t->is_idle) {
-        *hi = (uintptr_t)t->stack_top;
-        *lo = *hi - t->stack_pages * KLP_STACK_PAGE_SIZE;
-    } else {
-        *lo = *hi = 0; /* an idle thread runs on its CPU's boot stack */
-    }
-}
-
-/*
- * A thread that is not running, as arch_context_switch left it: r15 r14 r13 r12 rbx rbp,
- * then the return address into schedule() (or arch_thread_start, never run yet).
- */
-static enum klp_stack klp_check_sleeping(struct thread *t)
-{
-    const unsigned long *sp = (const unsigned long *)t->saved_rsp;
-    uintptr_t lo, hi;
-    klp_stack_bounds(t, &lo, &hi);
-    if (hi && ((uintptr_t)sp < lo || (uintptr_t)(sp + 7) > hi))
-        return KLP_STACK_UNRELIABLE;
-    if (!hi && !kernel_addr_readable((uintptr_t)sp, 7 * sizeof(*sp)))
-        return KLP_STACK_UNRELIABLE;
-    return klp_walk(t, sp[5], sp[6], lo, hi);
+    return arch_stack_walk_reliable(klp_frame_unaffected, NULL, t) == 0;
 }
 
 static void klp_switch_thread(struct thread *t)
@@ -187,9 +87,7 @@ void klp_update_patch_state_self(void)
     unsigned long flags = spin_lock_irqsave(&klp_state_lock);
     struct thread *t = this_cpu()->current;
     if (t->patch_pending && klp_transition_patch) {
-        uintptr_t lo, hi;
-        klp_stack_bounds(t, &lo, &hi);
-        if (klp_walk(t, (uintptr_t)__builtin_frame_address(0), 0, lo, hi) == KLP_STACK_CLEAN)
+        if (klp_stack_clean(t))
             klp_switch_thread(t);
     }
     spin_unlock_irqrestore(&klp_state_lock, flags);
@@ -200,7 +98,7 @@ static void klp_switch_if_sleeping(struct thread *t, void *arg)
     unsigned cpu = *(const unsigned *)arg;
     if (t->cpu != cpu || !t->patch_pending || t == this_cpu()->current || t->state == THREAD_DEAD)
         return;
-    if (klp_check_sleeping(t) == KLP_STACK_CLEAN)
+    if (klp_stack_clean(t))
         klp_switch_thread(t);
 }
 

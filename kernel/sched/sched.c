@@ -130,7 +130,7 @@ void schedule(void)
         next->last_switch_in_ns = now;
         rq->prev = prev;
         arch_tlb_catch_up();
-        arch_context_switch(&prev->saved_rsp, next->saved_rsp);
+        arch_context_switch(&prev->saved_sp, next->saved_sp);
         finish_switch();
     }
     arch_irq_restore(flags);
@@ -224,10 +224,11 @@ void sched_tick(void)
 }
 
 /*
- * Part of the interrupt exit path, which is never traced (it runs before iretq). A thread
- * interrupted on its way from a call site into an ftrace callback is not preempted: it
- * has not counted itself in yet, and ftrace relies on finding every such thread running
- * (arch_ftrace_in_entry). The next tick, a few instructions later, preempts it.
+ * Part of the interrupt exit path, which is never traced (it runs before the interrupt
+ * returns). A thread interrupted on its way from a call site into an ftrace callback is
+ * not preempted: it has not counted itself in yet, and ftrace relies on finding every
+ * such thread running (arch_ftrace_in_entry). The next tick, a few instructions later,
+ * preempts it.
  */
 notrace void trap_irq_exit(struct pt_regs *regs)
 {
@@ -288,7 +289,7 @@ void sched_idle_loop(void)
             schedule();
             continue;
         }
-        /* sti;hlt is atomic: a wakeup IPI between the check and hlt still ends the hlt. */
+        /* Enabling and halting is one step: a wakeup IPI after the check still ends the halt. */
         arch_enable_and_halt();
     }
 }

@@ -63,7 +63,7 @@ struct thread *kthread_create(int (*fn)(void *arg), void *arg, const char *name,
         kfree(t);
         return NULL;
     }
-    t->saved_rsp = arch_thread_init_stack(t->stack_top);
+    t->saved_sp = arch_thread_init_stack(t->stack_top);
     strlcpy(t->name, name, sizeof(t->name));
     t->cpu = cpu;
     t->fn = fn;

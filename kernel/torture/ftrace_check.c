@@ -63,7 +63,7 @@ bool ftrace_site_check(size_t i, const struct site_expect *want, char *why, size
     format_insn(a, sizeof(a), actual);
     format_insn(e, sizeof(e), expected);
     for (unsigned k = 0; k < ARCH_PATCH_INSN_SIZE; k++) {
-        if (actual[k] == 0xcc && expected[k] != 0xcc) {
+        if (actual[k] == ARCH_PATCH_BREAKPOINT && expected[k] != ARCH_PATCH_BREAKPOINT) {
             snprintf(why, len, "int3 left at byte %u: holds %s, record says %s", k, a, e);
             return false;
         }
@@ -157,12 +157,6 @@ SHELL_COMMAND(ftrace_check, "ftrace_check",
 
 /* ---- ftrace_corrupt ---- */
 
-/*
- * nopw 0x0(%rax): a 5-byte NOP, but not the one ftrace writes, so a CPU that runs it is
- * fine and ftrace's verification of the site fails.
- */
-static const uint8_t ftrace_corrupt_insn[ARCH_PATCH_INSN_SIZE] = {0x66, 0x0f, 0x1f, 0x40, 0x00};
-
 SHELL_COMMAND(ftrace_corrupt, "ftrace_corrupt FUNCTION",
               "test only: overwrite FUNCTION's idle call site with another 5-byte NOP")
 {
@@ -179,7 +173,7 @@ SHELL_COMMAND(ftrace_corrupt, "ftrace_corrupt FUNCTION",
     }
     struct text_poke_site site = {.ip = rec->ip};
     memcpy(site.old, arch_ftrace_nop, sizeof(site.old));
-    memcpy(site.new, ftrace_corrupt_insn, sizeof(site.new));
+    memcpy(site.new, arch_ftrace_other_nop, sizeof(site.new));
     /* A batch, so that CPUs running the function meanwhile are safe. */
     if (arch_text_poke_batch(&site, 1, NULL) != 0) {
         shell_eprintf(ctx, "ftrace_corrupt: %s: its site does not hold the NOP\n", argv[1]);
@@ -188,8 +182,8 @@ SHELL_COMMAND(ftrace_corrupt, "ftrace_corrupt FUNCTION",
     char was[16], now[16];
     format_insn(was, sizeof(was), site.old);
     format_insn(now, sizeof(now), site.new);
-    shell_printf(ctx, "ftrace_corrupt: %s at %016lx: wrote %s (nopw 0x0(%%rax)) over %s\n", argv[1],
-                 (unsigned long)rec->ip, now, was);
+    shell_printf(ctx, "ftrace_corrupt: %s at %016lx: wrote %s (%s) over %s\n", argv[1],
+                 (unsigned long)rec->ip, now, ARCH_FTRACE_OTHER_NOP_NAME, was);
     return 0;
 }
 

@@ -161,16 +161,18 @@ static void torture_check_regs(unsigned long ip, unsigned long parent_ip, struct
     unsigned long arg = c->arg;
     bool ok;
     if (ip == (unsigned long)ftrace_test_target) {
-        ok = regs->rdi == arg && regs->rsi == arg + 1 && regs->rdx == arg + 2;
+        ok = regs_get_kernel_argument(regs, 0) == arg &&
+             regs_get_kernel_argument(regs, 1) == arg + 1 &&
+             regs_get_kernel_argument(regs, 2) == arg + 2;
     } else if (ip == (unsigned long)ftrace_test_target_hot ||
                ip == (unsigned long)ftrace_test_target_other) {
-        ok = regs->rdi == arg;
+        ok = regs_get_kernel_argument(regs, 0) == arg;
     } else {
         torture_note_bad_call(&bad_stray, ip, "regs");
         return;
     }
-    /* Linux's meaning: regs->rip is the address after the site's call. */
-    if (!ok || regs->rip != ip + 5)
+    /* Linux's meaning: the frame's ip is the address after the site's call. */
+    if (!ok || arch_regs_ip(regs) != ip + ARCH_PATCH_INSN_SIZE)
         torture_note_bad_call(&bad_regs, ip, "regs");
 }
 

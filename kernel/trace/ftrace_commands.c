@@ -108,7 +108,8 @@ static void probe_traceoff_count(long *count, unsigned long ip, unsigned long pa
     probe_onoff_count(count, false);
 }
 
-/* The trampoline saved rbp, the traced function's caller's frame, beside parent_slot. */
+/* The frame pointer the trampoline saved beside parent_slot is the traced function's
+ * caller's frame (arch_ftrace_caller_frame). */
 static void probe_stacktrace(long *count, unsigned long ip, unsigned long parent_ip,
                              unsigned long *parent_slot)
 {

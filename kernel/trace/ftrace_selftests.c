@@ -35,9 +35,9 @@ static void count_hits(unsigned long ip, unsigned long parent_ip, struct ftrace_
     c->last_parent = parent_ip;
     c->had_regs = regs != NULL;
     if (regs) {
-        c->arg0 = regs->rdi;
-        c->arg1 = regs->rsi;
-        c->arg2 = regs->rdx;
+        c->arg0 = regs_get_kernel_argument(regs, 0);
+        c->arg1 = regs_get_kernel_argument(regs, 1);
+        c->arg2 = regs_get_kernel_argument(regs, 2);
     }
 }
 
@@ -238,7 +238,7 @@ static void redirect_to_patched(unsigned long ip, unsigned long parent_ip, struc
 }
 
 /*
- * IPMODIFY: regs->rip is the address after the site's call (Linux's meaning), and a new
+ * IPMODIFY: the frame's ip is the address after the site's call (Linux's meaning), and a new
  * one sends the call to another function with the original arguments; a second IPMODIFY
  * op on the same function is EBUSY, by registration or by a filter change; IPMODIFY
  * without SAVE_REGS is EINVAL; enabled_functions' record carries the I flag.

@@ -36,7 +36,7 @@ static __always_inline void function_trace_body(struct percpu *cpu, unsigned lon
     /* Tested first, so that the common case keeps no parent_slot around. */
     if (unlikely(trace_opt(TRACE_OPT_FUNC_STACK_TRACE))) {
         trace_function_on(cpu, ip, parent_ip, context_bit);
-        /* parent_slot is just above the trampoline's saved rbp, which is the caller's. */
+        /* parent_slot is just above the frame pointer the trampoline saved, the caller's. */
         trace_stack_from(ip, parent_slot, 1);
         return;
     }

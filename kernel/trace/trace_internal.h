@@ -588,7 +588,7 @@ struct fgraph_thread {
 struct fgraph_ret {
     uint64_t rettime;     /* trace clock at return; 0 until a client read it (fgraph_ret_time) */
     uint32_t overrun;     /* the thread's overrun count */
-    unsigned long retval; /* rax as the function returned: its value, if it has one */
+    unsigned long retval; /* the return register as the function returned: its value, if any */
 };
 
 struct fgraph_ops;

@@ -49,10 +49,10 @@ static DEFINE_SPINLOCK(stack_enable_lock);
 /*
  * Records the frames from the traced function up. parent_slot holds the traced function's
  * return address; just below it the trampoline's call left the return into the traced
- * function (its call site + 5, what Linux shows as `func+0x5`), and below that the
- * trampoline saved rbp, which is still the caller's frame pointer. From there the walk
- * follows the frame-pointer chain, each frame above the last and inside the stack.
- * Called with stack_max_lock held.
+ * function (just after its call site, what Linux shows as `func+0x5`), and below that the
+ * frame pointer the trampoline saved, still the caller's (arch_ftrace_caller_frame). From
+ * there the walk follows the frame-pointer chain, each frame above the last and inside
+ * the stack. Called with stack_max_lock held.
  */
 static void stack_record(struct thread *t, unsigned long *parent_slot, uintptr_t top)
 {

@@ -66,7 +66,7 @@ SELFTEST(kprobe_parse_args)
     ASSERT_EQ(cmd.nargs, 7);
     struct probe_arg *a = cmd.args;
     EXPECT_EQ(a[0].base, FETCH_REG);
-    EXPECT_EQ(a[0].param, offsetof(struct pt_regs, rsi) / 8);
+    EXPECT_EQ((long)a[0].param, regs_query_register_offset("si"));
     EXPECT_EQ(a[0].nderef, 2);
     EXPECT_EQ(a[0].deref[0], 16);
     EXPECT_EQ(a[0].deref[1], 8);
@@ -126,6 +126,14 @@ SELFTEST(kprobe_parse_args)
     }
 }
 
+/* Sets the register a probe line calls %name, where the trampoline would have saved it. */
+static void set_named_reg(struct pt_regs *regs, const char *name, unsigned long v)
+{
+    int offset = regs_query_register_offset(name);
+    if (offset >= 0)
+        memcpy((char *)regs + offset, &v, sizeof(v));
+}
+
 SELFTEST(kprobe_fetch_store)
 {
     struct probe_cmd cmd;
@@ -137,17 +145,18 @@ SELFTEST(kprobe_fetch_store)
                          &cmd, &e),
               0);
     struct pt_regs regs = {0};
-    regs.rdi = (unsigned long)str;
-    regs.rsi = (unsigned long)words;
-    regs.rdx = 8; /* a pointer into the unmapped first page */
-    regs.rcx = (unsigned long)-3;
-    regs.r8 = sym_address("pfs_open") + 3;
+    unsigned long in_sym = sym_address("pfs_open") + 3;
+    set_named_reg(&regs, "di", (unsigned long)str);
+    set_named_reg(&regs, "si", (unsigned long)words);
+    set_named_reg(&regs, "dx", 8); /* a pointer into the unmapped first page */
+    set_named_reg(&regs, "cx", (unsigned long)-3);
+    set_named_reg(&regs, "r8", in_sym);
     struct probe_ctx ctx = {.regs = &regs};
     size_t fixed = 16;
     for (unsigned i = 0; i < cmd.nargs; i++)
         fixed += probe_arg_size(&cmd.args[i]);
     char sym[64];
-    sym_format(sym, sizeof(sym), regs.r8);
+    sym_format(sym, sizeof(sym), in_sym);
     size_t dyn = probe_dynamic_size(cmd.args, cmd.nargs, &ctx);
     /* "abc" and its NUL, nothing for the fault, the symbol's text and its NUL. */
     EXPECT_EQ(dyn, 4 + strlen(sym) + 1);

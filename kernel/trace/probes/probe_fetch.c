@@ -25,36 +25,25 @@ static bool read_word(unsigned long addr, unsigned long *out)
 /* The value before the typed read: base, then every dereference but a memory arg's last. */
 static bool fetch_value(const struct probe_arg *a, const struct probe_ctx *ctx, unsigned long *v)
 {
-    const unsigned long *regs = (const unsigned long *)ctx->regs;
     switch (a->base) {
     case FETCH_REG:
-        if (a->param == offsetof(struct pt_regs, rip) / 8 && ctx->probe_addr)
-            *v = ctx->probe_addr + 1;
-        else
-            *v = regs[a->param];
+        *v = regs_get_register(ctx->regs, (unsigned)a->param);
+        break;
+    case FETCH_PROBE_IP:
+        *v = arch_kprobe_hit_ip(ctx->probe_addr);
         break;
     case FETCH_STACK:
-        if (!read_word(ctx->regs->rsp + a->param * 8, v))
-            return false;
+        *v = regs_get_kernel_stack_nth(ctx->regs, (unsigned)a->param);
         break;
     case FETCH_STACKP:
-        *v = ctx->regs->rsp;
+        *v = kernel_stack_pointer(ctx->regs);
         break;
     case FETCH_RETVAL:
         *v = ctx->retval;
         break;
-    case FETCH_ARG: {
-        static const unsigned char in_regs[6] = {
-            offsetof(struct pt_regs, rdi) / 8, offsetof(struct pt_regs, rsi) / 8,
-            offsetof(struct pt_regs, rdx) / 8, offsetof(struct pt_regs, rcx) / 8,
-            offsetof(struct pt_regs, r8) / 8,  offsetof(struct pt_regs, r9) / 8,
-        };
-        if (a->param < 6)
-            *v = regs[in_regs[a->param]];
-        else if (!read_word(ctx->regs->rsp + (a->param - 5) * 8, v))
-            return false;
+    case FETCH_ARG:
+        *v = regs_get_kernel_argument(ctx->regs, (unsigned)a->param);
         break;
-    }
     case FETCH_IMM:
     case FETCH_SYMBOL:
         *v = a->param;

@@ -174,34 +174,10 @@ static int parse_event_name(const char *text, unsigned at, struct probe_cmd *cmd
 
 /* ---- fetch arguments ---- */
 
-/* Linux's x86-64 register names, and each one's word in struct pt_regs. */
-#define REG(name, field)                                                                           \
-    {                                                                                              \
-        name, offsetof(struct pt_regs, field) / 8                                                  \
-    }
-static const struct {
-    const char *name;
-    unsigned index;
-} probe_regs[] = {
-    REG("r15", r15), REG("r14", r14), REG("r13", r13),      REG("r12", r12),
-    REG("r11", r11), REG("r10", r10), REG("r9", r9),        REG("r8", r8),
-    REG("bx", rbx),  REG("cx", rcx),  REG("dx", rdx),       REG("si", rsi),
-    REG("di", rdi),  REG("bp", rbp),  REG("ax", rax),       REG("orig_ax", error_code),
-    REG("ip", rip),  REG("cs", cs),   REG("flags", rflags), REG("sp", rsp),
-    REG("ss", ss),
-};
-
 enum {
     PARSE_RETURN = 1, /* a return probe: $retval exists */
     PARSE_FENTRY = 2, /* on a function's entry: $argN exists */
 };
-
-/* The registers a return probe can read: the return hook keeps only these. */
-static bool reg_on_return(unsigned index)
-{
-    return index == offsetof(struct pt_regs, rax) / 8 ||
-           index == offsetof(struct pt_regs, rsp) / 8 || index == offsetof(struct pt_regs, rip) / 8;
-}
 
 static int parse_var(const char *var, struct probe_arg *a, unsigned flags, unsigned word,
                      unsigned offs, struct probe_error *e)
@@ -257,20 +233,25 @@ static int parse_fetch(char *arg, struct probe_arg *a, unsigned flags, unsigned 
         err = parse_var(arg + 1, a, flags, word, offs, e);
         found = !err;
         break;
-    case '%':
-        for (size_t i = 0; i < ARRAY_SIZE(probe_regs); i++) {
-            if (strcmp(arg + 1, probe_regs[i].name) == 0) {
-                a->base = FETCH_REG;
-                a->param = probe_regs[i].index;
-                found = true;
-            }
-        }
-        if (!found)
+    case '%': {
+        int offset = regs_query_register_offset(arg + 1);
+        if (offset < 0)
             return fail(e, -EINVAL, "Invalid register name", word, offs);
-        if ((flags & PARSE_RETURN) && !reg_on_return((unsigned)a->param))
-            return fail(e, -EINVAL, "Only %ax, %sp and %ip can be read at a function return", word,
+        /* A return probe's frame has only what the return defines (arch_regs_init_return). */
+        if ((flags & PARSE_RETURN) && !arch_regs_return_sets((unsigned)offset))
+            return fail(e, -EINVAL,
+                        "Only " ARCH_REGS_RETURN_NAMES " can be read at a function return", word,
                         offs);
+        /* An entry probe's %ip is Linux's: where its breakpoint would have stopped, not the
+         * frame's ip (just after the site's call). */
+        if (!(flags & PARSE_RETURN) && arch_regs_offset_is_ip((unsigned)offset))
+            a->base = FETCH_PROBE_IP;
+        else
+            a->base = FETCH_REG;
+        a->param = (unsigned long)offset;
+        found = true;
         break;
+    }
     case '@':
         if (isdigit((unsigned char)arg[1])) {
             unsigned long addr;
@@ -432,8 +413,8 @@ static int parse_arg_body(char *body, struct probe_arg *a, unsigned flags, unsig
     bool deref = a->nderef > 0;
     if (probe_type_is_string(a->type)) {
         if (a->type->kind == PROBE_TYPE_SYMSTR) {
-            if (!deref && a->base != FETCH_REG && a->base != FETCH_STACK &&
-                a->base != FETCH_RETVAL && a->base != FETCH_ARG)
+            if (!deref && a->base != FETCH_REG && a->base != FETCH_PROBE_IP &&
+                a->base != FETCH_STACK && a->base != FETCH_RETVAL && a->base != FETCH_ARG)
                 return fail(e, -EINVAL, "Symbol String doesn't accept data/userdata", word,
                             type_pos);
         } else if (!deref && a->base != FETCH_IMM && a->base != FETCH_COMM &&

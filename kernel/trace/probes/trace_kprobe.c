@@ -181,10 +181,8 @@ static void kretprobe_return(const struct fgraph_frame *f, struct fgraph_ret *re
                                                       __ATOMIC_RELAXED, __ATOMIC_RELAXED))
             ;
         if (p->ev->enabled & TRACE_EVENT_ON_RECORD) {
-            /* What a return leaves: the value, the stack pointer after the return and
-             * where it goes. */
-            struct pt_regs regs = {
-                .rax = ret->retval, .rsp = (unsigned long)f->retp + 8, .rip = f->ret};
+            struct pt_regs regs;
+            arch_regs_init_return(&regs, ret->retval, f->retp, f->ret);
             struct probe_ctx ctx = {.regs = &regs, .retval = ret->retval};
             emit(p->ev, &ctx, f->func, f->ret);
         }

@@ -49,15 +49,16 @@ static inline bool probe_type_is_string(const struct probe_type *t)
 
 /* Where an argument's value starts. */
 enum probe_fetch_base {
-    FETCH_REG,    /* %REG: param = the register's index in struct pt_regs (words) */
-    FETCH_STACK,  /* $stackN: param = N */
-    FETCH_STACKP, /* $stack */
-    FETCH_RETVAL, /* $retval */
-    FETCH_COMM,   /* $comm */
-    FETCH_ARG,    /* $argN: param = N - 1 */
-    FETCH_IMM,    /* \IMM and @ADDR: param = the value */
-    FETCH_SYMBOL, /* @SYM[+|-OFFS]: resolved to an address when the probe is made */
-    FETCH_DATA,   /* \"STRING": data */
+    FETCH_REG,      /* %REG: param = its offset in struct pt_regs (regs_query_register_offset) */
+    FETCH_PROBE_IP, /* %ip of an entry probe: where its breakpoint would have stopped */
+    FETCH_STACK,    /* $stackN: param = N */
+    FETCH_STACKP,   /* $stack */
+    FETCH_RETVAL,   /* $retval */
+    FETCH_COMM,     /* $comm */
+    FETCH_ARG,      /* $argN: param = N - 1 */
+    FETCH_IMM,      /* \IMM and @ADDR: param = the value */
+    FETCH_SYMBOL,   /* @SYM[+|-OFFS]: resolved to an address when the probe is made */
+    FETCH_DATA,     /* \"STRING": data */
 };
 
 struct probe_arg {
@@ -133,9 +134,9 @@ int probe_resolve_args(struct probe_arg *args, unsigned nargs);
 
 /* What a probe sees when it fires. */
 struct probe_ctx {
-    struct pt_regs *regs;     /* entry: the full frame; return: ax, sp and ip only */
-    unsigned long retval;     /* return probes */
-    unsigned long probe_addr; /* %ip of an entry probe reads this + 1, as on Linux */
+    const struct pt_regs *regs; /* entry: the full frame; return: arch_regs_init_return's */
+    unsigned long retval;       /* return probes */
+    unsigned long probe_addr;   /* entry probes: the probed address (FETCH_PROBE_IP) */
 };
 
 /* Bytes the record needs after its fixed part (the strings), for this hit. */

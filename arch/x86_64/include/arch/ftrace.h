@@ -15,6 +15,12 @@
 #define X86_OPCODE_CALL_REL32 0xe8 /* call rel32: what an enabled site holds */
 
 extern const uint8_t arch_ftrace_nop[ARCH_PATCH_INSN_SIZE];
+/*
+ * Another NOP of a site's size, not the one ftrace writes: a CPU that runs it is fine, and
+ * ftrace's check of the site fails (the ftrace_corrupt test command writes it).
+ */
+extern const uint8_t arch_ftrace_other_nop[ARCH_PATCH_INSN_SIZE];
+#define ARCH_FTRACE_OTHER_NOP_NAME "nopw 0x0(%rax)"
 
 static inline void arch_ftrace_call_insn(uint8_t out[ARCH_PATCH_INSN_SIZE], unsigned long ip,
                                          unsigned long target)
@@ -67,11 +73,8 @@ static inline struct pt_regs *ftrace_get_regs(struct ftrace_regs *fregs) { retur
 /* Argument n (0-5) of the traced function, by the x86-64 calling convention. */
 static inline unsigned long ftrace_regs_get_argument(const struct ftrace_regs *fregs, unsigned n)
 {
-    if (fregs->regs) {
-        const struct pt_regs *r = fregs->regs;
-        const unsigned long v[6] = {r->rdi, r->rsi, r->rdx, r->rcx, r->r8, r->r9};
-        return n < 6 ? v[n] : 0;
-    }
+    if (fregs->regs)
+        return n < 6 ? regs_get_kernel_argument(fregs->regs, n) : 0;
     static const signed char below[6] = {-7, -6, -5, -4, -8, -9};
     return n < 6 ? fregs->parent_slot[below[n]] : 0;
 }

@@ -23,4 +23,105 @@ static inline bool arch_regs_irqs_enabled(const struct pt_regs *regs)
     return regs->rflags & (1UL << 9); /* RFLAGS.IF */
 }
 
+/*
+ * ---- Registers by name and number, as Linux's probes read them ----
+ *
+ * A kprobe's fetch arguments name registers as Linux's x86 kprobe_events syntax does
+ * (%di, %ax, %flags, %orig_ax, ...) and number arguments and stack words by the calling
+ * convention. Linux's interfaces (asm/ptrace.h) keep both here, so probe code carries
+ * offsets and never a field name.
+ */
+
+/*
+ * The byte offset in struct pt_regs of the register Linux's x86-64 kprobe syntax calls
+ * name (without the %), or -EINVAL. orig_ax is the error code slot, Linux's orig_ax.
+ */
+int regs_query_register_offset(const char *name);
+
+/*
+ * A register by an offset regs_query_register_offset returned. No range check: probes
+ * call it on every hit, and their offsets were checked when their line was parsed.
+ */
+static inline unsigned long regs_get_register(const struct pt_regs *regs, unsigned offset)
+{
+    return *(const unsigned long *)((const char *)regs + offset);
+}
+
+/* Whether offset is the instruction pointer's (an entry probe reads arch_kprobe_hit_ip). */
+static inline bool arch_regs_offset_is_ip(unsigned offset)
+{
+    return offset == offsetof(struct pt_regs, rip);
+}
+
+static inline unsigned long kernel_stack_pointer(const struct pt_regs *regs) { return regs->rsp; }
+
+/*
+ * Where the n-th word on the stack of the frame is (0: at the stack pointer; at a
+ * function's entry that is its return address). The address is not checked: read it
+ * without faulting (copy_from_kernel_nofault).
+ */
+static inline unsigned long *regs_get_kernel_stack_nth_addr(const struct pt_regs *regs, unsigned n)
+{
+    return (unsigned long *)regs->rsp + n;
+}
+
+/*
+ * The n-th word on the frame's stack (regs_get_kernel_stack_nth_addr), or 0 if it cannot
+ * be read. A probe fires on any stack (a thread's, an interrupt's, an NMI's), so instead
+ * of Linux's check against the stack's bounds the read is one that cannot fault.
+ */
+unsigned long regs_get_kernel_stack_nth(const struct pt_regs *regs, unsigned n);
+
+/*
+ * Argument n (from 0) of a function stopped at its first instruction, by the System V
+ * calling convention: six in registers, the rest on the stack after the return address,
+ * argument 6 at stack word 1 (0 if that word cannot be read, as Linux's
+ * regs_get_kernel_argument has it).
+ */
+static inline unsigned long regs_get_kernel_argument(const struct pt_regs *regs, unsigned n)
+{
+    switch (n) {
+    case 0:
+        return regs->rdi;
+    case 1:
+        return regs->rsi;
+    case 2:
+        return regs->rdx;
+    case 3:
+        return regs->rcx;
+    case 4:
+        return regs->r8;
+    case 5:
+        return regs->r9;
+    default:
+        return regs_get_kernel_stack_nth(regs, n - 5);
+    }
+}
+
+/*
+ * The instruction pointer a kprobe at a function's first byte reports: one past the
+ * breakpoint (int3, one byte) a probe there would have hit. Linux reports it so for its
+ * probes on ftrace sites too, which hit no breakpoint.
+ */
+static inline unsigned long arch_kprobe_hit_ip(unsigned long addr) { return addr + 1; }
+
+/*
+ * A return probe's frame: only what a function's return defines, its value, the stack
+ * pointer after the return (just above ret_slot, where its return address was) and
+ * where it goes; every other register reads 0. The registers it sets are the only ones a
+ * return probe may name (arch_regs_return_sets, whose names ARCH_REGS_RETURN_NAMES lists
+ * for the refusal message).
+ */
+static inline void arch_regs_init_return(struct pt_regs *regs, unsigned long retval,
+                                         const unsigned long *ret_slot, unsigned long ip)
+{
+    *regs = (struct pt_regs){.rax = retval, .rsp = (unsigned long)(ret_slot + 1), .rip = ip};
+}
+static inline bool arch_regs_return_sets(unsigned offset)
+{
+    return offset == offsetof(struct pt_regs, rax) || offset == offsetof(struct pt_regs, rsp) ||
+           offset == offsetof(struct pt_regs, rip);
+}
+#define ARCH_REGS_RETURN_NAMES "%ax, %sp and %ip"
+
 #endif

@@ -8,6 +8,8 @@
  * through a temporary writable alias of the page, and are read back and checked.
  */
 #define ARCH_PATCH_INSN_SIZE 5
+/* int3: a patch in progress leaves it on a site's first byte (see arch_text_poke_batch). */
+#define ARCH_PATCH_BREAKPOINT 0xcc
 
 struct text_poke_site {
     unsigned long ip;

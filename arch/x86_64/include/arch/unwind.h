@@ -37,4 +37,28 @@ bool unwind_next(struct unwind_state *st);
 /* A saved return address as the caller it stands for (return_to_handler mapped back). */
 unsigned long unwind_real_return(struct thread *task, unsigned long ret, unsigned long *slot);
 
+/*
+ * A reliable walk of a thread's whole stack, for live patching: it either reports every
+ * function the thread is inside, or fails. task is the calling thread, or one that cannot
+ * run during the walk (the caller keeps it off its CPU, e.g. from that CPU with
+ * interrupts off).
+ *
+ * consume gets, innermost first, an address inside the code of each frame: the call
+ * instruction before a return address (a call may be a function's last bytes, so the
+ * return address itself can lie in the next function), or an interrupted instruction.
+ * An interrupt frame can hide one caller: a function interrupted before it made its frame
+ * (or after it took it down) has its return address between the interrupted stack and
+ * frame pointers, where no frame link points. So every word there is reported as a
+ * return address too; a stale word only makes the caller's answer more cautious.
+ *
+ * 0: the walk reached the thread's first frame (arch_thread_start; an idle thread, on
+ * its CPU's boot stack with unknown bounds, ends wherever its chain ends). -ECANCELED:
+ * consume returned false, and the walk stopped there. -EINVAL: the stack cannot be read
+ * reliably: a frame outside the stack, a chain too long to be sane, a return into
+ * ftrace's entry code, an interrupt that stopped ftrace's or the interrupt entry's own
+ * code, or a chain that does not end at the thread's start.
+ */
+typedef bool (*arch_stack_consume_fn)(void *cookie, unsigned long pc);
+int arch_stack_walk_reliable(arch_stack_consume_fn consume, void *cookie, struct thread *task);
+
 #endif

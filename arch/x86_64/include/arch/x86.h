@@ -4,6 +4,12 @@
 #include <arch/regs.h>
 #include <kernel/compiler.h>
 
+/*
+ * The fault handler's side of copy_from_kernel_nofault (nofault.asm): moves a faulting
+ * nofault copy to its error exit.
+ */
+bool arch_nofault_fixup(uintptr_t *ip);
+
 #define X86_KERNEL_CS 0x08
 #define X86_KERNEL_DS 0x10
 #define X86_TSS_SEL 0x18
