@@ -5,6 +5,8 @@
 #include <kernel/errno.h>
 #include <kernel/ftrace_test.h>
 #include <kernel/shell.h>
+#include <kernel/thread.h>
+#include <kernel/trace_events.h>
 #include <lib/string.h>
 
 #define TARGET __attribute__((noinline, noclone, used))
@@ -35,6 +37,14 @@ TARGET unsigned long ftrace_test_target_other(unsigned long a)
 }
 
 TARGET void ftrace_test_empty(void) { barrier(); }
+
+/* One sched_switch tracepoint from the calling thread to itself: an event write at a call
+ * site that fires only when asked to (tests/icount.py steps it). */
+TARGET void ftrace_test_sched_switch(void)
+{
+    struct thread *me = current_thread();
+    trace_sched_switch(me, me);
+}
 
 /* A three-level chain for function_graph's nesting tests. */
 TARGET unsigned long ftrace_test_chain_c(unsigned long a) { return ftrace_test_target_hot(a) + 1; }
@@ -79,7 +89,8 @@ static long call_probe_target(unsigned long i)
 }
 
 /* `ftrace_test_call WHICH N`: calls a test target N times, so shell tests can trace it. */
-SHELL_COMMAND(ftrace_test_call, "ftrace_test_call chain|target|hot|empty|errno|probe N",
+SHELL_COMMAND(ftrace_test_call,
+              "ftrace_test_call chain|target|hot|empty|errno|probe|sched_switch N",
               "call a traced test function N times (for tracing tests)")
 {
     unsigned long n;
@@ -99,6 +110,8 @@ SHELL_COMMAND(ftrace_test_call, "ftrace_test_call chain|target|hot|empty|errno|p
             sink += (unsigned long)ftrace_errno_target(i);
         else if (!strcmp(argv[1], "probe"))
             sink += (unsigned long)call_probe_target(i);
+        else if (!strcmp(argv[1], "sched_switch"))
+            ftrace_test_sched_switch();
         else
             return shell_usage(ctx);
     }
