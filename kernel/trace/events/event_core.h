@@ -89,6 +89,7 @@ struct trace_event_call {
     unsigned flags;
     trace_event_print_call_fn print_call; /* instead of print, for events made at run time */
     trace_event_reg_fn reg;               /* NULL: the enabled byte is all there is */
+    void (*place_fields)(void);           /* sets fields' offsets at boot (event_define.h) */
 };
 
 /*
@@ -157,6 +158,18 @@ void trace_event_save_cmdlines_for_tracer(bool on);
 
 /* A string field copied into a record (comm): zero-padded, as Linux's memcpy of comm. */
 void trace_event_copy_comm(char dst[16], const char *src);
+
+/* Printers' helpers for TP_printk (event_define.h). The string of a __string field, or ""
+ * if its __data_loc points outside the record of len bytes. */
+const char *trace_event_get_str(const void *record, size_t len, uint32_t data_loc);
+/* __print_flags: the names of value's flags joined by delim, and the bits no name covers
+ * in hex, into buf; the table ends with a NULL name. */
+struct trace_event_flag_name {
+    unsigned long mask;
+    const char *name;
+};
+const char *trace_event_flags_str(char *buf, size_t size, unsigned long value, const char *delim,
+                                  const struct trace_event_flag_name *names);
 
 /* Recomputes whether sched_process_fork/free must run for options/event-fork and
  * options/function-fork (after either option or either pid list changes). */
