@@ -376,16 +376,29 @@ static unsigned cmdlines_size = TRACE_CMDLINES_DEFAULT, cmdlines_next;
 static uint16_t *cmdline_of_pid; /* slot + 1, by pid % CMDLINE_PID_MAP */
 static DEFINE_SPINLOCK(cmdline_lock);
 
-void trace_event_save_cmdline(int pid, const char *comm)
+/*
+ * Nearly every switch is between threads already cached: a lock-free look first. A
+ * racing resize may make it read a stale slot; the worst case is one missed update.
+ * Slots hold their comm zero-padded, so a comm that is zero-padded too (a thread's name)
+ * compares as two words.
+ */
+static __always_inline bool cmdline_is_saved(int pid, const char *comm, bool padded)
 {
-    if (pid <= 0 || !cmdlines)
-        return;
-    /* Nearly every switch is between threads already cached: a lock-free look first. A
-     * racing resize may make it read a stale slot; the worst case is one missed update. */
     unsigned seen = READ_ONCE(cmdline_of_pid[(unsigned)pid % CMDLINE_PID_MAP]);
-    if (seen && seen <= READ_ONCE(cmdlines_size) && cmdlines[seen - 1].pid == pid &&
-        strncmp(cmdlines[seen - 1].comm, comm, THREAD_NAME_LEN) == 0)
-        return;
+    if (!seen || seen > READ_ONCE(cmdlines_size) || cmdlines[seen - 1].pid != pid)
+        return false;
+    const char *saved = cmdlines[seen - 1].comm;
+    if (!padded)
+        return strncmp(saved, comm, THREAD_NAME_LEN) == 0;
+    typedef uint64_t __attribute__((may_alias)) comm_word;
+    const comm_word *a = (const comm_word *)saved, *b = (const comm_word *)comm;
+    return ((a[0] ^ b[0]) | (a[1] ^ b[1])) == 0;
+}
+
+static __noinline void cmdline_store(int pid, const char *comm)
+{
+    char padded[THREAD_NAME_LEN] = {0};
+    strlcpy(padded, comm, THREAD_NAME_LEN);
     unsigned long irq = arch_irq_save();
     if (!spin_trylock(&cmdline_lock)) {
         arch_irq_restore(irq);
@@ -402,9 +415,23 @@ void trace_event_save_cmdline(int pid, const char *comm)
         cmdlines[slot - 1].pid = pid;
         cmdline_of_pid[key] = (uint16_t)slot;
     }
-    strlcpy(cmdlines[slot - 1].comm, comm, THREAD_NAME_LEN);
+    memcpy(cmdlines[slot - 1].comm, padded, THREAD_NAME_LEN);
     spin_unlock(&cmdline_lock);
     arch_irq_restore(irq);
+}
+
+void trace_event_save_cmdline(int pid, const char *comm)
+{
+    if (pid <= 0 || !cmdlines || cmdline_is_saved(pid, comm, false))
+        return;
+    cmdline_store(pid, comm);
+}
+
+void trace_event_save_thread_cmdline(int pid, const char comm[THREAD_NAME_LEN])
+{
+    if (pid <= 0 || !cmdlines || cmdline_is_saved(pid, comm, true))
+        return;
+    cmdline_store(pid, comm);
 }
 
 bool trace_cmdline_lookup(int pid, char *buf, size_t len)

@@ -2,7 +2,8 @@
  * The trace-event core, private to kernel/trace/. This is the interface other event
  * sources (kprobe events, the trace.dat export) build on:
  *
- * - An event is a `struct trace_event_call` in the .trace_events section (TRACE_EVENT_CALL):
+ * - An event is a `struct trace_event_call` in the .trace_events section (TRACE_EVENT_CALL,
+ *   which event_define.h writes for each definition in include/kernel/events/):
  *   system, name, its fields (struct event_field, shared with the filter), Linux's print
  *   fmt text, and a printer for the body of its trace line. Its runtime state (id, enabled
  *   byte, filter) is a `struct trace_event_state` the definition points to.
@@ -14,7 +15,7 @@
  *   tracer's compact records (trace.h: their context word has type 1..5 in its top nibble).
  * - An emitter calls trace_event_reserve, fills its fields, and trace_event_commit, which
  *   runs the event's filter and discards a record that fails. Both are lock-free and safe
- *   in any context; the caller keeps its CPU (interrupts or preemption off) in between.
+ *   in any context. The generated writers use their inline forms (event_write.h).
  */
 #ifndef KERNEL_TRACE_EVENTS_EVENT_CORE_H
 #define KERNEL_TRACE_EVENTS_EVENT_CORE_H
@@ -150,6 +151,8 @@ void trace_event_print_format(struct seqbuf *s, const struct trace_event_call *c
 
 /* The saved_cmdlines cache: records comm for pid, from any context (skips if busy). */
 void trace_event_save_cmdline(int pid, const char *comm);
+/* The same for a thread's name: 16 bytes, zero-padded (the scheduler's fast case). */
+void trace_event_save_thread_cmdline(int pid, const char comm[16]);
 /* The name saved_cmdlines holds for pid, if any (any context, no lock). */
 bool trace_cmdline_lookup(int pid, char *buf, size_t len);
 

@@ -65,8 +65,8 @@ void trace_event_emit_sched_switch(struct thread *prev, struct thread *next)
 {
     uint8_t on = trace_event_on_sched_switch;
     if (on & (TRACE_EVENT_ON_CMDLINE | TRACE_EVENT_ON_CMDLINE_TRACER)) {
-        trace_event_save_cmdline(prev->pid, prev->name);
-        trace_event_save_cmdline(next->pid, next->name);
+        trace_event_save_thread_cmdline(prev->pid, prev->name);
+        trace_event_save_thread_cmdline(next->pid, next->name);
     }
     if (on & TRACE_EVENT_ON_RECORD)
         trace_event_write_sched_switch(prev, next);
