@@ -22,8 +22,10 @@
  *      and per event, its enabled byte and its struct trace_event_call;
  *   5. the writer: trace_event_emit_NAME(), which the tracepoint calls (trace_events.h),
  *      reserves the record inline (event_write.h), runs TP_fast_assign and commits.
- *      DEFINE_EVENT_WRAPPED leaves the emitter to the system's file and generates only
- *      trace_event_write_NAME() for it to call.
+ *      TRACE_EVENT_WRAPPED and DEFINE_EVENT_WRAPPED leave the emitter to the system's
+ *      file and generate only trace_event_write_NAME() for it to call.
+ *
+ * README.md here shows a definition and what each part of it means.
  *
  * ftrace's own events (FTRACE_ENTRY) get 1, 2 and 4: the tracers write them.
  */

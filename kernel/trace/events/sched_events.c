@@ -2,6 +2,8 @@
  * sched: the scheduler's events. Their definitions are include/kernel/events/sched.h;
  * here are the helpers those call, and the emitters that do more than record.
  */
+#include <kernel/init.h>
+#include <kernel/percpu.h>
 #include <kernel/thread.h>
 #include <lib/printf.h>
 #include <lib/string.h>
@@ -12,24 +14,27 @@
 
 #define SCHED_TRACE_PRIO 120 /* Linux's default priority, which every thread has here */
 
-static __noinline void sched_trace_idle_comm(char dst[16], const struct thread *t)
+/* The idle threads' comm: Linux's swapper/N, made once rather than at every switch. */
+static char sched_trace_swapper[MAX_CPUS][16];
+
+static void sched_trace_init(void)
 {
-    char buf[16];
-    snprintf(buf, sizeof(buf), "swapper/%u", t->cpu);
-    trace_event_copy_comm(dst, buf);
+    for (unsigned cpu = 0; cpu < MAX_CPUS; cpu++) {
+        char buf[16];
+        snprintf(buf, sizeof(buf), "swapper/%u", cpu);
+        trace_event_copy_comm(sched_trace_swapper[cpu], buf);
+    }
 }
+CORE_INITCALL(sched_trace_init);
 
 /*
- * The comm an event shows: the idle threads are Linux's swapper/N. A thread's name is
- * zero-padded (kzalloc, then strlcpy), so all of it is copied, as Linux copies comm.
+ * The comm an event shows. A thread's name is zero-padded (kzalloc, then strlcpy), so all
+ * of it is copied, as Linux copies comm.
  */
 static __always_inline void sched_trace_comm(char dst[16], const struct thread *t)
 {
     _Static_assert(sizeof(t->name) == 16, "comm is 16 bytes");
-    if (unlikely(t->is_idle))
-        sched_trace_idle_comm(dst, t);
-    else
-        __builtin_memcpy(dst, t->name, 16);
+    __builtin_memcpy(dst, unlikely(t->is_idle) ? sched_trace_swapper[t->cpu] : t->name, 16);
 }
 
 /* Linux's report of the thread being switched out. */
