@@ -34,7 +34,10 @@ CORE_INITCALL(sched_trace_init);
 static __always_inline void sched_trace_comm(char dst[16], const struct thread *t)
 {
     _Static_assert(sizeof(t->name) == 16, "comm is 16 bytes");
-    __builtin_memcpy(dst, unlikely(t->is_idle) ? sched_trace_swapper[t->cpu] : t->name, 16);
+    if (unlikely(t->is_idle))
+        __builtin_memcpy(dst, sched_trace_swapper[t->cpu], 16);
+    else
+        __builtin_memcpy(dst, t->name, 16);
 }
 
 /* Linux's report of the thread being switched out. */
