@@ -225,6 +225,7 @@ icount: check-deps all
 	$(PYTHON) tests/icount.py nop
 	$(PYTHON) tests/icount.py function $(if $(RESULTS),--results)
 	$(PYTHON) tests/icount.py function_graph $(if $(RESULTS),--results)
+	$(PYTHON) tests/icount.py sched_switch
 
 # Host tools: package name : a command it provides.
 DEP_PKGS := qemu-system-x86:qemu-system-x86_64 nasm:nasm grub-pc-bin:/usr/lib/grub/i386-pc/modinfo.sh \

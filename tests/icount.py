@@ -5,11 +5,15 @@
     python3 tests/icount.py function_graph  # function_graph, filtered to the target
     python3 tests/icount.py nop             # the site a NOP: the untraced baseline
     python3 tests/icount.py kprobe          # a kprobe event with two arguments on it
+    python3 tests/icount.py sched_switch    # one sched_switch event written (its tracepoint on)
 
 Boots build/kernel.elf's ISO at -smp 1 under single-threaded TCG with -icount (the guest
 clock counts instructions, so slow stepping adds no time between events) and a gdbstub, selects
 the tracer, calls ftrace_test_target three times (`ftrace_test_call target 3`) and
 single-steps the third call from its first instruction until it is back in its caller.
+The event modes enable one event instead and step the third call of a test target whose
+body is that event's tracepoint (`ftrace_test_call sched_switch 3`): the enabled test and
+the whole record written.
 Prints the instructions per function, and what costs most under TCG besides their
 number: returns and indirect branches (each a translation-block lookup instead of a
 chained jump), rdtsc (a helper call), and instructions that touch the interrupt flag.
@@ -39,6 +43,10 @@ from harness.paths import GRUB_TEMPLATE, ISO_DIR, KERNEL, MKISO, ROOT  # noqa: E
 from harness.paths import TEST_CMDLINE as CMDLINE  # noqa: E402
 
 TARGET = "ftrace_test_target"
+# Modes that step another target than TARGET: (target, its ftrace_test_call name).
+TARGETS = {
+    "sched_switch": ("ftrace_test_sched_switch", "sched_switch"),
+}
 SETUP = {
     "nop": [],
     "function": [f"echo {TARGET} > /sys/kernel/tracing/set_ftrace_filter",
@@ -48,6 +56,7 @@ SETUP = {
     # A SAVE_REGS op through the regs-saving trampoline and the generic dispatcher.
     "kprobe": [f"echo 'p:icount {TARGET} a=%di b=%si' > /sys/kernel/tracing/kprobe_events",
                "echo 1 > /sys/kernel/tracing/events/kprobes/icount/enable"],
+    "sched_switch": ["echo 1 > /sys/kernel/tracing/events/sched/sched_switch/enable"],
 }
 
 # Runs inside gdb: stops at the target's third call, steps it, writes one pc per line.
@@ -158,7 +167,8 @@ def main():
 
     iso = IsoCache(ROOT, KERNEL, MKISO, ISO_DIR, extra_inputs=[GRUB_TEMPLATE]).get(CMDLINE)
     syms = symbols(KERNEL)
-    target = next(a for a, n in syms if n == TARGET)
+    target_name, call_name = TARGETS.get(args.tracer, (TARGET, "target"))
+    target = next(a for a, n in syms if n == target_name)
     port = free_port()
     # -icount: the guest clock follows instructions, not the host, so the seconds that
     # stepping takes do not show up as time between events (time extends, page changes).
@@ -184,7 +194,7 @@ def main():
             gdb = subprocess.Popen(["gdb", "-nx", "-batch", "-x", str(script), str(KERNEL)],
                                    stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
             time.sleep(3)  # gdb connects, sets the breakpoint and lets the guest run on
-            console.send(b"ftrace_test_call target 3\r")
+            console.send(f"ftrace_test_call {call_name} 3\r".encode())
             out, _ = gdb.communicate(timeout=600)
             if not pcs_file.exists():
                 sys.exit("icount: gdb stepped nothing:\n" + out)
@@ -204,7 +214,7 @@ def main():
             kinds[k] += 1
         if args.verbose:
             print(f"{pc:x}  {fn:32} {insn}")
-    print(f"{args.tracer}: one call of {TARGET}, {len(pcs)} instructions")
+    print(f"{args.tracer}: one call of {target_name}, {len(pcs)} instructions")
     for fn, n in per_fn.items():
         print(f"  {n:5}  {fn}")
     print("  returns %(ret)d, indirect calls/jumps %(indirect)d, rdtsc %(rdtsc)d, "

@@ -28,6 +28,8 @@ unsigned long ftrace_test_chain_b(unsigned long a);
 unsigned long ftrace_test_chain_c(unsigned long a);
 /* An empty traced function and its twin built without -pg (bench nop). */
 void ftrace_test_empty(void);
+/* Emits sched_switch from the current thread to itself (one event write, for icount). */
+void ftrace_test_sched_switch(void);
 void ftrace_test_empty_untraced(void);
 /* Damages its own function_graph frame (when traced) and returns whether it could. */
 unsigned long fgraph_mismatch_victim(void);

@@ -27,6 +27,11 @@ struct thread;
 #define TRACE_EVENT_ON_CMDLINE 0x4
 #define TRACE_EVENT_ON_CMDLINE_TRACER 0x8
 
+/*
+ * The events: one definition each, in include/kernel/events/, read here for their
+ * tracepoints and by kernel/trace/events/ for everything else (event_define.h). Here only
+ * the name, TP_PROTO and TP_ARGS of each matter.
+ */
 #define TRACE_EVENT_HOOK(name, proto, args)                                                        \
     extern volatile uint8_t trace_event_on_##name;                                                 \
     void trace_event_emit_##name proto;                                                            \
@@ -36,30 +41,29 @@ struct thread;
             trace_event_emit_##name args;                                                          \
     }
 
-/* sched: the scheduler, thread creation and exit. */
-TRACE_EVENT_HOOK(sched_switch, (struct thread * prev, struct thread *next), (prev, next))
-TRACE_EVENT_HOOK(sched_waking, (struct thread * t), (t))
-TRACE_EVENT_HOOK(sched_wakeup, (struct thread * t), (t))
-TRACE_EVENT_HOOK(sched_wakeup_new, (struct thread * t), (t))
-TRACE_EVENT_HOOK(sched_process_fork, (struct thread * parent, struct thread *child),
-                 (parent, child))
-TRACE_EVENT_HOOK(sched_process_exit, (struct thread * t), (t))
-TRACE_EVENT_HOOK(sched_process_free, (struct thread * t), (t))
-TRACE_EVENT_HOOK(sched_migrate_task, (struct thread * t, unsigned dest_cpu), (t, dest_cpu))
+#define TP_PROTO(...) (__VA_ARGS__)
+#define TP_ARGS(...) (__VA_ARGS__)
+#define TRACE_EVENT(name, proto, args, other_pid, tstruct, assign, print)                          \
+    TRACE_EVENT_HOOK(name, proto, args)
+#define TRACE_EVENT_WRAPPED(name, proto, args, other_pid, tstruct, assign, print)                  \
+    TRACE_EVENT_HOOK(name, proto, args)
+#define DECLARE_EVENT_CLASS(class, proto, args, other_pid, tstruct, assign, print)
+#define DEFINE_EVENT(class, name, proto, args) TRACE_EVENT_HOOK(name, proto, args)
+#define DEFINE_EVENT_WRAPPED(class, name, proto, args) TRACE_EVENT_HOOK(name, proto, args)
 
-/* irq: device interrupts (Linux's irq numbers: the I/O APIC / PIC line). */
-TRACE_EVENT_HOOK(irq_handler_entry, (int irq, const char *name), (irq, name))
-TRACE_EVENT_HOOK(irq_handler_exit, (int irq, int ret), (irq, ret))
+#include <kernel/events/irq.h>
+#include <kernel/events/irq_vectors.h>
+#include <kernel/events/sched.h>
 
-/* irq_vectors: the local APIC's own vectors; vector is the IDT vector. */
-TRACE_EVENT_HOOK(local_timer_entry, (int vector), (vector))
-TRACE_EVENT_HOOK(local_timer_exit, (int vector), (vector))
-TRACE_EVENT_HOOK(reschedule_entry, (int vector), (vector))
-TRACE_EVENT_HOOK(reschedule_exit, (int vector), (vector))
-TRACE_EVENT_HOOK(call_function_entry, (int vector), (vector))
-TRACE_EVENT_HOOK(call_function_exit, (int vector), (vector))
-TRACE_EVENT_HOOK(call_function_single_entry, (int vector), (vector))
-TRACE_EVENT_HOOK(call_function_single_exit, (int vector), (vector))
+#undef TP_PROTO
+#undef TP_ARGS
+#undef TRACE_EVENT
+#undef TRACE_EVENT_WRAPPED
+#undef DECLARE_EVENT_CLASS
+#undef DEFINE_EVENT
+#undef DEFINE_EVENT_WRAPPED
+#undef TRACE_SYSTEM
+#undef TRACE_SYSTEM_ORDER
 
 /*
  * trace_printk(fmt, ...): records ftrace:bprint (the format's address and the arguments in

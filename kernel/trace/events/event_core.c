@@ -17,6 +17,7 @@
 
 #include "event_core.h"
 #include "event_files.h"
+#include "event_write.h"
 #include "trace_internal.h"
 
 extern const struct trace_event_call __start_trace_events[], __stop_trace_events[];
@@ -162,9 +163,12 @@ static int event_order_cmp(const void *a, const void *b)
 
 static void trace_events_init(void)
 {
-    for (const struct trace_event_call *c = __start_trace_events; c < __stop_trace_events; c++)
+    for (const struct trace_event_call *c = __start_trace_events; c < __stop_trace_events; c++) {
+        if (c->place_fields)
+            c->place_fields();
         if (events_nr < TRACE_EVENT_MAX)
             events_sorted[events_nr++] = c;
+    }
     sort(events_sorted, events_nr, sizeof(events_sorted[0]), event_order_cmp);
     unsigned next_id = TRACE_EVENT_ID_FIRST_DYNAMIC;
     for (size_t i = 0; i < events_nr; i++) {
@@ -180,8 +184,7 @@ CORE_INITCALL(trace_events_init);
 /* ---- set_event_pid / set_event_notrace_pid ---- */
 
 struct trace_event_pids trace_event_pids[2];
-/* Non-zero while either list holds a pid: the only cost the write path pays otherwise. */
-static volatile unsigned event_pids_active;
+volatile unsigned trace_event_pids_active;
 
 static bool pid_in(const struct trace_event_pids *l, int pid)
 {
@@ -202,65 +205,44 @@ static bool trace_event_pid_allowed(int pid)
 
 void trace_event_pids_changed(void)
 {
-    WRITE_ONCE(event_pids_active, trace_event_pids[0].count + trace_event_pids[1].count);
+    WRITE_ONCE(trace_event_pids_active, trace_event_pids[0].count + trace_event_pids[1].count);
     trace_event_update_follow();
 }
 
 /* ---- the write path ---- */
 
+bool trace_event_may_record(struct percpu *cpu, int other_pid)
+{
+    if (!((trace_global.cpumask >> cpu->cpu) & 1))
+        return false;
+    return !READ_ONCE(trace_event_pids_active) || trace_event_pid_allowed(cpu->current_pid) ||
+           (other_pid >= 0 && trace_event_pid_allowed(other_pid));
+}
+
 void *trace_event_reserve(const struct trace_event_call *call, size_t size, int other_pid,
                           struct rb_reservation *res)
 {
-    struct percpu *cpu = this_cpu();
-    /* Keeps the CPU until the commit without calling the (traced) preempt_disable. */
-    cpu->preempt_count++;
-    barrier();
-    struct thread *t = cpu->current;
-    int pid = t ? t->pid : 0;
-    if (!((trace_global.cpumask >> cpu->cpu) & 1))
-        goto refuse;
-    if (unlikely(event_pids_active) && !trace_event_pid_allowed(pid) &&
-        (other_pid < 0 || !trace_event_pid_allowed(other_pid)))
-        goto refuse;
-    struct trace_event_common *rec = rb_reserve(trace_global.buffer, (unsigned)size, res);
-    if (!rec)
-        goto refuse;
-    unsigned flags = arch_irqs_enabled() ? 0 : TRACE_EVENT_FLAG_IRQS_OFF;
-    /* Both resched bits: Linux prints 'N' for that pair, as the compact records show it. */
-    if (cpu->need_resched)
-        flags |= TRACE_EVENT_FLAG_NEED_RESCHED | TRACE_EVENT_FLAG_PREEMPT_RESCHED;
-    if (cpu->nmi_depth)
-        flags |= TRACE_EVENT_FLAG_NMI;
-    else if (cpu->irq_depth)
-        flags |= TRACE_EVENT_FLAG_HARDIRQ;
-    int preempt = cpu->preempt_count - 1;
-    rec->type = call->state->id;
-    rec->flags = (uint8_t)flags;
-    /* Low nibble only: the high nibble must stay 0 (see event_core.h). */
-    rec->preempt_count = (uint8_t)(preempt <= 0 ? 0 : preempt > 15 ? 15 : preempt);
-    rec->pid = pid;
-    return rec;
-refuse:
-    barrier();
-    cpu->preempt_count--;
-    return NULL;
+    return trace_event_reserve_on(this_cpu(), call, size, other_pid, res);
 }
 
-void trace_event_commit(const struct trace_event_call *call, void *record, size_t size,
-                        struct rb_reservation *res)
+void trace_event_commit_filtered(const struct trace_event_call *call, void *record, size_t size,
+                                 struct rb_reservation *res)
 {
-    struct percpu *cpu = this_cpu();
     /* Counted in before the filter is read, so that its replacement waits for us. */
     unsigned reader = sync_read_enter(&trace_event_filter_readers);
     struct event_filter *filter = __atomic_load_n(&call->state->filter, __ATOMIC_ACQUIRE);
     bool keep = !filter || event_filter_match(filter, record, size);
     sync_read_exit(&trace_event_filter_readers, reader);
     if (keep)
-        rb_commit(trace_global.buffer, res);
+        rb_commit_inline(res);
     else
         rb_discard(trace_global.buffer, res);
-    barrier();
-    cpu->preempt_count--;
+}
+
+void trace_event_commit(const struct trace_event_call *call, void *record, size_t size,
+                        struct rb_reservation *res)
+{
+    trace_event_commit_on(this_cpu(), call, record, size, res);
 }
 
 void trace_event_copy_comm(char dst[16], const char *src)
@@ -268,6 +250,32 @@ void trace_event_copy_comm(char dst[16], const char *src)
     size_t n = strnlen(src, 15);
     memcpy(dst, src, n);
     memset(dst + n, 0, 16 - n);
+}
+
+const char *trace_event_get_str(const void *record, size_t len, uint32_t data_loc)
+{
+    unsigned off = data_loc & 0xffff, n = data_loc >> 16;
+    const char *str = (const char *)record + off;
+    if (!n || off + n > len || str[n - 1] != '\0')
+        return "";
+    return str;
+}
+
+const char *trace_event_flags_str(char *buf, size_t size, unsigned long value, const char *delim,
+                                  const struct trace_event_flag_name *names)
+{
+    size_t at = 0;
+    buf[0] = '\0';
+    for (; names->name && value; names++) {
+        if ((value & names->mask) != names->mask)
+            continue;
+        value &= ~names->mask;
+        at += (size_t)snprintf(buf + MIN(at, size), at < size ? size - at : 0, "%s%s",
+                               at ? delim : "", names->name);
+    }
+    if (value)
+        snprintf(buf + MIN(at, size), at < size ? size - at : 0, "%s0x%lx", at ? delim : "", value);
+    return buf;
 }
 
 /* ---- the reader side ---- */
@@ -365,16 +373,29 @@ static unsigned cmdlines_size = TRACE_CMDLINES_DEFAULT, cmdlines_next;
 static uint16_t *cmdline_of_pid; /* slot + 1, by pid % CMDLINE_PID_MAP */
 static DEFINE_SPINLOCK(cmdline_lock);
 
-void trace_event_save_cmdline(int pid, const char *comm)
+/*
+ * Nearly every switch is between threads already cached: a lock-free look first. A
+ * racing resize may make it read a stale slot; the worst case is one missed update.
+ * Slots hold their comm zero-padded, so a comm that is zero-padded too (a thread's name)
+ * compares as two words.
+ */
+static __always_inline bool cmdline_is_saved(int pid, const char *comm, bool padded)
 {
-    if (pid <= 0 || !cmdlines)
-        return;
-    /* Nearly every switch is between threads already cached: a lock-free look first. A
-     * racing resize may make it read a stale slot; the worst case is one missed update. */
     unsigned seen = READ_ONCE(cmdline_of_pid[(unsigned)pid % CMDLINE_PID_MAP]);
-    if (seen && seen <= READ_ONCE(cmdlines_size) && cmdlines[seen - 1].pid == pid &&
-        strncmp(cmdlines[seen - 1].comm, comm, THREAD_NAME_LEN) == 0)
-        return;
+    if (!seen || seen > READ_ONCE(cmdlines_size) || cmdlines[seen - 1].pid != pid)
+        return false;
+    const char *saved = cmdlines[seen - 1].comm;
+    if (!padded)
+        return strncmp(saved, comm, THREAD_NAME_LEN) == 0;
+    typedef uint64_t __attribute__((may_alias)) comm_word;
+    const comm_word *a = (const comm_word *)saved, *b = (const comm_word *)comm;
+    return ((a[0] ^ b[0]) | (a[1] ^ b[1])) == 0;
+}
+
+static __noinline void cmdline_store(int pid, const char *comm)
+{
+    char padded[THREAD_NAME_LEN] = {0};
+    strlcpy(padded, comm, THREAD_NAME_LEN);
     unsigned long irq = arch_irq_save();
     if (!spin_trylock(&cmdline_lock)) {
         arch_irq_restore(irq);
@@ -391,9 +412,23 @@ void trace_event_save_cmdline(int pid, const char *comm)
         cmdlines[slot - 1].pid = pid;
         cmdline_of_pid[key] = (uint16_t)slot;
     }
-    strlcpy(cmdlines[slot - 1].comm, comm, THREAD_NAME_LEN);
+    memcpy(cmdlines[slot - 1].comm, padded, THREAD_NAME_LEN);
     spin_unlock(&cmdline_lock);
     arch_irq_restore(irq);
+}
+
+void trace_event_save_cmdline(int pid, const char *comm)
+{
+    if (pid <= 0 || !cmdlines || cmdline_is_saved(pid, comm, false))
+        return;
+    cmdline_store(pid, comm);
+}
+
+void trace_event_save_thread_cmdline(int pid, const char comm[THREAD_NAME_LEN])
+{
+    if (pid <= 0 || !cmdlines || cmdline_is_saved(pid, comm, true))
+        return;
+    cmdline_store(pid, comm);
 }
 
 bool trace_cmdline_lookup(int pid, char *buf, size_t len)

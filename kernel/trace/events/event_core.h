@@ -2,7 +2,8 @@
  * The trace-event core, private to kernel/trace/. This is the interface other event
  * sources (kprobe events, the trace.dat export) build on:
  *
- * - An event is a `struct trace_event_call` in the .trace_events section (TRACE_EVENT_CALL):
+ * - An event is a `struct trace_event_call` in the .trace_events section (TRACE_EVENT_CALL,
+ *   which event_define.h writes for each definition in include/kernel/events/):
  *   system, name, its fields (struct event_field, shared with the filter), Linux's print
  *   fmt text, and a printer for the body of its trace line. Its runtime state (id, enabled
  *   byte, filter) is a `struct trace_event_state` the definition points to.
@@ -15,7 +16,7 @@
  *   top nibble).
  * - An emitter calls trace_event_reserve, fills its fields, and trace_event_commit, which
  *   runs the event's filter and discards a record that fails. Both are lock-free and safe
- *   in any context; the caller keeps its CPU (interrupts or preemption off) in between.
+ *   in any context. The generated writers use their inline forms (event_write.h).
  */
 #ifndef KERNEL_TRACE_EVENTS_EVENT_CORE_H
 #define KERNEL_TRACE_EVENTS_EVENT_CORE_H
@@ -90,6 +91,7 @@ struct trace_event_call {
     unsigned flags;
     trace_event_print_call_fn print_call; /* instead of print, for events made at run time */
     trace_event_reg_fn reg;               /* NULL: the enabled byte is all there is */
+    void (*place_fields)(void);           /* sets fields' offsets at boot (event_define.h) */
 };
 
 /*
@@ -150,6 +152,8 @@ void trace_event_print_format(struct seqbuf *s, const struct trace_event_call *c
 
 /* The saved_cmdlines cache: records comm for pid, from any context (skips if busy). */
 void trace_event_save_cmdline(int pid, const char *comm);
+/* The same for a thread's name: 16 bytes, zero-padded (the scheduler's fast case). */
+void trace_event_save_thread_cmdline(int pid, const char comm[16]);
 /* The name saved_cmdlines holds for pid, if any (any context, no lock). */
 bool trace_cmdline_lookup(int pid, char *buf, size_t len);
 
@@ -158,6 +162,18 @@ void trace_event_save_cmdlines_for_tracer(bool on);
 
 /* A string field copied into a record (comm): zero-padded, as Linux's memcpy of comm. */
 void trace_event_copy_comm(char dst[16], const char *src);
+
+/* Printers' helpers for TP_printk (event_define.h). The string of a __string field, or ""
+ * if its __data_loc points outside the record of len bytes. */
+const char *trace_event_get_str(const void *record, size_t len, uint32_t data_loc);
+/* __print_flags: the names of value's flags joined by delim, and the bits no name covers
+ * in hex, into buf; the table ends with a NULL name. */
+struct trace_event_flag_name {
+    unsigned long mask;
+    const char *name;
+};
+const char *trace_event_flags_str(char *buf, size_t size, unsigned long value, const char *delim,
+                                  const struct trace_event_flag_name *names);
 
 /* Recomputes whether sched_process_fork/free must run for options/event-fork and
  * options/function-fork (after either option or either pid list changes). */

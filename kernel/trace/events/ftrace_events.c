@@ -23,107 +23,14 @@
 #include "event_core.h"
 #include "trace_internal.h"
 
-#define FIELD_ULONG(name_, off)                                                                    \
-    {                                                                                              \
-        "unsigned long", name_, off, 8, false, EVENT_FIELD_INT                                     \
-    }
-
-/* ---- formats of the compact records ---- */
-
-static const struct event_field function_fields[] = {
-    FIELD_ULONG("ip", 8),
-    FIELD_ULONG("parent_ip", 16),
-};
-TRACE_EVENT_CALL(function, NULL, .system = "ftrace", .name = "function", .fields = function_fields,
-                 .nfields = ARRAY_SIZE(function_fields), .fixed_id = TRACE_EVENT_ID_FUNCTION,
-                 .flags = TRACE_EVENT_FL_FTRACE, .order = 1,
-                 .print_fmt = "\" %ps <-- %ps\", (void *)REC->ip, (void *)REC->parent_ip");
-
-static const struct event_field kernel_stack_fields[] = {
-    {"int", "size", 8, 4, true, EVENT_FIELD_INT},
-    {"unsigned long[8]", "caller", 16, 64, false, EVENT_FIELD_INT},
-};
-TRACE_EVENT_CALL(kernel_stack, NULL, .system = "ftrace", .name = "kernel_stack",
-                 .fields = kernel_stack_fields, .nfields = ARRAY_SIZE(kernel_stack_fields),
-                 .fixed_id = TRACE_EVENT_ID_KERNEL_STACK, .flags = TRACE_EVENT_FL_FTRACE,
-                 .order = 4,
-                 .print_fmt = "\"\\t=> %ps\\n\\t=> %ps\\n\\t=> %ps\\n\" \"\\t=> %ps\\n\\t=> "
-                              "%ps\\n\\t=> %ps\\n\" \"\\t=> %ps\\n\\t=> %ps\\n\", (void "
-                              "*)REC->caller[0], (void *)REC->caller[1], (void "
-                              "*)REC->caller[2], (void *)REC->caller[3], (void "
-                              "*)REC->caller[4], (void *)REC->caller[5], (void "
-                              "*)REC->caller[6], (void *)REC->caller[7]");
-
-static const struct event_field print_fields[] = {
-    FIELD_ULONG("ip", 8),
-    {"char[]", "buf", 16, 0, true, EVENT_FIELD_CHAR_ARRAY},
-};
-TRACE_EVENT_CALL(print, NULL, .system = "ftrace", .name = "print", .fields = print_fields,
-                 .nfields = ARRAY_SIZE(print_fields), .fixed_id = TRACE_EVENT_ID_PRINT,
-                 .flags = TRACE_EVENT_FL_FTRACE, .order = 5,
-                 .print_fmt = "\"%ps: %s\", (void *)REC->ip, REC->buf");
-
-static const struct event_field funcgraph_exit_fields[] = {
-    FIELD_ULONG("func", 8),
-    {"int", "depth", 16, 4, true, EVENT_FIELD_INT},
-    {"unsigned int", "overrun", 20, 4, false, EVENT_FIELD_INT},
-    {"unsigned long long", "calltime", 24, 8, false, EVENT_FIELD_INT},
-    {"unsigned long long", "rettime", 32, 8, false, EVENT_FIELD_INT},
-};
-TRACE_EVENT_CALL(funcgraph_exit, NULL, .system = "ftrace", .name = "funcgraph_exit",
-                 .fields = funcgraph_exit_fields, .nfields = ARRAY_SIZE(funcgraph_exit_fields),
-                 .fixed_id = TRACE_EVENT_ID_FUNCGRAPH_EXIT, .flags = TRACE_EVENT_FL_FTRACE,
-                 .order = 10,
-                 .print_fmt = "\"<-- %ps (%d) (start: %llx  end: %llx) over: %d\", (void "
-                              "*)REC->func, REC->depth, REC->calltime, REC->rettime, REC->depth");
-
-static const struct event_field funcgraph_entry_fields[] = {
-    FIELD_ULONG("func", 8),
-    {"int", "depth", 16, 4, true, EVENT_FIELD_INT},
-};
-TRACE_EVENT_CALL(funcgraph_entry, NULL, .system = "ftrace", .name = "funcgraph_entry",
-                 .fields = funcgraph_entry_fields, .nfields = ARRAY_SIZE(funcgraph_entry_fields),
-                 .fixed_id = TRACE_EVENT_ID_FUNCGRAPH_ENTRY, .flags = TRACE_EVENT_FL_FTRACE,
-                 .order = 11, .print_fmt = "\"--> %ps (%d)\", (void *)REC->func, REC->depth");
-
-/* ---- bprint and bputs: trace_printk() ---- */
-
-struct bprint_record {
-    struct trace_event_common common;
-    uint64_t ip;
-    uint64_t fmt;
-    uint32_t buf[];
-};
-struct bputs_record {
-    struct trace_event_common common;
-    uint64_t ip;
-    uint64_t str;
-};
-
 static void print_bprint(struct seqbuf *s, const void *record, size_t len);
 static void print_bputs(struct seqbuf *s, const void *record, size_t len);
 
-static const struct event_field bprint_fields[] = {
-    FIELD_ULONG("ip", 8),
-    {"const char *", "fmt", 16, 8, false, EVENT_FIELD_INT},
-    {"u32[]", "buf", 24, 0, false, EVENT_FIELD_INT},
-};
-TRACE_EVENT_CALL(bprint, NULL, .system = "ftrace", .name = "bprint", .fields = bprint_fields,
-                 .nfields = ARRAY_SIZE(bprint_fields), .fixed_id = TRACE_EVENT_ID_BPRINT,
-                 .flags = TRACE_EVENT_FL_FTRACE | TRACE_EVENT_FL_NO_NAME, .order = 6,
-                 .print = print_bprint, .print_fmt = "\"%ps: %s\", (void *)REC->ip, REC->fmt");
-
-static const struct event_field bputs_fields[] = {
-    FIELD_ULONG("ip", 8),
-    {"const char *", "str", 16, 8, false, EVENT_FIELD_INT},
-};
-TRACE_EVENT_CALL(bputs, NULL, .system = "ftrace", .name = "bputs", .fields = bputs_fields,
-                 .nfields = ARRAY_SIZE(bputs_fields), .fixed_id = TRACE_EVENT_ID_BPUTS,
-                 .flags = TRACE_EVENT_FL_FTRACE | TRACE_EVENT_FL_NO_NAME, .order = 14,
-                 .print = print_bputs, .print_fmt = "\"%ps: %s\", (void *)REC->ip, REC->str");
+#define TRACE_EVENT_DEFINITIONS "ftrace_entries.h"
+#include "event_define.h"
 
 /* Linux's TRACE_BUF_SIZE bounds the packed arguments; the ring buffer bounds us first. */
-#define BPRINT_ARGS_MAX (RB_MAX_PAYLOAD - sizeof(struct bprint_record))
+#define BPRINT_ARGS_MAX (RB_MAX_PAYLOAD - sizeof(struct trace_event_raw_bprint))
 
 /* One conversion of a printf format: its spec (for the reader) and its packed size. */
 struct bprint_conv {
@@ -214,13 +121,14 @@ int trace_event_bprintk(unsigned long ip, const char *fmt, ...)
     }
     va_end(ap);
     len = align_up(len, 4);
-    size_t size = sizeof(struct bprint_record) + len;
+    size_t size = sizeof(struct trace_event_raw_bprint) + len;
     struct rb_reservation res;
-    struct bprint_record *r = trace_event_reserve(&trace_event_call_bprint, size, -1, &res);
+    struct trace_event_raw_bprint *r =
+        trace_event_reserve(&trace_event_call_bprint, size, -1, &res);
     if (!r)
         return 0;
     r->ip = ip;
-    r->fmt = (uintptr_t)fmt;
+    r->fmt = fmt;
     memcpy(r->buf, args, len);
     trace_event_commit(&trace_event_call_bprint, r, size, &res);
     return (int)len;
@@ -229,11 +137,12 @@ int trace_event_bprintk(unsigned long ip, const char *fmt, ...)
 int trace_event_bputs(unsigned long ip, const char *str)
 {
     struct rb_reservation res;
-    struct bputs_record *r = trace_event_reserve(&trace_event_call_bputs, sizeof(*r), -1, &res);
+    struct trace_event_raw_bputs *r =
+        trace_event_reserve(&trace_event_call_bputs, sizeof(*r), -1, &res);
     if (!r)
         return 0;
     r->ip = ip;
-    r->str = (uintptr_t)str;
+    r->str = str;
     trace_event_commit(&trace_event_call_bputs, r, sizeof(*r), &res);
     return (int)strlen(str);
 }
@@ -289,21 +198,20 @@ static void bprint_format(struct seqbuf *s, const char *fmt, const uint8_t *args
 /* Linux's line: the caller's symbol, ": ", the text (with no event name before it). */
 static void print_bprint(struct seqbuf *s, const void *record, size_t len)
 {
-    const struct bprint_record *r = record;
+    const struct trace_event_raw_bprint *r = record;
     trace_print_sym(s, (unsigned long)r->ip, trace_opt(TRACE_OPT_SYM_OFFSET),
                     trace_opt(TRACE_OPT_SYM_ADDR));
     seq_puts(s, ": ");
     if (len >= sizeof(*r))
-        bprint_format(s, (const char *)(uintptr_t)r->fmt, (const uint8_t *)r->buf,
-                      len - sizeof(*r));
+        bprint_format(s, r->fmt, (const uint8_t *)r->buf, len - sizeof(*r));
 }
 
 static void print_bputs(struct seqbuf *s, const void *record, size_t len)
 {
-    const struct bputs_record *r = record;
+    const struct trace_event_raw_bputs *r = record;
     trace_print_sym(s, (unsigned long)r->ip, trace_opt(TRACE_OPT_SYM_OFFSET),
                     trace_opt(TRACE_OPT_SYM_ADDR));
-    seq_printf(s, ": %s", (const char *)(uintptr_t)r->str);
+    seq_printf(s, ": %s", r->str);
 }
 
 /* ---- printk_formats ---- */
