@@ -176,15 +176,21 @@ static void fgraph_entry(unsigned long ip, unsigned long parent_ip, struct ftrac
     fgraph_entry_body(this_cpu(), ip, (unsigned long *)ftrace_regs_get_stack_pointer(fregs));
 }
 
-/* The entry needs no context bit: interrupts nest on the shadow stack by irq_depth. */
-static __always_inline void fgraph_entry_guarded(struct percpu *cpu, unsigned long ip,
-                                                 unsigned long *parent_slot, unsigned context_bit)
+/*
+ * The graph op's handler, which its own trampoline calls: the guard and the entry in one
+ * frame. The entry needs no context bit: interrupts nest on the shadow stack by irq_depth.
+ */
+FTRACE_OP_HANDLER_TEXT static void fgraph_op_handler(unsigned long ret_ip,
+                                                     unsigned long *parent_slot)
 {
-    fgraph_entry_body(cpu, ip, parent_slot);
+    struct ftrace_guard gd;
+    if (unlikely(!ftrace_guard_enter(&gd, ret_ip))) {
+        ftrace_callback_recursed(&fgraph_ftrace_ops, gd.ip, *parent_slot);
+        return;
+    }
+    fgraph_entry_body(gd.cpu, gd.ip, parent_slot);
+    ftrace_guard_exit(&gd);
 }
-
-/* From the graph op's own trampoline: the callback guard inline, in one frame. */
-FTRACE_DEFINE_DIRECT_ENTRY(fgraph_entry_direct, &fgraph_ftrace_ops, fgraph_entry_guarded)
 
 static void report_mismatch(struct fgraph_thread *g, unsigned long *slot)
 {
@@ -349,7 +355,7 @@ int register_ftrace_graph(struct fgraph_ops *gops)
         if (first) {
             /* The graph op follows set_ftrace_filter/notrace, as function tracing does. */
             fgraph_ftrace_ops.func = fgraph_entry;
-            fgraph_ftrace_ops.entry = fgraph_entry_direct;
+            fgraph_ftrace_ops.handler = fgraph_op_handler;
             ftrace_ops_set_hashes(&fgraph_ftrace_ops,
                                   ftrace_hash_copy(ftrace_global_ops->filter_hash),
                                   ftrace_hash_copy(ftrace_global_ops->notrace_hash));
