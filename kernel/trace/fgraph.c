@@ -98,6 +98,68 @@ static __always_inline uint8_t fgraph_clients_entry(struct percpu *cpu, unsigned
 }
 
 /*
+ * The thread whose shadow stack a traced call on this CPU uses: NULL when there is none
+ * (early boot, a thread without one) or graph tracing stopped.
+ */
+static __always_inline struct fgraph_thread *fgraph_current(const struct percpu *cpu)
+{
+    struct thread *t = cpu->current;
+    if (unlikely(!t || !t->trace_state || fgraph_dead))
+        return NULL;
+    return t->trace_state;
+}
+
+/*
+ * Pushes the frame of a call of func, whose return address is at parent_slot, onto g: the
+ * return is not hooked yet (fgraph_hook_return). NULL when the stack is full; *flags is
+ * the frame's context in both cases.
+ */
+static __always_inline struct fgraph_frame *
+fgraph_push_frame(const struct percpu *cpu, struct fgraph_thread *g, unsigned long func,
+                  unsigned long *parent_slot, uint8_t *flags)
+{
+    unsigned idx = g->curr;
+    *flags = 0;
+    if (unlikely(cpu->irq_depth)) {
+        *flags = FGRAPH_FRAME_IN_IRQ;
+        if (idx == 0 || !(g->stack[idx - 1].flags & FGRAPH_FRAME_IN_IRQ))
+            *flags |= FGRAPH_FRAME_IRQ_ENTRY;
+    }
+    if (unlikely(idx >= FGRAPH_DEPTH))
+        return NULL;
+    /*
+     * No need to mask interrupts: an interrupt on this CPU pushes its frames above ours
+     * and pops them all before it returns (if it switches threads, the others use their
+     * own stacks). So claim the slot by raising curr first, then fill it.
+     */
+    g->curr = idx + 1;
+    barrier();
+    struct fgraph_frame *f = &g->stack[idx];
+    f->ret = *parent_slot;
+    f->func = func;
+    f->retp = parent_slot;
+    f->flags = *flags;
+    f->depth = idx;
+    return f;
+}
+
+/* Drops the top frame f of g, whose return nobody wanted. */
+static __always_inline void fgraph_drop_frame(struct fgraph_thread *g, const struct fgraph_frame *f)
+{
+    barrier();
+    g->curr = f->depth;
+}
+
+/* The traced function returns to return_to_handler, to the clients in f->users. */
+static __always_inline void fgraph_hook_return(unsigned long *parent_slot)
+{
+    /* Only once the frame is complete: an interrupt's backtrace maps the hooked slot back
+     * through it (ftrace_graph_ret_addr). */
+    barrier();
+    *parent_slot = (unsigned long)return_to_handler;
+}
+
+/*
  * The shadow stack is full: the call still goes to the clients, on a scratch frame, so the
  * profiler counts it, and counts as overrun; its return is not hooked.
  */
@@ -120,41 +182,19 @@ static __noinline void fgraph_entry_overflow(struct percpu *cpu, struct fgraph_t
 static __always_inline void fgraph_entry_body(struct percpu *cpu, unsigned long ip,
                                               unsigned long *parent_slot)
 {
-    struct thread *t = cpu->current;
-    if (unlikely(!t || !t->trace_state || fgraph_dead))
+    struct fgraph_thread *g = fgraph_current(cpu);
+    if (!g)
         return;
-    struct fgraph_thread *g = t->trace_state;
     unsigned users = READ_ONCE(fgraph_users);
-    unsigned idx = g->curr;
-    uint8_t flags = 0;
-
-    if (unlikely(cpu->irq_depth)) {
-        flags = FGRAPH_FRAME_IN_IRQ;
-        if (idx == 0 || !(g->stack[idx - 1].flags & FGRAPH_FRAME_IN_IRQ))
-            flags |= FGRAPH_FRAME_IRQ_ENTRY;
-    }
-    if (unlikely(idx >= FGRAPH_DEPTH)) {
+    uint8_t flags;
+    struct fgraph_frame *f = fgraph_push_frame(cpu, g, ip, parent_slot, &flags);
+    if (unlikely(!f)) {
         fgraph_entry_overflow(cpu, g, users, ip, parent_slot, flags);
         return;
     }
-
-    /*
-     * No need to mask interrupts: an interrupt on this CPU pushes its frames above ours
-     * and pops them all before it returns (if it switches threads, the others use their
-     * own stacks). So claim the slot by raising curr first, then fill it.
-     */
-    g->curr = idx + 1;
-    barrier();
-    struct fgraph_frame *f = &g->stack[idx];
-    f->ret = *parent_slot;
-    f->func = ip;
-    f->retp = parent_slot;
-    f->flags = flags;
-    f->depth = idx;
     uint8_t want = fgraph_clients_entry(cpu, users, f, g);
     if (!want) {
-        barrier();
-        g->curr = idx;
+        fgraph_drop_frame(g, f);
         return;
     }
     f->users = want;
@@ -165,8 +205,7 @@ static __always_inline void fgraph_entry_body(struct percpu *cpu, unsigned long 
         if (flags & FGRAPH_FRAME_NOTRACE)
             g->in_notrace++;
     }
-    barrier();
-    *parent_slot = (unsigned long)return_to_handler;
+    fgraph_hook_return(parent_slot);
 }
 
 /* From the list dispatcher, when other ops want the same function. */
@@ -216,33 +255,18 @@ bool fgraph_push_return(struct fgraph_ops *gops, unsigned long func, unsigned lo
                         unsigned long data)
 {
     struct percpu *cpu = this_cpu();
-    struct thread *t = cpu->current;
-    if (unlikely(!t || !t->trace_state || fgraph_dead || !gops->slot))
+    struct fgraph_thread *g = fgraph_current(cpu);
+    if (!g || !gops->slot)
         return false;
-    struct fgraph_thread *g = t->trace_state;
-    unsigned idx = g->curr;
-    if (idx >= FGRAPH_DEPTH) {
+    uint8_t flags;
+    struct fgraph_frame *f = fgraph_push_frame(cpu, g, func, parent_slot, &flags);
+    if (!f) {
         g->overrun++;
         return false;
     }
-    uint8_t flags = 0;
-    if (cpu->irq_depth && (idx == 0 || !(g->stack[idx - 1].flags & FGRAPH_FRAME_IN_IRQ)))
-        flags |= FGRAPH_FRAME_IRQ_ENTRY;
-    if (cpu->irq_depth)
-        flags |= FGRAPH_FRAME_IN_IRQ;
-    /* Claimed before it is filled, as in fgraph_entry: an interrupt pushes above it. */
-    g->curr = idx + 1;
-    barrier();
-    struct fgraph_frame *f = &g->stack[idx];
-    f->ret = *parent_slot;
-    f->func = func;
     f->data = data;
-    f->retp = parent_slot;
-    f->flags = flags;
-    f->depth = (uint16_t)idx;
     f->users = (uint8_t)(1u << (gops->slot - 1));
-    barrier();
-    *parent_slot = (unsigned long)return_to_handler;
+    fgraph_hook_return(parent_slot);
     return true;
 }
 
