@@ -119,6 +119,12 @@ int unregister_ftrace_function(struct ftrace_ops *ops);
  */
 int ftrace_ops_set_hashes(struct ftrace_ops *ops, struct ftrace_hash *filter,
                           struct ftrace_hash *notrace_hash);
+/*
+ * Sets ops's handler (NULL: none); if ops is registered, its trampoline calls the new one
+ * from now on. The old one, which CPUs already on their way in still run, must serve ops
+ * as well.
+ */
+void ftrace_ops_set_handler(struct ftrace_ops *ops, ftrace_op_handler_t handler);
 /* Would ops trace this record? (filter hash membership and notrace exclusion) */
 bool ftrace_ops_wants(const struct ftrace_ops *ops, size_t rec_index);
 

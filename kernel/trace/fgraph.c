@@ -16,7 +16,7 @@
  * One registered client is called straight, several through a loop over the registered
  * ones. A client may also bring its own op and return handlers, built from this core's
  * entry and return (fgraph_inline.h) around its own inline: while it is alone, the graph
- * op's handler and the return hook jump to those instead of the core's.
+ * op's trampoline and the return hook call those instead of the core's.
  */
 #include <arch/asm_calls.h>
 #include <arch/cpu.h>
@@ -50,15 +50,12 @@ struct ftrace_ops fgraph_ftrace_ops = {.tramp_slot = -1};
  */
 static struct fgraph_ops *volatile fgraph_only_client;
 /*
- * Where the graph op's handler and return_to_handler go: the core's own pair below, or the
- * only client's (fgraph_inline.h). Set under fgraph_lock with fgraph_only_client.
+ * What return_to_handler calls (ftrace_graph.asm): the core's ftrace_return_to_handler, or
+ * the only client's return handler (fgraph_inline.h). Set under fgraph_lock with
+ * fgraph_only_client, as the graph op's handler is. The core's from the start: return
+ * probes hook returns with no client registered.
  */
-FTRACE_OP_HANDLER_TEXT static void fgraph_core_op_handler(unsigned long ret_ip,
-                                                          unsigned long *parent_slot);
-static unsigned long fgraph_core_return_handler(unsigned long sp, unsigned long retval);
-static ftrace_op_handler_t volatile fgraph_op_callee = fgraph_core_op_handler;
-/* Return probes hook returns with no client registered: the core's from the start. */
-static fgraph_return_handler_t volatile fgraph_return_callee = fgraph_core_return_handler;
+fgraph_return_handler_t volatile fgraph_return_callee = ftrace_return_to_handler;
 
 bool fgraph_is_dead(void) { return fgraph_dead; }
 
@@ -142,18 +139,11 @@ static void fgraph_entry(unsigned long ip, unsigned long parent_ip, struct ftrac
                     fgraph_clients_entry);
 }
 
-/* The core's op handler, for any set of clients. */
-FTRACE_OP_HANDLER_TEXT static void fgraph_core_op_handler(unsigned long ret_ip,
-                                                          unsigned long *parent_slot)
-{
-    fgraph_op_handler_body(ret_ip, parent_slot, fgraph_clients_entry);
-}
-
-/* The graph op's handler: on to the core's or the only client's, in one jump. */
+/* The core's handler of the graph op, for any set of clients. */
 FTRACE_OP_HANDLER_TEXT static void fgraph_op_handler(unsigned long ret_ip,
                                                      unsigned long *parent_slot)
 {
-    READ_ONCE(fgraph_op_callee)(ret_ip, parent_slot);
+    fgraph_op_handler_body(ret_ip, parent_slot, fgraph_clients_entry);
 }
 
 static void report_mismatch(struct fgraph_thread *g, unsigned long *slot)
@@ -237,15 +227,9 @@ __noinline unsigned fgraph_return_mismatch(struct fgraph_thread *g, unsigned lon
 }
 
 /* The core's return handler, for any set of clients. */
-static unsigned long fgraph_core_return_handler(unsigned long sp, unsigned long retval)
-{
-    return fgraph_return_handler_body(sp, retval, fgraph_clients_return);
-}
-
-/* Entered from return_to_handler: on to the core's or the only client's, in one jump. */
 unsigned long ftrace_return_to_handler(unsigned long sp, unsigned long retval)
 {
-    return READ_ONCE(fgraph_return_callee)(sp, retval);
+    return fgraph_return_handler_body(sp, retval, fgraph_clients_return);
 }
 
 unsigned long ftrace_graph_ret_addr(struct thread *t, unsigned long addr, unsigned long *slot)
@@ -289,10 +273,9 @@ static void fgraph_update_only_client(void)
     bool own = only && only->op_handler && only->return_handler;
     /* The releases order the client's binding before the entries that call it. */
     __atomic_store_n(&fgraph_only_client, only, __ATOMIC_RELEASE);
-    __atomic_store_n(&fgraph_return_callee, own ? only->return_handler : fgraph_core_return_handler,
+    __atomic_store_n(&fgraph_return_callee, own ? only->return_handler : ftrace_return_to_handler,
                      __ATOMIC_RELEASE);
-    __atomic_store_n(&fgraph_op_callee, own ? only->op_handler : fgraph_core_op_handler,
-                     __ATOMIC_RELEASE);
+    ftrace_ops_set_handler(&fgraph_ftrace_ops, own ? only->op_handler : fgraph_op_handler);
 }
 
 int register_ftrace_graph(struct fgraph_ops *gops)
@@ -312,7 +295,6 @@ int register_ftrace_graph(struct fgraph_ops *gops)
         if (first) {
             /* The graph op follows set_ftrace_filter/notrace, as function tracing does. */
             fgraph_ftrace_ops.func = fgraph_entry;
-            fgraph_ftrace_ops.handler = fgraph_op_handler;
             ftrace_ops_set_hashes(&fgraph_ftrace_ops,
                                   ftrace_hash_copy(ftrace_global_ops->filter_hash),
                                   ftrace_hash_copy(ftrace_global_ops->notrace_hash));

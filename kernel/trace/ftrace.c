@@ -568,6 +568,24 @@ static void release_slot(unsigned slot)
     WRITE_ONCE(tramp_ops[slot], NULL);
 }
 
+/* What the plain trampoline of ops's slot calls: its handler, or the generic dispatcher. */
+static unsigned long tramp_callee_of(const struct ftrace_ops *ops, int slot)
+{
+    bool own_handler = ops->handler && !(ops->flags & FTRACE_OPS_FL_SAVE_REGS);
+    return own_handler ? (unsigned long)ops->handler : arch_ftrace_dispatch_stub[slot];
+}
+
+void ftrace_ops_set_handler(struct ftrace_ops *ops, ftrace_op_handler_t handler)
+{
+    spin_lock(&ftrace_lock);
+    ops->handler = handler;
+    /* A CPU already past its trampoline's load goes on into the old handler, so the old
+     * one must still serve ops; both are entry text. */
+    if ((ops->flags & FTRACE_OPS_FL_ENABLED) && ops->tramp_slot >= 0)
+        WRITE_ONCE(ftrace_tramp_callee[ops->tramp_slot], tramp_callee_of(ops, ops->tramp_slot));
+    spin_unlock(&ftrace_lock);
+}
+
 int register_ftrace_function(struct ftrace_ops *ops)
 {
     spin_lock(&ftrace_lock);
@@ -610,9 +628,7 @@ int register_ftrace_function(struct ftrace_ops *ops)
     ops->tramp_slot = slot;
     ops->recursion_stopped = 0;
     if (slot >= 0) {
-        bool own_handler = ops->handler && !(ops->flags & FTRACE_OPS_FL_SAVE_REGS);
-        WRITE_ONCE(ftrace_tramp_callee[slot],
-                   own_handler ? (unsigned long)ops->handler : arch_ftrace_dispatch_stub[slot]);
+        WRITE_ONCE(ftrace_tramp_callee[slot], tramp_callee_of(ops, slot));
         WRITE_ONCE(tramp_ops[slot], ops);
     }
     WRITE_ONCE(active_ops[pos], ops);
