@@ -7,16 +7,16 @@
 ;   rdi = the return address into the traced function (its site + 5),
 ;   rsi = &parent return address, and for the generic dispatchers
 ;   edx = op slot (-1: list), rcx = regs (NULL from a plain trampoline).
-; A slot's plain trampoline calls what ftrace_tramp_entry[slot] holds: its op's direct
-; entry, which takes the first two arguments only, or else the slot's dispatch stub, which
-; adds the other two and goes on to the generic dispatcher.
+; A slot's plain trampoline calls what ftrace_tramp_callee[slot] holds: its op's handler,
+; which takes the first two arguments only, or else the slot's dispatch stub, which adds
+; the other two and goes on to the generic dispatcher.
 ; The regs variants build a complete struct pt_regs (arch/regs.h), with rip the address
 ; after the site's call, and afterwards reload every register from it and go on at its
 ; rip, which a callback may have changed.
 
 extern ftrace_tramp_dispatch
 extern ftrace_list_dispatch
-extern ftrace_tramp_entry
+extern ftrace_tramp_callee
 
 global arch_ftrace_tramp_table
 global arch_ftrace_dispatch_stub
@@ -27,12 +27,12 @@ global arch_ftrace_list_regs_caller:function
 %include "asm-offsets.inc"
 
 ; Kept apart, so that the kernel can tell when a CPU is between a site and its callback
-; (arch_ftrace_in_entry): the plain trampolines beside the direct entries they call, the
+; (arch_ftrace_in_entry): the plain trampolines beside the op handlers they call, the
 ; rest beside the C dispatchers (arch/ftrace.h says why).
-section .text.ftrace_entry.direct progbits alloc exec nowrite align=16
+section .text.ftrace_entry.op_handler progbits alloc exec nowrite align=16
 section .text.ftrace_entry progbits alloc exec nowrite align=16
 
-; %1 = symbol, %2 = what to call: a symbol, or [the entry table word]
+; %1 = symbol, %2 = what to call: a symbol, or [the callee table word]
 %macro TRAMP 2
 global %1:function
 %1:
@@ -136,8 +136,8 @@ global %1:function
 
 %assign s 0
 %rep TRAMP_SLOTS
-section .text.ftrace_entry.direct
-    TRAMP ftrace_tramp_ %+ s, [rel ftrace_tramp_entry + 8 * s]
+section .text.ftrace_entry.op_handler
+    TRAMP ftrace_tramp_ %+ s, [rel ftrace_tramp_callee + 8 * s]
 section .text.ftrace_entry
     REGS_TRAMP ftrace_regs_tramp_ %+ s, s, ftrace_tramp_dispatch
     DISPATCH_STUB ftrace_dispatch_stub_ %+ s, s, ftrace_tramp_dispatch

@@ -55,12 +55,13 @@ struct ftrace_ops;
 typedef void (*ftrace_func_t)(unsigned long ip, unsigned long parent_ip, struct ftrace_ops *op,
                               struct ftrace_regs *fregs);
 /*
- * What an op's own trampoline may call instead of the generic dispatcher: ret_ip is the
- * return address the site's call pushed (arch_ftrace_site_of gives the site), parent_slot
- * the traced function's return address on its stack. Only for the tracer's own ops
- * (kernel/trace/ftrace_callback.h says what such an entry must do).
+ * An op handler: what an op's own trampoline may call instead of the generic dispatcher,
+ * running the callback guard and the op's work in one frame. ret_ip is the return
+ * address the site's call pushed (arch_ftrace_site_of gives the site), parent_slot the
+ * traced function's return address on its stack. Only for the tracer's own ops
+ * (kernel/trace/ftrace_callback.h says what a handler must do).
  */
-typedef void (*ftrace_entry_t)(unsigned long ret_ip, unsigned long *parent_slot);
+typedef void (*ftrace_op_handler_t)(unsigned long ret_ip, unsigned long *parent_slot);
 
 #define FTRACE_OPS_FL_SAVE_REGS (1u << 0) /* the callback gets a full, valid pt_regs */
 #define FTRACE_OPS_FL_ENABLED (1u << 1)   /* set while registered */
@@ -92,8 +93,8 @@ struct ftrace_ops {
     void *private;
     struct ftrace_hash *filter_hash;  /* NULL or empty: every function */
     struct ftrace_hash *notrace_hash; /* NULL or empty: none */
-    /* NULL, or the direct entry of a plain (not SAVE_REGS) op; see ftrace_entry_t. */
-    ftrace_entry_t entry;
+    /* NULL, or the handler of a plain (not SAVE_REGS) op; see ftrace_op_handler_t. */
+    ftrace_op_handler_t handler;
     /* Owned by ftrace while registered. */
     int tramp_slot;
     uint64_t recursion_stopped; /* calls dropped by the recursion guard */
@@ -127,6 +128,12 @@ int unregister_ftrace_function(struct ftrace_ops *ops);
  */
 int ftrace_ops_set_hashes(struct ftrace_ops *ops, struct ftrace_hash *filter,
                           struct ftrace_hash *notrace_hash);
+/*
+ * Sets ops's handler (NULL: none); if ops is registered, its trampoline calls the new one
+ * from now on. The old one, which CPUs already on their way in still run, must serve ops
+ * as well.
+ */
+void ftrace_ops_set_handler(struct ftrace_ops *ops, ftrace_op_handler_t handler);
 /* Would ops trace this record? (filter hash membership and notrace exclusion) */
 bool ftrace_ops_wants(const struct ftrace_ops *ops, size_t rec_index);
 

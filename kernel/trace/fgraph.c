@@ -12,6 +12,11 @@
  * slot is not the one recorded means the shadow stack and the real one disagree: graph
  * tracing stops with a report, and the frame that does match is used so the kernel
  * keeps running.
+ *
+ * One registered client is called straight, several through a loop over the registered
+ * ones. A client may also bring its own op and return handlers, built from this core's
+ * entry and return (fgraph_inline.h) around its own inline: while it is alone, the graph
+ * op's trampoline and the return hook call those instead of the core's.
  */
 #include <arch/asm_calls.h>
 #include <arch/cpu.h>
@@ -27,24 +32,30 @@
 #include <kernel/symbols.h>
 #include <kernel/thread.h>
 
+#include "fgraph_inline.h"
 #include "ftrace_callback.h"
-#include "trace_graph_record.h"
 #include "trace_internal.h"
 
 /* Registered clients: bit i set while fgraph_clients[i] is registered. */
 static volatile unsigned fgraph_users;
 /* Slot i's client, bound at its first registration and kept (see struct fgraph_ops). */
 static struct fgraph_ops *fgraph_clients[FGRAPH_MAX_CLIENTS];
-static volatile bool fgraph_dead;
+volatile bool fgraph_dead;
 static DEFINE_SPINLOCK(fgraph_lock);
-static struct ftrace_ops fgraph_ftrace_ops = {.tramp_slot = -1};
+struct ftrace_ops fgraph_ftrace_ops = {.tramp_slot = -1};
 /*
- * The function_graph tracer's bit in fgraph_users once it is bound (no bit before). While
- * it is the only client, entries and returns run its recording inline
- * (trace_graph_record.h) instead of calling it: one call and one stack frame less on each
- * side of every traced call.
+ * The registered client while there is exactly one, NULL otherwise: an entry then calls it
+ * straight, without the loop over fgraph_users. Set under fgraph_lock with fgraph_users;
+ * an entry reads one or the other, never both, so it sees a consistent set of clients.
  */
-static volatile unsigned fgraph_tracer_bit = ~0u;
+static struct fgraph_ops *volatile fgraph_only_client;
+/*
+ * What return_to_handler calls (ftrace_graph.asm): the core's ftrace_return_to_handler, or
+ * the only client's return handler (fgraph_inline.h). Set under fgraph_lock with
+ * fgraph_only_client, as the graph op's handler is. The core's from the start: return
+ * probes hook returns with no client registered.
+ */
+fgraph_return_handler_t volatile fgraph_return_callee = ftrace_return_to_handler;
 
 bool fgraph_is_dead(void) { return fgraph_dead; }
 
@@ -74,26 +85,31 @@ void ftrace_graph_free_thread(struct thread *t)
     t->trace_state = NULL;
 }
 
-/*
- * Shows the clients each call, on frame f; returns the mask of those that want its return.
- * The frame has its entry time when this returns non-zero.
- */
-static __always_inline uint8_t fgraph_clients_entry(struct percpu *cpu, unsigned users,
-                                                    struct fgraph_frame *f,
-                                                    const struct fgraph_thread *g)
+/* Every registered client sees the call, in slot order. */
+static __noinline uint8_t fgraph_entry_loop(struct fgraph_frame *f, const struct fgraph_thread *g)
 {
-    if (likely(users == fgraph_tracer_bit))
-        return graph_record_entry(cpu, f, g) ? (uint8_t)users : 0;
-    f->calltime = 0;
     uint8_t want = 0;
-    for (unsigned m = users; m; m &= m - 1) {
+    for (unsigned m = READ_ONCE(fgraph_users); m; m &= m - 1) {
         unsigned i = __builtin_ctz(m);
         struct fgraph_ops *gops = fgraph_clients[i];
         if (gops->entryfunc(f, g, gops))
             want |= 1u << i;
     }
+    return want;
+}
+
+bool fgraph_clients_entry(struct percpu *cpu, struct fgraph_frame *f, const struct fgraph_thread *g)
+{
+    f->calltime = 0;
+    uint8_t want;
+    struct fgraph_ops *only = READ_ONCE(fgraph_only_client);
+    if (likely(only))
+        want = only->entryfunc(f, g, only) ? only->users_bit : 0;
+    else
+        want = fgraph_entry_loop(f, g);
     if (want && !f->calltime)
         f->calltime = trace_clock_read();
+    f->users = want;
     return want;
 }
 
@@ -101,9 +117,8 @@ static __always_inline uint8_t fgraph_clients_entry(struct percpu *cpu, unsigned
  * The shadow stack is full: the call still goes to the clients, on a scratch frame, so the
  * profiler counts it, and counts as overrun; its return is not hooked.
  */
-static __noinline void fgraph_entry_overflow(struct percpu *cpu, struct fgraph_thread *g,
-                                             unsigned users, unsigned long ip,
-                                             unsigned long *parent_slot, uint8_t flags)
+__noinline void fgraph_entry_overflow(struct percpu *cpu, struct fgraph_thread *g, unsigned long ip,
+                                      unsigned long *parent_slot, uint8_t flags)
 {
     struct fgraph_frame scratch = {
         .ret = *parent_slot,
@@ -112,79 +127,24 @@ static __noinline void fgraph_entry_overflow(struct percpu *cpu, struct fgraph_t
         .flags = flags | FGRAPH_FRAME_OVERFLOW,
         .depth = FGRAPH_DEPTH,
     };
-    fgraph_clients_entry(cpu, users, &scratch, g);
+    fgraph_clients_entry(cpu, &scratch, g);
     g->overrun++;
-}
-
-/* A traced call's entry: ip called, with its return address at parent_slot. */
-static __always_inline void fgraph_entry_body(struct percpu *cpu, unsigned long ip,
-                                              unsigned long *parent_slot)
-{
-    struct thread *t = cpu->current;
-    if (unlikely(!t || !t->trace_state || fgraph_dead))
-        return;
-    struct fgraph_thread *g = t->trace_state;
-    unsigned users = READ_ONCE(fgraph_users);
-    unsigned idx = g->curr;
-    uint8_t flags = 0;
-
-    if (unlikely(cpu->irq_depth)) {
-        flags = FGRAPH_FRAME_IN_IRQ;
-        if (idx == 0 || !(g->stack[idx - 1].flags & FGRAPH_FRAME_IN_IRQ))
-            flags |= FGRAPH_FRAME_IRQ_ENTRY;
-    }
-    if (unlikely(idx >= FGRAPH_DEPTH)) {
-        fgraph_entry_overflow(cpu, g, users, ip, parent_slot, flags);
-        return;
-    }
-
-    /*
-     * No need to mask interrupts: an interrupt on this CPU pushes its frames above ours
-     * and pops them all before it returns (if it switches threads, the others use their
-     * own stacks). So claim the slot by raising curr first, then fill it.
-     */
-    g->curr = idx + 1;
-    barrier();
-    struct fgraph_frame *f = &g->stack[idx];
-    f->ret = *parent_slot;
-    f->func = ip;
-    f->retp = parent_slot;
-    f->flags = flags;
-    f->depth = idx;
-    uint8_t want = fgraph_clients_entry(cpu, users, f, g);
-    if (!want) {
-        barrier();
-        g->curr = idx;
-        return;
-    }
-    f->users = want;
-    flags = f->flags;
-    if (unlikely(flags & (FGRAPH_FRAME_ROOT | FGRAPH_FRAME_NOTRACE))) {
-        if (flags & FGRAPH_FRAME_ROOT)
-            g->in_filter++;
-        if (flags & FGRAPH_FRAME_NOTRACE)
-            g->in_notrace++;
-    }
-    barrier();
-    *parent_slot = (unsigned long)return_to_handler;
 }
 
 /* From the list dispatcher, when other ops want the same function. */
 static void fgraph_entry(unsigned long ip, unsigned long parent_ip, struct ftrace_ops *op,
                          struct ftrace_regs *fregs)
 {
-    fgraph_entry_body(this_cpu(), ip, (unsigned long *)ftrace_regs_get_stack_pointer(fregs));
+    fgraph_entry_in(this_cpu(), ip, (unsigned long *)ftrace_regs_get_stack_pointer(fregs),
+                    fgraph_clients_entry);
 }
 
-/* The entry needs no context bit: interrupts nest on the shadow stack by irq_depth. */
-static __always_inline void fgraph_entry_guarded(struct percpu *cpu, unsigned long ip,
-                                                 unsigned long *parent_slot, unsigned context_bit)
+/* The core's handler of the graph op, for any set of clients. */
+FTRACE_OP_HANDLER_TEXT static void fgraph_op_handler(unsigned long ret_ip,
+                                                     unsigned long *parent_slot)
 {
-    fgraph_entry_body(cpu, ip, parent_slot);
+    fgraph_op_handler_body(ret_ip, parent_slot, fgraph_clients_entry);
 }
-
-/* From the graph op's own trampoline: the callback guard inline, in one frame. */
-FTRACE_DEFINE_DIRECT_ENTRY(fgraph_entry_direct, &fgraph_ftrace_ops, fgraph_entry_guarded)
 
 static void report_mismatch(struct fgraph_thread *g, unsigned long *slot)
 {
@@ -210,97 +170,66 @@ bool fgraph_push_return(struct fgraph_ops *gops, unsigned long func, unsigned lo
                         unsigned long data)
 {
     struct percpu *cpu = this_cpu();
-    struct thread *t = cpu->current;
-    if (unlikely(!t || !t->trace_state || fgraph_dead || !gops->slot))
+    struct fgraph_thread *g = fgraph_current(cpu);
+    if (!g || !gops->users_bit)
         return false;
-    struct fgraph_thread *g = t->trace_state;
-    unsigned idx = g->curr;
-    if (idx >= FGRAPH_DEPTH) {
+    uint8_t flags;
+    struct fgraph_frame *f = fgraph_push_frame(cpu, g, func, parent_slot, &flags);
+    if (!f) {
         g->overrun++;
         return false;
     }
-    uint8_t flags = 0;
-    if (cpu->irq_depth && (idx == 0 || !(g->stack[idx - 1].flags & FGRAPH_FRAME_IN_IRQ)))
-        flags |= FGRAPH_FRAME_IRQ_ENTRY;
-    if (cpu->irq_depth)
-        flags |= FGRAPH_FRAME_IN_IRQ;
-    /* Claimed before it is filled, as in fgraph_entry: an interrupt pushes above it. */
-    g->curr = idx + 1;
-    barrier();
-    struct fgraph_frame *f = &g->stack[idx];
-    f->ret = *parent_slot;
-    f->func = func;
     f->data = data;
-    f->retp = parent_slot;
-    f->flags = flags;
-    f->depth = (uint16_t)idx;
-    f->users = (uint8_t)(1u << (gops->slot - 1));
-    barrier();
-    *parent_slot = (unsigned long)return_to_handler;
+    f->users = gops->users_bit;
+    fgraph_hook_return(parent_slot);
     return true;
 }
 
-static __noinline void fgraph_clients_return(const struct fgraph_frame *f, uint32_t overrun,
-                                             unsigned long retval)
+/* A frame several clients wanted: each sees its return, in slot order. */
+static __noinline void fgraph_return_loop(const struct fgraph_frame *f, struct fgraph_ret *ret)
 {
-    struct fgraph_ret ret = {.rettime = 0, .overrun = overrun, .retval = retval};
     for (unsigned m = f->users; m; m &= m - 1) {
         struct fgraph_ops *gops = fgraph_clients[__builtin_ctz(m)];
-        gops->retfunc(f, &ret, gops);
+        gops->retfunc(f, ret, gops);
     }
 }
 
-/* Entered from return_to_handler with sp = the return slot + 8; returns where to go. */
+void fgraph_clients_return(struct percpu *cpu, const struct fgraph_frame *f, uint32_t overrun,
+                           unsigned long retval)
+{
+    struct fgraph_ret ret = {.rettime = 0, .overrun = overrun, .retval = retval};
+    unsigned users = f->users;
+    if (likely(!(users & (users - 1)))) {
+        struct fgraph_ops *gops = fgraph_clients[__builtin_ctz(users)];
+        gops->retfunc(f, &ret, gops);
+    } else {
+        fgraph_return_loop(f, &ret);
+    }
+}
+
+__noinline unsigned fgraph_return_mismatch(struct fgraph_thread *g, unsigned long *slot)
+{
+    unsigned long irq = arch_irq_save();
+    if (!fgraph_dead) {
+        fgraph_dead = true;
+        report_mismatch(g, slot);
+    }
+    /* Frames of functions left without returning lie below slot: drop them, if a frame
+     * for this slot is further down. If none is, the top frame's record is the damaged
+     * one: its return address is still the best there is. */
+    unsigned match = g->curr;
+    while (match && g->stack[match - 1].retp != slot)
+        match--;
+    if (match)
+        g->curr = match;
+    arch_irq_restore(irq);
+    return g->curr - 1;
+}
+
+/* The core's return handler, for any set of clients. */
 unsigned long ftrace_return_to_handler(unsigned long sp, unsigned long retval)
 {
-    unsigned long *slot = (unsigned long *)(sp - 8);
-    struct percpu *cpu = this_cpu();
-    /* Only a thread's own entry hooks its returns, so there is a current thread here. */
-    struct thread *t = cpu->current;
-    struct fgraph_thread *g = t->trace_state;
-    if (unlikely(!g || g->curr == 0))
-        panic("return_to_handler reached with an empty shadow stack (thread %d)", t->pid);
-
-    cpu->preempt_count++;
-    if (unlikely(g->stack[g->curr - 1].retp != slot)) {
-        unsigned long irq = arch_irq_save();
-        if (!fgraph_dead) {
-            fgraph_dead = true;
-            report_mismatch(g, slot);
-        }
-        /* Frames of functions left without returning lie below slot: drop them, if a
-         * frame for this slot is further down. If none is, the top frame's record is
-         * the damaged one: its return address is still the best there is. */
-        unsigned match = g->curr;
-        while (match && g->stack[match - 1].retp != slot)
-            match--;
-        if (match)
-            g->curr = match;
-        arch_irq_restore(irq);
-    }
-    /*
-     * The clients see the frame in place, before its slot is released: an interrupt meanwhile
-     * pushes above it, and may reuse the slot only once curr drops below it.
-     */
-    unsigned idx = g->curr - 1;
-    const struct fgraph_frame *f = &g->stack[idx];
-    uint8_t flags = f->flags;
-    if (flags & FGRAPH_FRAME_ROOT)
-        g->in_filter--;
-    if (flags & FGRAPH_FRAME_NOTRACE)
-        g->in_notrace--;
-    if (likely(!fgraph_dead)) {
-        if (likely(f->users == fgraph_tracer_bit)) {
-            graph_record_return(cpu, f, g->overrun, retval);
-        } else {
-            fgraph_clients_return(f, g->overrun, retval);
-        }
-    }
-    unsigned long real_ret = f->ret;
-    barrier();
-    g->curr = idx;
-    cpu->preempt_count--;
-    return real_ret;
+    return fgraph_return_handler_body(sp, retval, fgraph_clients_return);
 }
 
 unsigned long ftrace_graph_ret_addr(struct thread *t, unsigned long addr, unsigned long *slot)
@@ -319,16 +248,34 @@ unsigned long ftrace_graph_ret_addr(struct thread *t, unsigned long addr, unsign
 /* Binds gops to a slot at its first registration; -1 when every slot is taken. */
 static int fgraph_bind_slot(struct fgraph_ops *gops)
 {
-    if (gops->slot)
-        return gops->slot - 1;
+    if (gops->users_bit)
+        return __builtin_ctz(gops->users_bit);
     for (int i = 0; i < FGRAPH_MAX_CLIENTS; i++) {
         if (!fgraph_clients[i]) {
             fgraph_clients[i] = gops;
-            gops->slot = i + 1;
+            gops->users_bit = (uint8_t)(1u << i);
             return i;
         }
     }
     return -1;
+}
+
+/*
+ * Under fgraph_lock, after fgraph_users changed. A CPU already past the old choice finishes
+ * with it: a client that just registered may miss that call, one that just left may see it,
+ * as with the loop. A client's return handler takes every frame, other clients' included.
+ */
+static void fgraph_update_only_client(void)
+{
+    unsigned users = fgraph_users;
+    struct fgraph_ops *only =
+        users && !(users & (users - 1)) ? fgraph_clients[__builtin_ctz(users)] : NULL;
+    bool own = only && only->op_handler && only->return_handler;
+    /* The releases order the client's binding before the entries that call it. */
+    __atomic_store_n(&fgraph_only_client, only, __ATOMIC_RELEASE);
+    __atomic_store_n(&fgraph_return_callee, own ? only->return_handler : ftrace_return_to_handler,
+                     __ATOMIC_RELEASE);
+    ftrace_ops_set_handler(&fgraph_ftrace_ops, own ? only->op_handler : fgraph_op_handler);
 }
 
 int register_ftrace_graph(struct fgraph_ops *gops)
@@ -341,21 +288,21 @@ int register_ftrace_graph(struct fgraph_ops *gops)
     } else if (slot < 0) {
         err = -EBUSY;
     } else if (!(fgraph_users & (1u << slot))) {
-        if (gops == &graph_tracer_ops)
-            WRITE_ONCE(fgraph_tracer_bit, 1u << slot);
         bool first = fgraph_users == 0;
         /* The release orders the slot's binding before the bit that makes entries use it. */
         __atomic_fetch_or(&fgraph_users, 1u << slot, __ATOMIC_RELEASE);
+        fgraph_update_only_client();
         if (first) {
             /* The graph op follows set_ftrace_filter/notrace, as function tracing does. */
             fgraph_ftrace_ops.func = fgraph_entry;
-            fgraph_ftrace_ops.entry = fgraph_entry_direct;
             ftrace_ops_set_hashes(&fgraph_ftrace_ops,
                                   ftrace_hash_copy(ftrace_global_ops->filter_hash),
                                   ftrace_hash_copy(ftrace_global_ops->notrace_hash));
             err = register_ftrace_function(&fgraph_ftrace_ops);
-            if (err)
+            if (err) {
                 __atomic_fetch_and(&fgraph_users, ~(1u << slot), __ATOMIC_RELEASE);
+                fgraph_update_only_client();
+            }
         }
     }
     spin_unlock(&fgraph_lock);
@@ -365,9 +312,9 @@ int register_ftrace_graph(struct fgraph_ops *gops)
 void unregister_ftrace_graph(struct fgraph_ops *gops)
 {
     spin_lock(&fgraph_lock);
-    unsigned bit = gops->slot ? 1u << (gops->slot - 1) : 0;
-    if (fgraph_users & bit) {
-        __atomic_fetch_and(&fgraph_users, ~bit, __ATOMIC_RELEASE);
+    if (fgraph_users & gops->users_bit) {
+        __atomic_fetch_and(&fgraph_users, ~(unsigned)gops->users_bit, __ATOMIC_RELEASE);
+        fgraph_update_only_client();
         if (fgraph_users == 0)
             unregister_ftrace_function(&fgraph_ftrace_ops);
     }

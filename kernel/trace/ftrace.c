@@ -16,7 +16,7 @@
  * An op's own trampoline calls the op without looking at its hashes: only sites the op
  * wants call it. That holds only if a trampoline slot never serves a new op while some
  * CPU is still on its way in from a site of the slot's previous op (between the call
- * and ftrace_callback_enter; an op's direct entry is entry text as a whole). Such a CPU
+ * and ftrace_guard_enter; an op's handler is entry text as a whole). Such a CPU
  * is never preempted there and is seen there by the sync round's interrupt, so
  * unregistering repeats the round until every CPU was once found elsewhere
  * (wait_for_callbacks); a CPU found elsewhere after the sites changed
@@ -68,11 +68,11 @@ static struct ftrace_ops *volatile active_ops[FTRACE_MAX_OPS];
 /* The op each trampoline slot serves, read locklessly by its trampoline. */
 static struct ftrace_ops *volatile tramp_ops[ARCH_FTRACE_TRAMP_SLOTS];
 /*
- * What each slot's plain trampoline calls: its op's direct entry, or the slot's stub to
+ * What each slot's plain trampoline calls: its op's handler, or the slot's stub to
  * the generic dispatcher. Set before any site calls the slot, reset when its op goes
  * (ftrace_tramp.asm).
  */
-unsigned long volatile ftrace_tramp_entry[ARCH_FTRACE_TRAMP_SLOTS];
+unsigned long volatile ftrace_tramp_callee[ARCH_FTRACE_TRAMP_SLOTS];
 /* Sync rounds repeated because a CPU was on its way into a callback (wait_for_callbacks). */
 static uint64_t entry_waits;
 
@@ -257,13 +257,11 @@ void ftrace_callback_recursed(struct ftrace_ops *op, unsigned long ip, unsigned 
 FTRACE_ENTRY_TEXT void ftrace_tramp_dispatch(unsigned long ret_ip, unsigned long *parent_slot,
                                              int slot, struct pt_regs *regs)
 {
-    unsigned long ip = arch_ftrace_site_of(ret_ip);
-    struct percpu *cpu = this_cpu();
-    unsigned bit;
-    bool entered = ftrace_callback_enter(cpu, &bit);
+    struct ftrace_guard gd;
+    bool entered = ftrace_guard_enter(&gd, ret_ip);
     struct ftrace_ops *op = READ_ONCE(tramp_ops[slot]);
     if (unlikely(!entered)) {
-        ftrace_callback_recursed(op, ip, *parent_slot);
+        ftrace_callback_recursed(op, gd.ip, *parent_slot);
         return;
     }
     /* The slot is empty once its op is unregistered, while a CPU may still come in from
@@ -271,22 +269,20 @@ FTRACE_ENTRY_TEXT void ftrace_tramp_dispatch(unsigned long ret_ip, unsigned long
      * from a plain trampoline a batch is moving away from. */
     if (likely(op) && (regs || !(op->flags & FTRACE_OPS_FL_SAVE_REGS))) {
         struct ftrace_regs fregs = {.regs = regs, .parent_slot = parent_slot};
-        op->func(ip, *parent_slot, op, &fregs);
+        op->func(gd.ip, *parent_slot, op, &fregs);
     }
-    ftrace_callback_exit(cpu, bit);
+    ftrace_guard_exit(&gd);
 }
 
 FTRACE_ENTRY_TEXT void ftrace_list_dispatch(unsigned long ret_ip, unsigned long *parent_slot,
                                             int slot, struct pt_regs *regs)
 {
-    unsigned long ip = arch_ftrace_site_of(ret_ip);
-    struct percpu *cpu = this_cpu();
-    unsigned bit;
-    if (unlikely(!ftrace_callback_enter(cpu, &bit))) {
-        ftrace_callback_recursed(NULL, ip, *parent_slot);
+    struct ftrace_guard gd;
+    if (unlikely(!ftrace_guard_enter(&gd, ret_ip))) {
+        ftrace_callback_recursed(NULL, gd.ip, *parent_slot);
         return;
     }
-    struct dyn_ftrace *rec = ftrace_rec_lookup(ip);
+    struct dyn_ftrace *rec = ftrace_rec_lookup(gd.ip);
     if (rec) {
         size_t idx = rec - records;
         /* Read once, as Linux's trampoline does: a graph op among them swaps the slot for
@@ -300,10 +296,10 @@ FTRACE_ENTRY_TEXT void ftrace_list_dispatch(unsigned long ret_ip, unsigned long 
             if (!op || (!regs && (op->flags & FTRACE_OPS_FL_SAVE_REGS)))
                 continue;
             if (ftrace_ops_wants(op, idx))
-                op->func(ip, parent_ip, op, &fregs);
+                op->func(gd.ip, parent_ip, op, &fregs);
         }
     }
-    ftrace_callback_exit(cpu, bit);
+    ftrace_guard_exit(&gd);
 }
 
 /*
@@ -537,13 +533,31 @@ static bool ipmodify_conflict(const struct ftrace_ops *ops, struct ftrace_hash *
 
 /*
  * The slot's op is gone: a CPU still coming in from one of its sites finds no op in the
- * generic dispatcher. One already past the trampoline's load of the entry is in entry text,
+ * generic dispatcher. One already past the trampoline's load of its callee is in entry text,
  * and wait_for_callbacks, which the caller runs next, waits for it.
  */
 static void release_slot(unsigned slot)
 {
-    WRITE_ONCE(ftrace_tramp_entry[slot], arch_ftrace_dispatch_stub[slot]);
+    WRITE_ONCE(ftrace_tramp_callee[slot], arch_ftrace_dispatch_stub[slot]);
     WRITE_ONCE(tramp_ops[slot], NULL);
+}
+
+/* What the plain trampoline of ops's slot calls: its handler, or the generic dispatcher. */
+static unsigned long tramp_callee_of(const struct ftrace_ops *ops, int slot)
+{
+    bool own_handler = ops->handler && !(ops->flags & FTRACE_OPS_FL_SAVE_REGS);
+    return own_handler ? (unsigned long)ops->handler : arch_ftrace_dispatch_stub[slot];
+}
+
+void ftrace_ops_set_handler(struct ftrace_ops *ops, ftrace_op_handler_t handler)
+{
+    spin_lock(&ftrace_lock);
+    ops->handler = handler;
+    /* A CPU already past its trampoline's load goes on into the old handler, so the old
+     * one must still serve ops; both are entry text. */
+    if ((ops->flags & FTRACE_OPS_FL_ENABLED) && ops->tramp_slot >= 0)
+        WRITE_ONCE(ftrace_tramp_callee[ops->tramp_slot], tramp_callee_of(ops, ops->tramp_slot));
+    spin_unlock(&ftrace_lock);
 }
 
 int register_ftrace_function(struct ftrace_ops *ops)
@@ -588,9 +602,7 @@ int register_ftrace_function(struct ftrace_ops *ops)
     ops->tramp_slot = slot;
     ops->recursion_stopped = 0;
     if (slot >= 0) {
-        bool direct = ops->entry && !(ops->flags & FTRACE_OPS_FL_SAVE_REGS);
-        WRITE_ONCE(ftrace_tramp_entry[slot],
-                   direct ? (unsigned long)ops->entry : arch_ftrace_dispatch_stub[slot]);
+        WRITE_ONCE(ftrace_tramp_callee[slot], tramp_callee_of(ops, slot));
         WRITE_ONCE(tramp_ops[slot], ops);
     }
     WRITE_ONCE(active_ops[pos], ops);

@@ -8,10 +8,13 @@
  * (ftrace.c: wait_for_callbacks), so the word is also the "someone is inside" count.
  *
  * The generic dispatchers (ftrace.c) run the guard around an op's func. An op's own
- * trampoline can instead call the op's `entry` (struct ftrace_ops), which runs the guard
- * inline itself: one call and one stack frame less on every traced call. Such an entry
- * lives in FTRACE_DIRECT_ENTRY_TEXT (entry text), because until the guard has counted it
- * in, only its program counter tells unregistering that the CPU is on its way into the op.
+ * trampoline can instead call the op's handler (struct ftrace_ops), which runs the guard
+ * inline itself: one call and one stack frame less on every traced call. A handler lives
+ * in FTRACE_OP_HANDLER_TEXT (entry text), because until the guard has counted it in, only
+ * its program counter tells unregistering that the CPU is on its way into the op.
+ *
+ * Every way in, the dispatchers and each op handler alike, is ftrace_guard_enter, then
+ * the callback and ftrace_guard_exit (or, refused, ftrace_callback_recursed).
  */
 #ifndef KERNEL_TRACE_FTRACE_CALLBACK_H
 #define KERNEL_TRACE_FTRACE_CALLBACK_H
@@ -27,45 +30,41 @@ static __always_inline unsigned ftrace_context_bit(const struct percpu *cpu)
     return READ_ONCE(cpu->context_bit);
 }
 
-/* False when this context is already inside; else *bit is for ftrace_callback_exit. */
-static __always_inline bool ftrace_callback_enter(struct percpu *cpu, unsigned *bit)
+/* One traced call inside the guard. */
+struct ftrace_guard {
+    struct percpu *cpu;
+    unsigned long ip; /* the traced function's call site */
+    unsigned bit;     /* this context's bit in cpu->ftrace_recursion */
+};
+
+/*
+ * Enters the guard for the call whose site's call pushed ret_ip. False when this context
+ * is already inside: the call then goes only to ftrace_callback_recursed. The op is not
+ * an argument here, so that loading it stays off the path of the calls that go in.
+ */
+static __always_inline bool ftrace_guard_enter(struct ftrace_guard *gd, unsigned long ret_ip)
 {
-    *bit = ftrace_context_bit(cpu);
-    if (unlikely(cpu->ftrace_recursion & *bit))
+    struct percpu *cpu = this_cpu();
+    gd->cpu = cpu;
+    gd->ip = arch_ftrace_site_of(ret_ip);
+    gd->bit = ftrace_context_bit(cpu);
+    if (unlikely(cpu->ftrace_recursion & gd->bit))
         return false;
-    cpu->ftrace_recursion |= *bit;
+    cpu->ftrace_recursion |= gd->bit;
     cpu->preempt_count++;
+    /* An interrupt on this CPU sees the count before any of the callback's work. */
     barrier();
     return true;
-}
-
-static __always_inline void ftrace_callback_exit(struct percpu *cpu, unsigned bit)
-{
-    barrier();
-    cpu->preempt_count--;
-    cpu->ftrace_recursion &= ~bit;
 }
 
 /* A call the guard turned away: counts it for op (NULL: none), lists it in recursed_functions. */
 void ftrace_callback_recursed(struct ftrace_ops *op, unsigned long ip, unsigned long parent_ip);
 
-/*
- * Defines `name`, the direct entry (an ftrace_entry_t) of the op `op`: in entry text, the
- * guard first, then body(cpu, ip, parent_slot, context_bit) inline in the same frame, then
- * the guard's exit. One definition of that order for every direct entry.
- */
-#define FTRACE_DEFINE_DIRECT_ENTRY(name, op, body)                                                 \
-    FTRACE_DIRECT_ENTRY_TEXT static void name(unsigned long ret_ip, unsigned long *parent_slot)    \
-    {                                                                                              \
-        unsigned long ip = arch_ftrace_site_of(ret_ip);                                            \
-        struct percpu *cpu = this_cpu();                                                           \
-        unsigned bit;                                                                              \
-        if (unlikely(!ftrace_callback_enter(cpu, &bit))) {                                         \
-            ftrace_callback_recursed((op), ip, *parent_slot);                                      \
-            return;                                                                                \
-        }                                                                                          \
-        body(cpu, ip, parent_slot, bit);                                                           \
-        ftrace_callback_exit(cpu, bit);                                                            \
-    }
+static __always_inline void ftrace_guard_exit(const struct ftrace_guard *gd)
+{
+    barrier();
+    gd->cpu->preempt_count--;
+    gd->cpu->ftrace_recursion &= ~gd->bit;
+}
 
 #endif

@@ -52,26 +52,30 @@ static void function_trace_call(unsigned long ip, unsigned long parent_ip, struc
     function_trace_body(cpu, ip, parent_ip, parent_slot, ftrace_context_bit(cpu));
 }
 
-static __always_inline void function_trace_direct(struct percpu *cpu, unsigned long ip,
-                                                  unsigned long *parent_slot, unsigned context_bit)
+/* The op's handler, which its own trampoline calls: the guard and the event in one frame. */
+FTRACE_OP_HANDLER_TEXT static void function_trace_handler(unsigned long ret_ip,
+                                                          unsigned long *parent_slot)
 {
-    function_trace_body(cpu, ip, *parent_slot, parent_slot, context_bit);
+    struct ftrace_guard gd;
+    if (unlikely(!ftrace_guard_enter(&gd, ret_ip))) {
+        ftrace_callback_recursed(ftrace_global_ops, gd.ip, *parent_slot);
+        return;
+    }
+    function_trace_body(gd.cpu, gd.ip, *parent_slot, parent_slot, gd.bit);
+    ftrace_guard_exit(&gd);
 }
-
-/* From the op's own trampoline: the guard and the event inline, in one frame. */
-FTRACE_DEFINE_DIRECT_ENTRY(function_trace_entry, ftrace_global_ops, function_trace_direct)
 
 static int function_tracer_init(void)
 {
     ftrace_global_ops->func = function_trace_call;
-    ftrace_global_ops->entry = function_trace_entry;
+    ftrace_global_ops->handler = function_trace_handler;
     return register_ftrace_function(ftrace_global_ops);
 }
 
 static void function_tracer_reset(void)
 {
     unregister_ftrace_function(ftrace_global_ops);
-    ftrace_global_ops->entry = NULL;
+    ftrace_global_ops->handler = NULL;
 }
 
 TRACER(function, .name = "function", .init = function_tracer_init, .reset = function_tracer_reset);

@@ -1,8 +1,6 @@
 /*
- * The function_graph tracer's recording, inline. Its fgraph client functions
- * (trace_functions_graph.c) run it, and so does the graph core itself (fgraph.c) while
- * the tracer is its only client, the common case: then a traced call's entry and return
- * each save the call into the client and its stack frame.
+ * The function_graph tracer's recording, inline: its fgraph client functions and its own
+ * op and return handlers (trace_functions_graph.c) run it.
  */
 #ifndef KERNEL_TRACE_TRACE_GRAPH_RECORD_H
 #define KERNEL_TRACE_TRACE_GRAPH_RECORD_H

@@ -604,15 +604,25 @@ typedef bool (*fgraph_entry_fn)(struct fgraph_frame *f, const struct fgraph_thre
 typedef void (*fgraph_ret_fn)(const struct fgraph_frame *f, struct fgraph_ret *ret,
                               struct fgraph_ops *gops);
 
+/* fgraph_inline.h: handlers a client may build, see there. */
+typedef unsigned long (*fgraph_return_handler_t)(unsigned long sp, unsigned long retval);
+
 /*
  * A client, as Linux's struct fgraph_ops. The first registration binds it to a slot for the
  * rest of the boot: returns of frames it took before it unregistered still reach its retfunc,
- * so a client lives as long as the kernel (a static object).
+ * so a client lives as long as the kernel (a static object). While it is the only registered
+ * client the core calls its entryfunc straight, without the loop over the clients; one that
+ * also gives op_handler and return_handler (built with fgraph_inline.h, both or neither) has
+ * those run in place of the core's own, with its entry and return inline.
  */
 struct fgraph_ops {
     fgraph_entry_fn entryfunc;
     fgraph_ret_fn retfunc;
-    int slot; /* owned by the core; 0 before the first registration, else slot + 1 */
+    ftrace_op_handler_t op_handler;
+    fgraph_return_handler_t return_handler;
+    /* Owned by the core: 0 before the first registration, else the client's bit in a
+     * frame's users. */
+    uint8_t users_bit;
 };
 
 /* 0, -EBUSY (every slot bound to another client), -ENODEV (graph tracing stopped). */

@@ -34,8 +34,9 @@ def interrupted_graph_frames(sh, enable, disable):
     found = stacks(sh.run("cat trace"))  # before a tracer switch clears the buffer
     sh.do(*disable, "echo '!sched_tick:stacktrace' >> set_ftrace_filter")
     sh.check(found, "no stack traces recorded")
-    # ftrace_return_to_handler (the C side of the return hook) is a real function and
-    # may be where the interrupt landed; the trampoline return_to_handler is not a caller.
+    # The C side of the return hook (ftrace_return_to_handler, or the lone graph client's
+    # return handler) is a real function and may be where the interrupt landed; the
+    # trampoline return_to_handler is not a caller.
     bad = [s for s in found
            if any(f.split("+")[0] == "return_to_handler" or f.startswith("0x") for f in s)]
     sh.check(not bad, f"{len(bad)} of {len(found)} stacks show return_to_handler or an "

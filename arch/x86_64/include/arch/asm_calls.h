@@ -29,7 +29,8 @@ void ftrace_list_dispatch(unsigned long ret_ip, unsigned long *parent_slot, int 
                           struct pt_regs *regs);
 
 /* ftrace_graph.asm: return_to_handler, with sp just above the hooked return slot; returns
- * the real return address. */
+ * the real return address. It calls through fgraph_return_callee (kernel/trace/fgraph.c),
+ * which holds this or a graph client's return handler of the same type. */
 unsigned long ftrace_return_to_handler(unsigned long sp, unsigned long retval);
 
 #endif

@@ -103,16 +103,16 @@ void return_to_handler(void);
 
 /*
  * The code between a site's call and the moment a callback counts itself in: the
- * trampolines, the C dispatchers they call and the ops' direct entries, in two sections
- * the linker puts side by side. A thread is never preempted there, and ftrace waits until
- * no CPU is there before it gives a trampoline slot to another op (see
- * kernel/trace/ftrace.c). The direct entries go with the plain trampolines that call
- * them, and the dispatchers with the regs-saving trampolines, each group on a page of its
- * own (linker.ld): code that calls each other on every traced call stays on one page,
- * which an emulator's translated code follows without a lookup and a CPU's caches like.
+ * trampolines, the C dispatchers they call and the ops' handlers, in two sections the
+ * linker puts side by side. A thread is never preempted there, and ftrace waits until no
+ * CPU is there before it gives a trampoline slot to another op (see
+ * kernel/trace/ftrace.c). The op handlers go with the plain trampolines that call them,
+ * and the dispatchers with the regs-saving trampolines, each group on a page of its own
+ * (linker.ld): code that calls each other on every traced call stays on one page, which
+ * an emulator's translated code follows without a lookup and a CPU's caches like.
  */
 #define FTRACE_ENTRY_TEXT __attribute__((section(".text.ftrace_entry")))
-#define FTRACE_DIRECT_ENTRY_TEXT __attribute__((section(".text.ftrace_entry.direct")))
+#define FTRACE_OP_HANDLER_TEXT __attribute__((section(".text.ftrace_entry.op_handler")))
 static inline bool arch_ftrace_in_entry(unsigned long pc)
 {
     extern const char __ftrace_entry_start[], __ftrace_entry_end[];
