@@ -410,13 +410,14 @@ static int shell_run_pipeline_checked(const struct shell_token *tok, size_t coun
     return status;
 }
 
-static int shell_execute(const char *line)
+int shell_run_line(const char *line)
 {
     struct shell_tokens tokens;
     char err[96];
     size_t i, start = 0;
     int tokenized;
 
+    shell_run_depth++;
     /* Which pipelines are exempt from injection is known only from the tokens, so the
      * tokenizer, the shell's own parsing, is never failed (see above). */
     fault_inject_pause();
@@ -425,6 +426,7 @@ static int shell_execute(const char *line)
     if (tokenized) {
         shell_eprintf(NULL, "fentros: %s\n", err);
         shell_last_status = SHELL_STATUS_SYNTAX;
+        shell_run_depth--;
         return shell_last_status;
     }
 
@@ -444,17 +446,8 @@ static int shell_execute(const char *line)
         start = i + 1;
     }
     shell_tokens_free(&tokens);
-    return shell_last_status;
-}
-
-int shell_run_line(const char *line)
-{
-    int status;
-
-    shell_run_depth++;
-    status = shell_execute(line);
     shell_run_depth--;
-    return status;
+    return shell_last_status;
 }
 
 int shell_run_line_capture(const char *line, char *buf, size_t len)
