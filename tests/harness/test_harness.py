@@ -15,7 +15,8 @@ from shelltest import ParseError, check_output, find_mismatch, parse_text
 
 def expected(*lines):
     """Expectations from .t-style lines."""
-    test = parse_text("$ x\n" + "".join(line + "\n" for line in lines), "t.t")
+    test = parse_text("# Expectations under test.\n$ x\n" + "".join(line + "\n" for line in lines),
+                      "t.t")
     return test.steps[0].expected
 
 
@@ -50,10 +51,17 @@ class ParseTests(unittest.TestCase):
             "directive after command": "$ echo a\n\n# smp: 1\n",
             "bad expect": "# expect: explode\n$ x\n",
             "bad escape": "$< \\q\\r\n",
+            "only ... without a comment": "$ echo a\n...\n",
+            "only ... and ! without a comment": "# why\n$ echo a\n$ echo b\n...\n! x\n",
         }
         for what, text in bad.items():
             with self.subTest(what), self.assertRaises(ParseError):
                 parse_text(text, "x.t")
+
+    def test_any_output_needs_a_comment(self):
+        test = parse_text("# Which allocation fails varies.\n$ echo a\n...\n", "x.t")
+        self.assertTrue(test.steps[0].accepts_empty_output())
+        self.assertFalse(parse_text("$ echo a\n...\na\n", "x.t").steps[0].accepts_empty_output())
 
     def test_empty_line_and_literal_dollar(self):
         exp = expected("~", "~ \\$\\?")
