@@ -14,6 +14,7 @@ struct bench_ctx {
     struct shell_ctx *shell;
     bool short_mode; /* fewer repetitions: `make test` only checks that rows print */
     unsigned runs;   /* repetitions a row should use */
+    bool failed;     /* a row could not measure: bench fails */
 };
 
 struct bench_row {
@@ -38,6 +39,8 @@ struct bench_stats bench_stats_of(uint64_t *samples, size_t n);
 /* A timing line: cycles per operation (min and median), converted to ns. */
 void bench_report_cycles(struct bench_ctx *ctx, const char *name, const char *what,
                          struct bench_stats cycles);
+/* The line of a row that could not measure (`ROW failed: WHY`); bench then fails. */
+void bench_row_failed(struct bench_ctx *ctx, const char *row, const char *why);
 /* A plain value line (counts, bytes, ratios in per mille). */
 void bench_report_value(struct bench_ctx *ctx, const char *name, const char *what, uint64_t value,
                         const char *unit);

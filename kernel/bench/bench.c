@@ -49,6 +49,12 @@ void bench_report_cycles(struct bench_ctx *ctx, const char *name, const char *wh
                  (unsigned long long)(med_ns10 / 10), (unsigned long long)(med_ns10 % 10));
 }
 
+void bench_row_failed(struct bench_ctx *ctx, const char *row, const char *why)
+{
+    shell_printf(ctx->shell, "%-22s failed: %s\n", row, why);
+    ctx->failed = true;
+}
+
 void bench_report_value(struct bench_ctx *ctx, const char *name, const char *what, uint64_t value,
                         const char *unit)
 {
@@ -96,5 +102,5 @@ SHELL_COMMAND(bench, "bench [-s] [ROW...]",
             return 130;
         r->fn(&bctx);
     }
-    return 0;
+    return bctx.failed ? 1 : 0;
 }

@@ -45,6 +45,7 @@ BENCH_ROW(nop, "an idle (NOP) call site against the same function built without 
     if (!traced || !untraced) {
         kfree(traced);
         kfree(untraced);
+        bench_row_failed(ctx, "nop", strerror(ENOMEM));
         return;
     }
     void (*traced_fn)(void) = bench_traced_fn;
@@ -173,6 +174,7 @@ BENCH_ROW(patch, "boot conversion, enabling and disabling all sites, enabling on
         kfree(b.on_cycles);
         kfree(b.off_cycles);
         ftrace_hash_free(one);
+        bench_row_failed(ctx, "patch", strerror(ENOMEM));
         return;
     }
 
@@ -188,7 +190,7 @@ BENCH_ROW(patch, "boot conversion, enabling and disabling all sites, enabling on
             bench_report_toggle(ctx, "patch.one", &b, runs);
     }
     if (err)
-        shell_printf(ctx->shell, "%-22s failed: %s\n", "patch", strerror(-err));
+        bench_row_failed(ctx, "patch", strerror(-err));
     ftrace_ops_set_hashes(&ops, NULL, NULL);
     ftrace_hash_free(one);
     kfree(b.on_cycles);

@@ -1,6 +1,7 @@
 /* bench ipi: one IPI round trip, and one broadcast sync round. */
 #include <arch/cpu.h>
 #include <kernel/bench.h>
+#include <kernel/errno.h>
 #include <kernel/mm.h>
 #include <kernel/percpu.h>
 #include <kernel/smp.h>
@@ -12,8 +13,10 @@ BENCH_ROW(ipi, "IPI round trip and broadcast sync round")
 {
     unsigned n = ctx->runs;
     uint64_t *samples = kmalloc(n * sizeof(*samples));
-    if (!samples)
+    if (!samples) {
+        bench_row_failed(ctx, "ipi", strerror(ENOMEM));
         return;
+    }
     unsigned me = this_cpu_id(), target = me;
     for (unsigned cpu = 0; cpu < MAX_CPUS; cpu++)
         if (cpu != me && cpu_data(cpu)->online) {

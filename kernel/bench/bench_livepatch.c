@@ -6,6 +6,7 @@
  */
 #include <arch/cpu.h>
 #include <kernel/bench.h>
+#include <kernel/errno.h>
 #include <kernel/livepatch.h>
 #include <kernel/mm.h>
 #include <kernel/shell.h>
@@ -57,7 +58,7 @@ BENCH_ROW(livepatch, "a live-patched call against the same call unpatched; a tra
         kfree(plain);
         kfree(patched);
         kfree(transition);
-        bench_klp_skip(ctx, "out of memory");
+        bench_row_failed(ctx, "livepatch", strerror(ENOMEM));
         return;
     }
     int (*fn)(int) = bench_klp_fn;
