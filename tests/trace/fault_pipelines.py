@@ -1,10 +1,11 @@
-"""Pipelines of every shape under allocation-failure injection: 2 and 3 stages, the
+"""Pipelines of every shape under allocation-failure injection: 2 to 4 stages, the
 filters grep, head, tail and wc, cat of tracefs and procfs files, redirections, stages
 that fail to start; failslab and fail_page_alloc at 5, 30 and 90 %, with the fault
 reports (verbose 2: a stack trace each) on. Every pipeline must end every stage and
 return the prompt, a pipeline blocked in `cat trace_pipe` must end on Ctrl-C, nothing may
 fault, and each round must have injected failures. Before the rounds, function_graph,
-the stack tracer and the profiler with a `stacktrace` probe run and are turned off.
+the stack tracer and the profiler with a `stacktrace` probe run and are turned off, so
+the reports' stack traces walk a thread that had return hooks and probes.
 
 $FAULT_PIPELINE_ROUNDS (default 60) is the number of pipelines per injector and
 probability; $FAULT_PIPELINE_SEED picks the sequence (a failure names its seed)."""
@@ -80,7 +81,8 @@ def resync(sh):
 
 
 def exercise_tracers(sh):
-    """What had run before the hang this test was written for."""
+    """Tracers that leave state behind when turned off: graph shadow frames, a saved
+    stack, profile pages, a probe's set."""
     sh.do("echo 'work_*' > set_ftrace_filter", "echo function_graph > current_tracer")
     sh.run("work 0.05 1")
     sh.do("echo nop > current_tracer", "echo 1 > /proc/sys/kernel/stack_tracer_enabled")
