@@ -1,6 +1,9 @@
 """Tests of the harness itself, without QEMU:
 python3 -m unittest discover -s tests/harness"""
 
+import contextlib
+import importlib.util
+import io
 import tempfile
 import unittest
 from pathlib import Path
@@ -66,6 +69,23 @@ class ParseTests(unittest.TestCase):
     def test_empty_line_and_literal_dollar(self):
         exp = expected("~", "~ \\$\\?")
         self.assertIsNone(find_mismatch(exp, ["", "$?"]))
+
+
+class ReporterTests(unittest.TestCase):
+    def test_selftest_skipped_at_every_cpu_count_fails(self):
+        run_py = Path(__file__).parent.parent / "run.py"
+        spec = importlib.util.spec_from_file_location("run", run_py)
+        run = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(run)
+        reporter = run.Reporter(keep_going=True)
+        reporter.selftest_outcome("raced", 2, "SKIP busy")
+        reporter.selftest_outcome("raced", 4, "SKIP busy")
+        reporter.selftest_outcome("ran_once", 1, "SKIP needs a second CPU")
+        reporter.selftest_outcome("ran_once", 2, None)
+        reporter.selftest_outcome("one_count", 2, "SKIP busy")
+        with contextlib.redirect_stdout(io.StringIO()):
+            reporter.fail_always_skipped()
+        self.assertEqual(reporter.failures, ["FAIL selftest/raced: skipped at every CPU count"])
 
 
 class MatchTests(unittest.TestCase):
