@@ -1,6 +1,7 @@
 """Pipelines of every shape under allocation-failure injection: 2 to 4 stages, the
-filters grep, head, tail and wc, cat of tracefs and procfs files, redirections, stages
-that fail to start; failslab and fail_page_alloc at 5, 30 and 90 %, with the fault
+filters grep, head, tail and wc, cat of tracefs and procfs files and other producers
+(work, which starts threads; dmesg, ps, ls, help), redirections, stages that fail to
+start; failslab and fail_page_alloc at 5, 30 and 90 %, with the fault
 reports (verbose 2: a stack trace each) on. Every pipeline must end every stage and
 return the prompt, a pipeline blocked in `cat trace_pipe` must end on Ctrl-C, nothing may
 fault, and each round must have injected failures. Before the rounds, function_graph,
@@ -32,6 +33,8 @@ FILTERS = (
     "tail -n 1", "tail -n 40", "head -n 3", "head", "grep -c e", "grep -v '#'", "grep -i SCHED",
     "wc -l", "nosuchcommand", "head -n x",
 )
+# Producers other than cat: one that starts threads, and commands that print lists.
+PRODUCERS = ("work 0.02 1", "dmesg", "ps", "ls -l /sys/kernel/tracing", "help")
 SHAPES = (
     "cat {f} | {a}",
     "cat {f} | {a} | {b}",
@@ -43,13 +46,16 @@ SHAPES = (
     "echo {f} | {a} | {b}",
     "cat {f} > trace_marker | {a}",
     "cat {f} | {a}; cat {f} | {b}",
+    "{p} | {a}",
+    "{p} | {a} | {b}",
 )
 
 
 def pipelines(rng, count):
     for _ in range(count):
         a, b, c = (rng.choice(FILTERS) for _ in range(3))
-        yield rng.choice(SHAPES).format(f=rng.choice(FILES), a=a, b=b, c=c)
+        yield rng.choice(SHAPES).format(f=rng.choice(FILES), p=rng.choice(PRODUCERS), a=a, b=b,
+                                        c=c)
 
 
 def run_or_diagnose(sh, command):
