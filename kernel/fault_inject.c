@@ -134,7 +134,7 @@ struct fault_file_data {
 static struct fault_file_data fault_file_data[2][ARRAY_SIZE(fault_files)];
 static struct pfs_node *fault_file_nodes[2][ARRAY_SIZE(fault_files)];
 
-bool fault_inject_file(const struct pfs_node *n)
+bool fault_inject_owns_file(const struct pfs_node *n)
 {
     for (size_t i = 0; i < ARRAY_SIZE(fault_file_nodes); i++)
         for (size_t f = 0; f < ARRAY_SIZE(fault_files); f++)

@@ -39,6 +39,6 @@ void fault_inject_resume(void);
 
 struct pfs_node;
 /* Whether n is one of the files of /sys/kernel/debug/failslab/ or fail_page_alloc/. */
-bool fault_inject_file(const struct pfs_node *n);
+bool fault_inject_owns_file(const struct pfs_node *n);
 
 #endif

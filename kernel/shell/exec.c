@@ -390,7 +390,7 @@ static bool shell_pipeline_controls_faults(const struct shell_token *tok, size_t
         if (tok[i].kind != SHELL_TOK_WORD)
             continue;
         text = shell_expand_word(&tok[i], status_in);
-        found = text && pfs_lookup(shell_cwd_path, text, &n) == 0 && fault_inject_file(n);
+        found = text && pfs_lookup(shell_cwd_path, text, &n) == 0 && fault_inject_owns_file(n);
         kfree(text);
     }
     fault_inject_resume();
