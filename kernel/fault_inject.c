@@ -12,6 +12,7 @@
 #include <kernel/percpu.h>
 #include <kernel/printk.h>
 #include <kernel/pseudofs.h>
+#include <kernel/thread.h>
 #include <kernel/time.h>
 #include <lib/ctype.h>
 #include <lib/printf.h>
@@ -69,6 +70,8 @@ bool should_fail(struct fault_attr *attr, size_t size)
      * one here (Linux's /proc/PID/make-it-fail), so only interrupt context can. */
     if (READ_ONCE(attr->task_filter) && !in_irq())
         return false;
+    if (!in_irq() && current_thread() && current_thread()->fault_inject_paused)
+        return false;
     if (READ_ONCE(attr->times) == 0)
         return false;
     long space = READ_ONCE(attr->space);
@@ -87,6 +90,20 @@ bool should_fail(struct fault_attr *attr, size_t size)
                                                      __ATOMIC_RELAXED, __ATOMIC_RELAXED))
         ;
     return true;
+}
+
+void fault_inject_pause(void)
+{
+    struct thread *t = current_thread();
+    if (t)
+        t->fault_inject_paused++;
+}
+
+void fault_inject_resume(void)
+{
+    struct thread *t = current_thread();
+    if (t && t->fault_inject_paused)
+        t->fault_inject_paused--;
 }
 
 /* ---- /sys/kernel/debug/NAME/ ---- */
@@ -114,6 +131,16 @@ struct fault_file_data {
 };
 
 static struct fault_file_data fault_file_data[2][ARRAY_SIZE(fault_files)];
+static struct pfs_node *fault_file_nodes[2][ARRAY_SIZE(fault_files)];
+
+bool fault_inject_owns_file(const struct pfs_node *n)
+{
+    for (size_t i = 0; i < ARRAY_SIZE(fault_file_nodes); i++)
+        for (size_t f = 0; f < ARRAY_SIZE(fault_files); f++)
+            if (n && fault_file_nodes[i][f] == n)
+                return true;
+    return false;
+}
 
 static int show_fault_file(struct seqbuf *s, void *data)
 {
@@ -262,8 +289,8 @@ static void fault_inject_init(void)
             continue;
         for (size_t f = 0; f < ARRAY_SIZE(fault_files); f++) {
             fault_file_data[i][f] = (struct fault_file_data){attrs[i], fault_files[f].field};
-            pfs_create_seq(dir, fault_files[f].name, 0600, show_fault_file, store_fault_file,
-                           &fault_file_data[i][f]);
+            fault_file_nodes[i][f] = pfs_create_seq(dir, fault_files[f].name, 0600, show_fault_file,
+                                                    store_fault_file, &fault_file_data[i][f]);
         }
     }
 }

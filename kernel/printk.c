@@ -3,6 +3,7 @@
  * Not traced, and safe during a panic (the lock is skipped once a panic has begun).
  */
 #include <kernel/console.h>
+#include <kernel/errno.h>
 #include <kernel/mm.h>
 #include <kernel/panic.h>
 #include <kernel/printk.h>
@@ -86,12 +87,12 @@ int kprintf(const char *fmt, ...)
     return n;
 }
 
-void printk_log_for_each(void (*fn)(const char *chunk, size_t len, void *arg), void *arg)
+int printk_log_for_each(void (*fn)(const char *chunk, size_t len, void *arg), void *arg)
 {
     /* Copy out under the lock: fn may be slow (it writes to the console). */
     char *snapshot = kmalloc(LOG_SIZE);
     if (!snapshot)
-        return;
+        return -ENOMEM;
     unsigned long flags = spin_lock_irqsave(&printk_lock);
     uint64_t start = log_head > LOG_SIZE ? log_head - LOG_SIZE : 0;
     uint64_t end = log_head;
@@ -101,4 +102,5 @@ void printk_log_for_each(void (*fn)(const char *chunk, size_t len, void *arg), v
     spin_unlock_irqrestore(&printk_lock, flags);
     fn(snapshot, n, arg);
     kfree(snapshot);
+    return 0;
 }

@@ -127,8 +127,14 @@ SHELL_COMMAND(dmesg, "dmesg", "print the kernel log")
     if (argc != 1)
         return shell_usage(ctx);
     struct dmesg_out out = {ctx, 0};
-    printk_log_for_each(dmesg_chunk, &out);
-    return 0;
+    int err = printk_log_for_each(dmesg_chunk, &out);
+    if (err) {
+        shell_eprintf(ctx, "dmesg: %s\n", strerror(-err));
+        return 1;
+    }
+    if (out.err == -EINTR)
+        return 130;
+    return out.err && out.err != -EPIPE ? 1 : 0;
 }
 
 SHELL_COMMAND(poweroff, "poweroff", "power the machine off (QEMU exits with success)")

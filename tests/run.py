@@ -92,6 +92,8 @@ class Reporter:
         self.failed = 0
         self.skipped = 0
         self.failures = []
+        # Each self-test's outcome by CPU count: its SKIP reason, or None when it ran.
+        self.selftest_skips = {}
         self._lock = threading.Lock()
 
     def stopped(self):
@@ -134,6 +136,19 @@ class Reporter:
             self.skipped += 1
             print(f"skip {name}: {reason}", flush=True)
 
+    def selftest_outcome(self, name, smp, skip_reason):
+        with self._lock:
+            self.selftest_skips.setdefault(name, {})[smp] = skip_reason
+
+    def fail_always_skipped(self):
+        """A self-test that skipped at every CPU count it ran at (two or more) checked
+        nothing; one that skips when it loses a race must not do that unnoticed."""
+        for name, by_smp in sorted(self.selftest_skips.items()):
+            if len(by_smp) > 1 and None not in by_smp.values():
+                self.fail(f"selftest/{name}", Failure(
+                    "skipped at every CPU count",
+                    [f"smp{smp}: {reason}" for smp, reason in sorted(by_smp.items())]))
+
     def summary(self):
         with self._lock:
             if self.failures:
@@ -152,6 +167,7 @@ class SelftestUnit:
 
     def __init__(self, smp, filters):
         self.name = f"smp{smp}/selftest"
+        self.smp = smp
         self.filters = [] if name_matches(self.name, filters) else filters
 
     def run(self, session, console, start):
@@ -170,6 +186,8 @@ class SelftestUnit:
             name = f"{self.name}/{result.name}"
             if not name_matches(name, self.filters):
                 continue
+            session.reporter.selftest_outcome(result.name, self.smp,
+                                              result.directive if result.skipped else None)
             if result.skipped:
                 session.reporter.skip(name, result.directive)
             elif result.ok:
@@ -633,6 +651,7 @@ def main(argv=None):
         if pool:
             # Groups not started yet are dropped; running ones end fast once interrupted.
             pool.shutdown(wait=True, cancel_futures=True)
+    reporter.fail_always_skipped()
     return reporter.summary()
 
 

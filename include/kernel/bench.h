@@ -14,6 +14,7 @@ struct bench_ctx {
     struct shell_ctx *shell;
     bool short_mode; /* fewer repetitions: `make test` only checks that rows print */
     unsigned runs;   /* repetitions a row should use */
+    bool failed;     /* a row could not measure: bench fails */
 };
 
 struct bench_row {
@@ -38,16 +39,18 @@ struct bench_stats bench_stats_of(uint64_t *samples, size_t n);
 /* A timing line: cycles per operation (min and median), converted to ns. */
 void bench_report_cycles(struct bench_ctx *ctx, const char *name, const char *what,
                          struct bench_stats cycles);
+/* The line of a row that could not measure (`ROW failed: WHY`); bench then fails. */
+void bench_row_failed(struct bench_ctx *ctx, const char *row, const char *fmt, ...) __printf(3, 4);
 /* A plain value line (counts, bytes, ratios in per mille). */
 void bench_report_value(struct bench_ctx *ctx, const char *name, const char *what, uint64_t value,
                         const char *unit);
-/* A row that measured nothing says why in the table's first column: "ROW  skipped: ..."
- * or "ROW  failed: ..." (tests/bench.py keeps these lines as notes). */
+/* A row that measured nothing on purpose says why in the table's first column: "ROW
+ * skipped: ..." (tests/bench.py keeps these lines as notes); a failure is bench_row_failed. */
 void bench_note(struct bench_ctx *ctx, const char *row, const char *fmt, ...) __printf(3, 4);
 /*
  * A row's sample arrays in one allocation: `arrays` arrays of `count` samples, back to
  * back (array i starts at i * count), freed with one kfree. NULL when there is no room,
- * after the row's "failed: out of memory" line.
+ * after the row's failed line (bench then fails).
  */
 uint64_t *bench_samples_alloc(struct bench_ctx *ctx, const char *row, size_t count,
                               unsigned arrays);

@@ -27,4 +27,17 @@ extern struct fault_attr fail_page_alloc;
 /* True when this allocation of size bytes must fail. Any context. */
 bool should_fail(struct fault_attr *attr, size_t size);
 
+/*
+ * The calling thread's allocations do not fail until the matching resume (pairs nest);
+ * interrupts on its CPU meanwhile still may. The shell runs a command that opens a
+ * fault-injection file this way, so the command turning injection off cannot itself be
+ * failed by it (see README, "Allocation-failure injection").
+ */
+void fault_inject_pause(void);
+void fault_inject_resume(void);
+
+struct pfs_node;
+/* Whether n is one of the files of /sys/kernel/debug/failslab/ or fail_page_alloc/. */
+bool fault_inject_owns_file(const struct pfs_node *n);
+
 #endif

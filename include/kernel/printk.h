@@ -14,7 +14,7 @@ int vprintk(const char *fmt, __builtin_va_list ap);
 void kputs(const char *s);
 int kprintf(const char *fmt, ...) __printf(1, 2);
 
-/* Copies the log buffer (oldest first) through fn; used by dmesg. */
-void printk_log_for_each(void (*fn)(const char *chunk, size_t len, void *arg), void *arg);
+/* Copies the log buffer (oldest first) through fn; used by dmesg. 0, or -ENOMEM. */
+int printk_log_for_each(void (*fn)(const char *chunk, size_t len, void *arg), void *arg);
 
 #endif

@@ -48,6 +48,8 @@ struct thread {
      * transition (KLP_*), and whether it has yet to switch to the transition's target. */
     int patch_state;
     volatile bool patch_pending;
+    /* fault_inject_pause() depth: while nonzero this thread's allocations never fail. */
+    unsigned fault_inject_paused;
 };
 
 /* Creates a thread that will run fn(arg) on `cpu`; returns NULL when out of memory. */

@@ -17,7 +17,9 @@ struct work_summary {
     size_t threads;
     unsigned cpus;
     uint64_t allocations, table_ops, contended, handed_off, received;
-    bool books_ok; /* every item handed off was received, and the checksum is zero */
+    uint64_t alloc_failures; /* allocations of the heap churn and the table that failed */
+    bool complete;           /* every thread asked for was created */
+    bool books_ok;           /* every item handed off was received, and the checksum is zero */
     /* Results checked by counting their bits, and the counts found wrong; in total and by
      * CPU (index i is CPU cpu_ids[i], for i < cpus). */
     uint64_t bit_checks, bits_wrong;

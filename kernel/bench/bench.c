@@ -6,6 +6,7 @@
 #include <arch/cpu.h>
 #include <arch/setup.h>
 #include <kernel/bench.h>
+#include <kernel/errno.h>
 #include <kernel/mm.h>
 #include <kernel/percpu.h>
 #include <kernel/shell.h>
@@ -50,6 +51,17 @@ void bench_report_cycles(struct bench_ctx *ctx, const char *name, const char *wh
                  (unsigned long long)(med_ns10 / 10), (unsigned long long)(med_ns10 % 10));
 }
 
+void bench_row_failed(struct bench_ctx *ctx, const char *row, const char *fmt, ...)
+{
+    char why[160];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, sizeof(why), fmt, ap);
+    va_end(ap);
+    shell_printf(ctx->shell, "%-22s failed: %s\n", row, why);
+    ctx->failed = true;
+}
+
 void bench_report_value(struct bench_ctx *ctx, const char *name, const char *what, uint64_t value,
                         const char *unit)
 {
@@ -73,7 +85,7 @@ uint64_t *bench_samples_alloc(struct bench_ctx *ctx, const char *row, size_t cou
 {
     uint64_t *samples = kmalloc(count * arrays * sizeof(*samples));
     if (!samples)
-        bench_note(ctx, row, "failed: out of memory");
+        bench_row_failed(ctx, row, "%s", strerror(ENOMEM));
     return samples;
 }
 
@@ -115,5 +127,5 @@ SHELL_COMMAND(bench, "bench [-s] [ROW...]",
             return 130;
         r->fn(&bctx);
     }
-    return 0;
+    return bctx.failed ? 1 : 0;
 }

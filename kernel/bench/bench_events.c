@@ -127,9 +127,9 @@ BENCH_ROW(events, "tracepoints per event: off (the enabled-byte test) and on (a 
         snprintf(what, sizeof(what), "%s on: one record", bench_ev_names[e].name);
         bench_report_cycles(ctx, name, what, over(n, b));
         if (written != (uint64_t)runs * BENCH_EV_CALLS)
-            bench_note(ctx, "events", "failed: %s: %llu records for %llu calls",
-                       bench_ev_names[e].name, (unsigned long long)written,
-                       (unsigned long long)runs * BENCH_EV_CALLS);
+            bench_row_failed(ctx, "events", "%s: %llu records for %llu calls",
+                             bench_ev_names[e].name, (unsigned long long)written,
+                             (unsigned long long)runs * BENCH_EV_CALLS);
     }
     kfree(base);
 }

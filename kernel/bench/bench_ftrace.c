@@ -167,6 +167,7 @@ BENCH_ROW(patch, "boot conversion, enabling and disabling all sites, enabling on
         kfree(b.on_cycles);
         kfree(b.off_cycles);
         ftrace_hash_free(one);
+        bench_row_failed(ctx, "patch", "%s", strerror(ENOMEM));
         return;
     }
 
@@ -182,7 +183,7 @@ BENCH_ROW(patch, "boot conversion, enabling and disabling all sites, enabling on
             bench_report_toggle(ctx, "patch.one", &b, runs);
     }
     if (err)
-        bench_note(ctx, "patch", "failed: %s", strerror(-err));
+        bench_row_failed(ctx, "patch", "%s", strerror(-err));
     ftrace_ops_set_hashes(&ops, NULL, NULL);
     ftrace_hash_free(one);
     kfree(b.on_cycles);

@@ -1,6 +1,7 @@
 /* bench ipi: one IPI round trip, and one broadcast sync round. */
 #include <arch/cpu.h>
 #include <kernel/bench.h>
+#include <kernel/errno.h>
 #include <kernel/mm.h>
 #include <kernel/percpu.h>
 #include <kernel/smp.h>

@@ -6,6 +6,7 @@
  */
 #include <arch/cpu.h>
 #include <kernel/bench.h>
+#include <kernel/errno.h>
 #include <kernel/livepatch.h>
 #include <kernel/mm.h>
 #include <kernel/shell.h>

@@ -9,6 +9,7 @@
  */
 #include <arch/cpu.h>
 #include <kernel/bench.h>
+#include <kernel/errno.h>
 #include <kernel/ftrace.h>
 #include <kernel/ftrace_test.h>
 #include <kernel/mm.h>
@@ -133,7 +134,7 @@ BENCH_ROW(rb, "reserve+commit of a 12-byte event: one CPU alone, then every CPU 
     struct bench_stats *one = kzalloc(sizeof(*one) * MAX_CPUS);
     struct bench_stats *all = kzalloc(sizeof(*all) * MAX_CPUS);
     if (!rb || !one_samples || !all_samples || !one || !all) {
-        bench_note(ctx, "rb", "failed: out of memory");
+        bench_row_failed(ctx, "rb", "%s", strerror(ENOMEM));
         goto out;
     }
     /*
@@ -152,7 +153,7 @@ BENCH_ROW(rb, "reserve+commit of a 12-byte event: one CPU alone, then every CPU 
             ok = bench_rb_phase(rb, count, online, all_samples, runs, first);
     }
     if (!ok) {
-        bench_note(ctx, "rb", "failed: cannot start writer threads");
+        bench_row_failed(ctx, "rb", "cannot start writer threads");
         goto out;
     }
     for (unsigned c = 0; c < ncpus; c++) {

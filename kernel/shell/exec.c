@@ -1,5 +1,6 @@
 #include <kernel/console.h>
 #include <kernel/errno.h>
+#include <kernel/fault_inject.h>
 #include <kernel/mm.h>
 #include <lib/string.h>
 
@@ -367,15 +368,65 @@ static int shell_run_pipeline(const struct shell_token *tok, size_t count)
     return (int)((unsigned)status & 0xff);
 }
 
-static int shell_execute(const char *line)
+/*
+ * Whether a pipeline (tokens [0, count)) names a fault-injection file, as an operand or as
+ * a redirection's target. Such a pipeline runs with injection paused for the shell's
+ * thread, so `echo 0 > probability` turns injection off at the first try even at 100 %:
+ * on Linux the shell's own memory is a user process's and a debugfs write allocates
+ * nothing, and here the shell's parsing, its argv and the open file are kernel memory.
+ * Other pipelines of the same line stay exposed. The check runs paused too.
+ */
+static bool shell_pipeline_controls_faults(const struct shell_token *tok, size_t count,
+                                           int status_in)
+{
+    bool found = false;
+    size_t i;
+
+    fault_inject_pause();
+    for (i = 0; i < count && !found; i++) {
+        struct pfs_node *n;
+        char *text;
+
+        if (tok[i].kind != SHELL_TOK_WORD)
+            continue;
+        text = shell_expand_word(&tok[i], status_in);
+        found = text && pfs_lookup(shell_cwd_path, text, &n) == 0 && fault_inject_owns_file(n);
+        kfree(text);
+    }
+    fault_inject_resume();
+    return found;
+}
+
+static int shell_run_pipeline_checked(const struct shell_token *tok, size_t count)
+{
+    bool paused = shell_pipeline_controls_faults(tok, count, shell_last_status);
+    int status;
+
+    if (paused)
+        fault_inject_pause();
+    status = shell_run_pipeline(tok, count);
+    if (paused)
+        fault_inject_resume();
+    return status;
+}
+
+int shell_run_line(const char *line)
 {
     struct shell_tokens tokens;
     char err[96];
     size_t i, start = 0;
+    int tokenized;
 
-    if (shell_tokenize(line, &tokens, err, sizeof(err))) {
+    shell_run_depth++;
+    /* Which pipelines are exempt from injection is known only from the tokens, so the
+     * tokenizer, the shell's own parsing, is never failed (see above). */
+    fault_inject_pause();
+    tokenized = shell_tokenize(line, &tokens, err, sizeof(err));
+    fault_inject_resume();
+    if (tokenized) {
         shell_eprintf(NULL, "fentros: %s\n", err);
         shell_last_status = SHELL_STATUS_SYNTAX;
+        shell_run_depth--;
         return shell_last_status;
     }
 
@@ -385,7 +436,7 @@ static int shell_execute(const char *line)
         if (i > start) {
             if (shell_run_depth == 1)
                 console_clear_interrupt();
-            shell_last_status = shell_run_pipeline(&tokens.tok[start], i - start);
+            shell_last_status = shell_run_pipeline_checked(&tokens.tok[start], i - start);
             /* Ctrl-C stops the whole line, as it stops a bash list. */
             if (shell_interrupted()) {
                 shell_last_status = SHELL_STATUS_INTERRUPTED;
@@ -395,17 +446,8 @@ static int shell_execute(const char *line)
         start = i + 1;
     }
     shell_tokens_free(&tokens);
-    return shell_last_status;
-}
-
-int shell_run_line(const char *line)
-{
-    int status;
-
-    shell_run_depth++;
-    status = shell_execute(line);
     shell_run_depth--;
-    return status;
+    return shell_last_status;
 }
 
 int shell_run_line_capture(const char *line, char *buf, size_t len)

@@ -1,4 +1,5 @@
 #include <kernel/console.h>
+#include <kernel/fault_inject.h>
 #include <kernel/mm.h>
 #include <kernel/thread.h>
 #include <lib/string.h>
@@ -251,7 +252,12 @@ void shell_main(void)
 
         switch (result) {
         case SHELL_EDIT_DONE:
+            /* Keeping the line is the editor's own work, like parsing it: never failed by
+             * injection (see shell_pipeline_controls_faults), else a report would come
+             * before the output of the very line that turns injection off. */
+            fault_inject_pause();
             shell_history_add(ed.line);
+            fault_inject_resume();
             shell_run_line(ed.line);
             if (shell_interrupted()) {
                 shell_drain_input();

@@ -409,6 +409,8 @@ SHELL_COMMAND(soak, "soak SECONDS [SEED]",
         shell_eprintf(ctx, "soak: %s\n", strerror(ENOMEM));
         return 1;
     }
+    if (work_failed_thread(work))
+        soak_fail(&s, "cannot create every work thread");
     struct thread *churn[4] = {
         soak_start(&s, soak_ops_main, "soak/ops", 0),
         soak_start(&s, soak_graph_main, "soak/graph", 1),

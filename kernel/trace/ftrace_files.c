@@ -31,6 +31,7 @@ struct ftrace_lines {
     size_t pending_off;
     size_t next_rec; /* cursor over the records */
     bool done;
+    bool failed; /* a batch could not be allocated: every read from then on is -ENOMEM */
 };
 
 static void ftrace_lines_init(struct ftrace_lines *l, ftrace_lines_fill_fn fill)
@@ -43,6 +44,8 @@ static ssize_t ftrace_lines_read(struct ftrace_lines *l, char *buf, size_t len)
 {
     size_t copied = 0;
 
+    if (l->failed)
+        return -ENOMEM;
     while (copied < len) {
         size_t n;
 
@@ -53,8 +56,13 @@ static ssize_t ftrace_lines_read(struct ftrace_lines *l, char *buf, size_t len)
             l->pending_off = 0;
             while (!l->done && l->pending.len < FTRACE_LINES_BATCH)
                 l->done = !l->fill(l, &l->pending);
-            if (l->pending.overflow)
+            /* A batch that could not be held whole is dropped (its last line may be cut)
+             * and the file ends in an error, never in a quietly shorter list. */
+            if (l->pending.overflow) {
+                l->failed = true;
+                l->pending.len = 0;
                 return copied ? (ssize_t)copied : -ENOMEM;
+            }
             continue;
         }
         n = MIN(len - copied, l->pending.len - l->pending_off);

@@ -375,11 +375,17 @@ struct trace_iter *trace_iter_open(bool consume, int cpu_only)
         return NULL;
     it->consume = consume;
     it->cpu_only = cpu_only;
-    if (!consume) {
-        for (unsigned c = 0; c < MAX_CPUS; c++) {
-            if (!cpu_data(c)->online || (cpu_only >= 0 && (int)c != cpu_only))
-                continue;
+    /* Everything a read needs is allocated here: a CPU whose iterator or record slot
+     * could not be had would otherwise drop out of the output without a word. */
+    for (unsigned c = 0; c < MAX_CPUS; c++) {
+        if (!cpu_data(c)->online || (cpu_only >= 0 && (int)c != cpu_only))
+            continue;
+        it->head[c] = kmalloc(sizeof(struct rb_record));
+        if (!consume)
             it->iters[c] = rb_iter_start(trace_global.buffer, c);
+        if (!it->head[c] || (!consume && !it->iters[c])) {
+            trace_iter_close(it);
+            return NULL;
         }
     }
     return it;

@@ -46,7 +46,7 @@ int ftrace_dump_prepare(void)
         goto out;
     }
     for (unsigned c = 0; c < MAX_CPUS; c++) {
-        it->head[c] = kmalloc(sizeof(struct rb_record));
+        it->head[c] = it->head[c] ? it->head[c] : kmalloc(sizeof(struct rb_record));
         if (!it->head[c]) {
             trace_iter_close(it);
             err = -ENOMEM;

@@ -58,6 +58,11 @@ class Step:
         self.keys = keys          # the bytes typed
         self.expected = []
         self.forbidden = []       # (text, lineno): no output line may contain text
+        self.after_comment = False  # the line above the command is a comment
+
+    def accepts_empty_output(self):
+        """Only `...` expected: any output passes, none included."""
+        return bool(self.expected) and all(e.kind == "any" for e in self.expected)
 
 
 class ShellTest:
@@ -146,14 +151,17 @@ def set_directive(test, key, value, where):
 def parse_text(text, path):
     test = ShellTest(path)
     step = None  # the command whose expected output is being read
+    previous = ""
     for lineno, line in enumerate(text.split("\n"), 1):
         line = line.rstrip("\r")
         where = f"{path}:{lineno}"
         if line.startswith("$< "):
             step = raw_step(line, lineno, where)
+            step.after_comment = previous.startswith("#")
             test.steps.append(step)
         elif line == "$" or line.startswith("$ "):
             step = Step(lineno, line, line[2:].encode("utf-8") + b"\r")
+            step.after_comment = previous.startswith("#")
             test.steps.append(step)
         elif line.startswith("$"):
             raise ParseError(f"{where}: a command line starts with `$ ` or `$< `; "
@@ -173,8 +181,16 @@ def parse_text(text, path):
             step.forbidden.append((line[2:], lineno))
         else:
             step.expected.append(Expected("line", line, lineno))
+        previous = line
     if test.expect is None and not test.steps:
         raise ParseError(f"{path}: no commands")
+    for step in test.steps:
+        # Such a block passes whatever happens, nothing included: the reader must be told
+        # why nothing more can be checked there.
+        if step.accepts_empty_output() and not step.after_comment:
+            raise ParseError(f"{path}:{step.lineno}: a command whose expected output is only "
+                             "`...` accepts any output, none included: say why in a "
+                             "comment on the line above it")
     return test
 
 

@@ -1,6 +1,9 @@
 """Tests of the harness itself, without QEMU:
 python3 -m unittest discover -s tests/harness"""
 
+import contextlib
+import importlib.util
+import io
 import sys
 import tempfile
 import unittest
@@ -18,7 +21,8 @@ from shelltest import ParseError, check_output, find_mismatch, parse_text  # noq
 
 def expected(*lines):
     """Expectations from .t-style lines."""
-    test = parse_text("$ x\n" + "".join(line + "\n" for line in lines), "t.t")
+    test = parse_text("# Expectations under test.\n$ x\n" + "".join(line + "\n" for line in lines),
+                      "t.t")
     return test.steps[0].expected
 
 
@@ -53,14 +57,38 @@ class ParseTests(unittest.TestCase):
             "directive after command": "$ echo a\n\n# smp: 1\n",
             "bad expect": "# expect: explode\n$ x\n",
             "bad escape": "$< \\q\\r\n",
+            "only ... without a comment": "$ echo a\n...\n",
+            "only ... and ! without a comment": "# why\n$ echo a\n$ echo b\n...\n! x\n",
         }
         for what, text in bad.items():
             with self.subTest(what), self.assertRaises(ParseError):
                 parse_text(text, "x.t")
 
+    def test_any_output_needs_a_comment(self):
+        test = parse_text("# Which allocation fails varies.\n$ echo a\n...\n", "x.t")
+        self.assertTrue(test.steps[0].accepts_empty_output())
+        self.assertFalse(parse_text("$ echo a\n...\na\n", "x.t").steps[0].accepts_empty_output())
+
     def test_empty_line_and_literal_dollar(self):
         exp = expected("~", "~ \\$\\?")
         self.assertIsNone(find_mismatch(exp, ["", "$?"]))
+
+
+class ReporterTests(unittest.TestCase):
+    def test_selftest_skipped_at_every_cpu_count_fails(self):
+        run_py = Path(__file__).parent.parent / "run.py"
+        spec = importlib.util.spec_from_file_location("run", run_py)
+        run = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(run)
+        reporter = run.Reporter(keep_going=True)
+        reporter.selftest_outcome("raced", 2, "SKIP busy")
+        reporter.selftest_outcome("raced", 4, "SKIP busy")
+        reporter.selftest_outcome("ran_once", 1, "SKIP needs a second CPU")
+        reporter.selftest_outcome("ran_once", 2, None)
+        reporter.selftest_outcome("one_count", 2, "SKIP busy")
+        with contextlib.redirect_stdout(io.StringIO()):
+            reporter.fail_always_skipped()
+        self.assertEqual(reporter.failures, ["FAIL selftest/raced: skipped at every CPU count"])
 
 
 class MatchTests(unittest.TestCase):

@@ -3,21 +3,27 @@
 must come back to the prompt, no fault text may appear, and once injection is off and
 tracing is reset, the heap must hold no more live allocations than after the same script
 run without injection. Outputs are not compared: a command may fail with `Cannot
-allocate memory` (or its own errno) wherever an allocation fails."""
+allocate memory` (or its own errno) wherever an allocation fails. Each script must have
+had failures injected (the kernel's `times` countdown says how many): a script run whose
+allocations all succeeded is run again, a few times at most, so that injection that
+broke cannot pass as two clean runs compared."""
 
 import os
 import re
 
 from harness import shelltest
 from harness import tracefmt as tf
+from harness.faultinject import injected, restore_defaults, set_injection
 from harness.paths import SHELL_DIR
 
 SMP = [2]
 TIMEOUT = 120
-DEBUGFS = "/sys/kernel/debug"
-INJECTORS = ("failslab", "fail_page_alloc")
-# Scripts that would measure the wrong thing under injection: a benchmark's timing loop.
-SKIP = {"bench/bench"}
+# Scripts that would measure the wrong thing under injection: a benchmark's timing loop,
+# and the scripts that set the injection themselves (they would end it, and reset the
+# countdown that says how many failures were injected).
+SKIP = {"bench/bench", "fault/fault-injection", "fault/fault-injection-off"}
+# Runs of a script until at least one allocation failed in it.
+ATTEMPTS = 5
 
 
 def scripts():
@@ -27,31 +33,6 @@ def scripts():
     only = set(filter(None, os.environ.get("FAULT_SCRIPTS", "").split(",")))
     return [t for t in tests if not t.own_boot and t.name not in SKIP
             and (not only or t.name in only)]
-
-
-def set_injection(sh, probability):
-    """Sets both injectors; with injection on, the commands doing it may themselves fail,
-    so each value is written until it reads back. Switching on, the probabilities come
-    last; switching off, first: every other write is easy then."""
-    others = [(name, field, value) for name in INJECTORS
-              for field, value in (("verbose", 0), ("interval", 1), ("space", 0), ("times", -1))]
-    chances = [(name, "probability", probability) for name in INJECTORS]
-    for name, field, value in (others + chances if probability else chances + others):
-        path = f"{DEBUGFS}/{name}/{field}"
-        if field == "probability" and value:
-            # Reading back could itself fail now: a write that printed nothing took.
-            for _ in range(200):
-                if not sh.run(f"echo {value} > {path}"):
-                    break
-            else:
-                sh.fail(f"could not set {path} to {value}")
-            continue
-        for _ in range(200):
-            sh.run(f"echo {value} > {path}")
-            if sh.run(f"cat {path}") == [str(value)]:
-                break
-        else:
-            sh.fail(f"could not set {path} to {value}")
 
 
 def live_allocations(sh):
@@ -101,14 +82,20 @@ def settle(sh):
 
 
 def under_injection(sh, probability):
-    failed = []
+    failed, uninjected = [], []
     for test in scripts():
         run_script(sh, test)
         settle(sh)
         before = live_allocations(sh)
-        set_injection(sh, probability)
-        run_script(sh, test)
-        set_injection(sh, 0)
+        for _ in range(ATTEMPTS):
+            set_injection(sh, probability)
+            run_script(sh, test)
+            set_injection(sh, 0)
+            count = injected(sh)
+            if count:
+                break
+        if not count:
+            uninjected.append(f"{test.name}: no failure in {ATTEMPTS} runs")
         settle(sh)
         after = live_allocations(sh)
         # More live allocations is a leak. Fewer is not: a state reached through failed
@@ -120,6 +107,8 @@ def under_injection(sh, probability):
         sh.check(sh.run("echo alive") == ["alive"], f"after {test.name}: the shell is broken")
     sh.check(not failed, f"{len(failed)} scripts leaked under injection at {probability} %",
              failed)
+    sh.check(not uninjected, f"{len(uninjected)} scripts ran without an injected failure "
+             f"at {probability} %", uninjected)
 
 
 setup = tf.reset_tracing
@@ -127,6 +116,7 @@ setup = tf.reset_tracing
 
 def teardown(sh):
     set_injection(sh, 0)
+    restore_defaults(sh)
     settle(sh)
 
 
