@@ -51,14 +51,21 @@ void bench_report_cycles(struct bench_ctx *ctx, const char *name, const char *wh
                  (unsigned long long)(med_ns10 / 10), (unsigned long long)(med_ns10 % 10));
 }
 
-void bench_row_failed(struct bench_ctx *ctx, const char *row, const char *fmt, ...)
+/* A row's note in the table's first column: "ROW  PREFIX WHY". */
+static void bench_vnote(struct bench_ctx *ctx, const char *row, const char *prefix, const char *fmt,
+                        va_list ap)
 {
     char why[160];
+    vsnprintf(why, sizeof(why), fmt, ap);
+    shell_printf(ctx->shell, "%-22s %s%s\n", row, prefix, why);
+}
+
+void bench_row_failed(struct bench_ctx *ctx, const char *row, const char *fmt, ...)
+{
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(why, sizeof(why), fmt, ap);
+    bench_vnote(ctx, row, "failed: ", fmt, ap);
     va_end(ap);
-    shell_printf(ctx->shell, "%-22s failed: %s\n", row, why);
     ctx->failed = true;
 }
 
@@ -73,12 +80,10 @@ void bench_report_value(struct bench_ctx *ctx, const char *name, const char *wha
 
 void bench_note(struct bench_ctx *ctx, const char *row, const char *fmt, ...)
 {
-    char why[160];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(why, sizeof(why), fmt, ap);
+    bench_vnote(ctx, row, "", fmt, ap);
     va_end(ap);
-    shell_printf(ctx->shell, "%-22s %s\n", row, why);
 }
 
 uint64_t *bench_samples_alloc(struct bench_ctx *ctx, const char *row, size_t count, unsigned arrays)
