@@ -120,7 +120,7 @@ void smp_call_function(cpumask_t mask, void (*fn)(void *arg), void *arg, bool wa
         unsigned long flags = spin_lock_irqsave(&call_queues[cpu].lock);
         list_add_tail(&call_queues[cpu].calls, &c->node);
         spin_unlock_irqrestore(&call_queues[cpu].lock, flags);
-        lapic_send_ipi(cpu_data(cpu)->apic_id, APIC_VEC_CALL_FUNCTION);
+        arch_send_ipi(cpu_data(cpu)->hw_id, ARCH_IPI_CALL_FUNCTION);
     }
     if (mask & (1u << me)) {
         unsigned long flags = arch_irq_save();
@@ -156,7 +156,7 @@ void smp_sync_all_pcs(unsigned long pcs[MAX_CPUS])
     uint64_t gen = ++sync_generation;
     cpumask_t others = cpu_online_mask() & ~(1u << me);
     if (others)
-        lapic_send_ipi_others(APIC_VEC_SYNC);
+        arch_send_ipi_others(ARCH_IPI_SYNC);
     arch_sync_core();
     for (unsigned cpu = 0; cpu < MAX_CPUS; cpu++) {
         if (!(others & (1u << cpu)))
@@ -177,6 +177,6 @@ void smp_stop_other_cpus(void)
     if (cpus_online <= 1)
         return;
     stop_requested = true;
-    lapic_send_nmi_others();
+    arch_send_nmi_others();
     udelay(10000);
 }

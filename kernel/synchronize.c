@@ -11,7 +11,7 @@
 bool sync_readers_cpu_inside(const struct sync_read_side *side, unsigned cpu)
 {
     const struct sync_readers *readers = container_of(side, const struct sync_readers, side);
-    return __atomic_load_n(&readers->inside[cpu], __ATOMIC_ACQUIRE) != 0;
+    return __atomic_load_n(&readers->inside[cpu].n, __ATOMIC_ACQUIRE) != 0;
 }
 
 unsigned synchronize_read_side(const struct sync_read_side *side)

@@ -97,7 +97,7 @@ SELFTEST(synchronize_readers_waits_for_reader)
     EXPECT(!sync_test.timed_out);
     /* Nobody inside: it returns at once, whatever happened before. */
     synchronize_readers(&sync_test.readers);
-    EXPECT_EQ(sync_test.readers.inside[cpu], 0);
+    EXPECT_EQ(sync_test.readers.inside[cpu].n, 0);
 }
 
 /*

@@ -399,7 +399,8 @@ def linux_figures(guest):
         events = chunk * per_call
         fig[f"{tracer}.event"] = (cycles_stat((on_lo - off_lo) / events,
                                               (on_mid - off_mid) / events), "ns")
-        # The whole-loop formula, pauses of the vCPU thread included.
+        # The whole-loop formula, pauses of the vCPU thread included (BENCH_RESULTS:
+        # function.event_loop).
         written = statistics.median(on.written)
         fig[f"{tracer}.event_loop"] = (Stat(*overhead(on.ns, off.ns, written),
                                             *overhead(on.cycles, off.cycles, written)), "ns")

@@ -57,7 +57,7 @@ SYSTEM_HEADERS = frozenset({"stdint.h", "stddef.h", "stdbool.h", "stdarg.h", "li
                             "stdio.h", "stdlib.h", "string.h", "errno.h", "elf.h",
                             "signal.h", "pthread.h", "unistd.h", "sys/cdefs.h"})
 
-# Upper-case words that stand for any name in a usage line (`tests/shell/NAME.t`).
+# Upper-case words that stand for any name in a usage line (`tests/shell/AREA/NAME.t`).
 PLACEHOLDERS = frozenset({"NAME", "FILE", "DIR", "AREA", "K", "N", "X"})
 
 # Linux's files, where the tree names them as Linux's (to say what fentros follows).

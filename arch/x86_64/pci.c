@@ -16,13 +16,6 @@
 
 static DEFINE_SPINLOCK(pci_config_lock);
 
-static inline uint32_t inl(uint16_t port)
-{
-    uint32_t v;
-    __asm__ __volatile__("inl %1, %0" : "=a"(v) : "Nd"(port));
-    return v;
-}
-
 static uint32_t config_address(uint8_t bus, uint8_t dev, uint8_t fn, uint16_t offset)
 {
     return PCI_CONFIG_ENABLE | (uint32_t)bus << 16 | (uint32_t)(dev & 31) << 11 |

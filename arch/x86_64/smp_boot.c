@@ -86,7 +86,7 @@ void smp_boot_aps(void)
 {
     smp_init_ipis();
     uint32_t bsp_id = lapic_id();
-    cpu_data(0)->apic_id = bsp_id;
+    cpu_data(0)->hw_id = bsp_id;
     cpu_data(0)->online = true;
 
     /* The trampoline switches on paging with the kernel's tables while running at its

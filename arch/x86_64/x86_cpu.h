@@ -18,6 +18,13 @@ static __always_inline uint8_t inb(uint16_t port)
     __asm__ __volatile__("inb %1, %0" : "=a"(v) : "Nd"(port));
     return v;
 }
+static __always_inline uint32_t inl(uint16_t port)
+{
+    uint32_t v;
+    __asm__ __volatile__("inl %1, %0" : "=a"(v) : "Nd"(port));
+    return v;
+}
+
 static __always_inline void outl(uint16_t port, uint32_t v)
 {
     __asm__ __volatile__("outl %0, %1" ::"a"(v), "Nd"(port));

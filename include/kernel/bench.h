@@ -44,9 +44,9 @@ void bench_row_failed(struct bench_ctx *ctx, const char *row, const char *fmt, .
 /* A plain value line (counts, bytes, ratios in per mille). */
 void bench_report_value(struct bench_ctx *ctx, const char *name, const char *what, uint64_t value,
                         const char *unit);
-/* A row that measured nothing on purpose says why in the table's first column: "ROW
- * skipped: ..." (tests/bench.py keeps these lines as notes); a failure is bench_row_failed. */
-void bench_note(struct bench_ctx *ctx, const char *row, const char *fmt, ...) __printf(3, 4);
+/* A row that cannot measure here says why (`ROW skipped: WHY`); tests/bench.py keeps the
+ * line as a note. */
+void bench_row_skipped(struct bench_ctx *ctx, const char *row, const char *fmt, ...) __printf(3, 4);
 /*
  * A row's sample arrays in one allocation: `arrays` arrays of `count` samples, back to
  * back (array i starts at i * count), freed with one kfree. NULL when there is no room,

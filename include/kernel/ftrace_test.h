@@ -41,7 +41,8 @@ unsigned long stack_depth_test_recurse(unsigned levels);
  * use to reach inside the tracer and the patching code. Nothing else calls them.
  */
 
-/* Called between the steps of every text patch batch while set (arch/x86_64/text_poke.c). */
+/* Called between the steps of every text patch batch while set (the arch's text patching,
+ * <arch/text_patch.h>). */
 extern void (*arch_text_poke_test_hook)(void);
 /* Overwrites the current thread's top function_graph frame if it belongs to fn. */
 bool fgraph_test_damage_top_frame(unsigned long fn);

@@ -15,14 +15,14 @@ struct rb_cpu_buffer;
 #define PERCPU_CONTEXT_NMI 4u
 
 /*
- * Everything a CPU keeps for itself. %gs points at its own copy; the first field points
- * back at the copy so this_cpu() is a single load. Cache-line aligned so that one CPU's
- * counters never share a line with another's.
+ * Everything a CPU keeps for itself. The arch's per-CPU base (arch/percpu.h) points at its
+ * own copy; the first field points back at the copy so this_cpu() is a single load.
+ * Cache-line aligned so that one CPU's counters never share a line with another's.
  */
 struct percpu {
     struct percpu *self;
     unsigned cpu;
-    uint32_t apic_id;
+    uint32_t hw_id; /* the arch's id of the CPU, the one its IPIs are sent to */
     bool online;
     struct thread *current;
     struct thread *idle;
@@ -63,7 +63,7 @@ static inline struct percpu *cpu_data(unsigned cpu) { return &percpu_area[cpu]; 
 
 static inline bool in_irq(void) { return this_cpu()->irq_depth > 0; }
 
-/* Points %gs at this CPU's area; the first thing a CPU does in C. */
-void percpu_init_cpu(unsigned cpu, uint32_t apic_id);
+/* Points this CPU's per-CPU base at its area; the first thing a CPU does in C. */
+void percpu_init_cpu(unsigned cpu, uint32_t hw_id);
 
 #endif

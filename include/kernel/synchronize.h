@@ -71,8 +71,11 @@ struct sync_read_side {
 
 /* The usual read side: each CPU counts the readers inside on it. */
 struct sync_readers {
-    /* First: at offset 0 the counter's address folds into the read side's instruction. */
-    unsigned long inside[MAX_CPUS];
+    /* First: at offset 0 the counter's address folds into the read side's instruction. A
+     * cache line per CPU, so that readers on different CPUs never write the same line. */
+    struct {
+        unsigned long n;
+    } __cacheline_aligned inside[MAX_CPUS];
     struct sync_read_side side;
 };
 
@@ -89,13 +92,13 @@ static __always_inline unsigned sync_read_enter(struct sync_readers *readers)
     unsigned cpu = this_cpu_id();
     /* local_inc's memory clobber keeps the reader's loads after the mark (the compiler's
      * side; the CPU's is the sync round's). */
-    local_inc(&readers->inside[cpu]);
+    local_inc(&readers->inside[cpu].n);
     return cpu;
 }
 
 static __always_inline void sync_read_exit(struct sync_readers *readers, unsigned cpu)
 {
-    local_dec(&readers->inside[cpu]);
+    local_dec(&readers->inside[cpu].n);
 }
 
 /*

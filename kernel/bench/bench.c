@@ -78,11 +78,11 @@ void bench_report_value(struct bench_ctx *ctx, const char *name, const char *wha
                  unit);
 }
 
-void bench_note(struct bench_ctx *ctx, const char *row, const char *fmt, ...)
+void bench_row_skipped(struct bench_ctx *ctx, const char *row, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    bench_vnote(ctx, row, "", fmt, ap);
+    bench_vnote(ctx, row, "skipped: ", fmt, ap);
     va_end(ap);
 }
 
@@ -95,7 +95,8 @@ uint64_t *bench_samples_alloc(struct bench_ctx *ctx, const char *row, size_t cou
 }
 
 SHELL_COMMAND(bench, "bench [-s] [ROW...]",
-              "measure the tracer's costs (rows: ipi nop function graph rb patch memory)")
+              "measure the tracer's costs (rows: ipi nop function function_all graph rb patch "
+              "memory events kprobe livepatch)")
 {
     struct bench_ctx bctx = {.shell = ctx, .short_mode = false, .runs = 1000};
     int first = 1;

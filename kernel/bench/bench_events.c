@@ -87,8 +87,8 @@ BENCH_ROW(events, "tracepoints per event: off (the enabled-byte test) and on (a 
         if (!call || trace_event_is_enabled(call) ||
             trace_event_pids[TRACE_EVENT_PIDS_TRACE].count ||
             trace_event_pids[TRACE_EVENT_PIDS_NOTRACE].count) {
-            bench_note(ctx, "events", "skipped: %s is on, or set_event_pid is set",
-                       bench_ev_names[e].name);
+            bench_row_skipped(ctx, "events", "%s is on, or set_event_pid is set",
+                              bench_ev_names[e].name);
             continue;
         }
         struct thread *me = current_thread();

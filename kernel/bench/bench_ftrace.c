@@ -35,7 +35,7 @@ BENCH_ROW(nop, "an idle (NOP) call site against the same function built without 
 {
     struct dyn_ftrace *rec = ftrace_rec_lookup((unsigned long)ftrace_test_empty);
     if (!rec || (rec->flags & FTRACE_FL_ENABLED)) {
-        bench_note(ctx, "nop", "skipped: ftrace_test_empty's site is not an idle NOP now");
+        bench_row_skipped(ctx, "nop", "ftrace_test_empty's site is not an idle NOP now");
         return;
     }
     unsigned n = ctx->runs;
@@ -153,7 +153,7 @@ BENCH_ROW(patch, "boot conversion, enabling and disabling all sites, enabling on
     bench_report_value(ctx, "patch.boot_per_site", "boot: verify and NOP one site",
                        usable ? st.boot_convert_ns / usable : 0, "ns");
     if (ftrace_is_dead()) {
-        bench_note(ctx, "patch", "skipped: dynamic ftrace is disabled");
+        bench_row_skipped(ctx, "patch", "dynamic ftrace is disabled");
         return;
     }
     /* Each run patches every site twice with three sync rounds each: keep it modest. */

@@ -51,7 +51,7 @@ static void bench_graph_report(struct bench_ctx *ctx, uint64_t *off, uint64_t *o
 BENCH_ROW(graph, "one traced call under function_graph, filtered to it, against its NOP site")
 {
     if (ftrace_is_dead() || fgraph_is_dead()) {
-        bench_note(ctx, "graph", "skipped: ftrace or function_graph is dead");
+        bench_row_skipped(ctx, "graph", "ftrace or function_graph is dead");
         return;
     }
     unsigned runs = ctx->runs;
@@ -74,7 +74,7 @@ BENCH_ROW(graph, "one traced call under function_graph, filtered to it, against 
         problem = why;
     }
     if (problem)
-        bench_note(ctx, "graph", "skipped: %s", problem);
+        bench_row_skipped(ctx, "graph", "%s", problem);
     else
         bench_graph_report(ctx, off, on, runs, calls, events);
     kfree(off);

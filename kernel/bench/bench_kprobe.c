@@ -63,7 +63,7 @@ static const char *bench_kp_measure(unsigned k, uint64_t *on, unsigned runs, uin
 BENCH_ROW(kprobe, "kprobe events per call: an entry probe with two args, a return probe")
 {
     if (ftrace_is_dead() || !bench_tracer_target_is_nop()) {
-        bench_note(ctx, "kprobe", "skipped: ftrace is dead or ftrace_test_target is traced");
+        bench_row_skipped(ctx, "kprobe", "ftrace is dead or ftrace_test_target is traced");
         return;
     }
     unsigned runs = ctx->runs;
@@ -84,7 +84,7 @@ BENCH_ROW(kprobe, "kprobe events per call: an entry probe with two args, a retur
             problem = why;
         }
         if (problem) {
-            bench_note(ctx, bench_kp[k].row, "skipped: %s", problem);
+            bench_row_skipped(ctx, bench_kp[k].row, "%s", problem);
             continue;
         }
         struct bench_stats t = bench_stats_of(on, runs);

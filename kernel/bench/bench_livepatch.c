@@ -42,7 +42,7 @@ static uint64_t bench_klp_time_calls(int (*fn)(int))
 BENCH_ROW(livepatch, "a live-patched call against the same call unpatched; a transition")
 {
     if (!bench_klp_patch.initialized && klp_init_patch(&bench_klp_patch) != 0) {
-        bench_note(ctx, "livepatch", "skipped: cannot resolve bench_klp_target");
+        bench_row_skipped(ctx, "livepatch", "cannot resolve bench_klp_target");
         return;
     }
     unsigned n = ctx->runs;
@@ -71,7 +71,7 @@ BENCH_ROW(livepatch, "a live-patched call against the same call unpatched; a tra
         ok = ok && patched[i] != 0;
     }
     if (!ok) {
-        bench_note(ctx, "livepatch", "skipped: the patch did not apply");
+        bench_row_skipped(ctx, "livepatch", "the patch did not apply");
     } else {
         struct bench_stats p = bench_stats_of(plain, n), q = bench_stats_of(patched, n);
         struct bench_stats p_call = {p.min / BENCH_KLP_CALLS, p.median / BENCH_KLP_CALLS};

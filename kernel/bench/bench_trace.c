@@ -213,7 +213,7 @@ out:
 static void bench_function_rows(struct bench_ctx *ctx, const char *row, bool every_site)
 {
     if (ftrace_is_dead()) {
-        bench_note(ctx, row, "skipped: ftrace is dead");
+        bench_row_skipped(ctx, row, "ftrace is dead");
         return;
     }
     unsigned runs = ctx->runs;
@@ -234,7 +234,7 @@ static void bench_function_rows(struct bench_ctx *ctx, const char *row, bool eve
         problem = why;
     }
     if (problem) {
-        bench_note(ctx, row, "skipped: %s", problem);
+        bench_row_skipped(ctx, row, "%s", problem);
         goto out;
     }
     struct bench_stats u = bench_stats_of(off, runs), t = bench_stats_of(on, runs);
@@ -292,7 +292,8 @@ static uint64_t bench_event_bytes(struct bench_ctx *ctx, unsigned payload)
     rb_get_stats(rb, cpu, &st);
     rb_destroy(rb);
     if (st.entries != BENCH_MEMORY_EVENTS || st.overrun || st.dropped) {
-        bench_note(ctx, "memory", "a private buffer lost events: the byte count is not per event");
+        bench_row_failed(ctx, "memory",
+                         "a private buffer lost events: the byte count is not per event");
         return 0;
     }
     return st.bytes / st.entries;

@@ -2,8 +2,8 @@
  * The host channel's device: QEMU's ivshmem-plain (a PCI device whose BAR2 is memory the
  * host shares, typically a file in /dev/shm), added to a machine with
  *
- *   -object memory-backend-file,id=hostmem,share=on,mem-path=/dev/shm/NAME,size=16M
- *   -device ivshmem-plain,memdev=hostmem
+ *   -object memory-backend-file,id=hostchan,share=on,mem-path=/dev/shm/NAME,size=16M
+ *   -device ivshmem-plain,memdev=hostchan
  *
  * Found on the PCI bus at boot; without it the channel reports -ENODEV and nothing else
  * changes. The ring over its memory is ring.c's.

@@ -2,15 +2,13 @@
  * The producer side of the host channel's ring (the layout is in <kernel/hostchan.h>).
  *
  * Memory ordering. The host reads the ring from another thread, in another process,
- * while this kernel writes it. On x86 (TSO) stores become visible to others in program
- * order, and a load is never passed by a later store, so:
- *  - a frame (header, payload) is written before head is advanced past it: the host,
- *    which loads head before it loads the frame, never sees a frame half written;
- *  - tail is loaded before the space it frees is overwritten: the host stores tail only
- *    after it has finished reading that space.
- * The compiler is the only reorderer left: head and tail go through __atomic release and
- * acquire accesses, which on x86 are plain moves that the compiler may not move other
- * memory accesses across.
+ * while this kernel writes it:
+ *  - a frame's bytes (header, payload) are written before head is stored past it with
+ *    release, and the host loads head with acquire before it reads the frame, so it never
+ *    sees a frame half written;
+ *  - tail is loaded with acquire before the space it frees is overwritten, and the host
+ *    stores tail only after it has finished reading that space.
+ * What the host side relies on is in docs/hostchan.md.
  */
 #include <kernel/errno.h>
 #include <kernel/hostchan.h>

@@ -80,7 +80,8 @@ static unsigned size_bar(struct pci_device *pdev, unsigned i, unsigned nr_bars)
 static void read_bars(struct pci_device *pdev)
 {
     unsigned nr_bars = pdev->header_type == 0 ? 6 : pdev->header_type == 1 ? 2 : 0;
-    uint32_t command = pci_config_read32(pdev, PCI_COMMAND);
+    /* The dword's upper half is the status register, whose bits a 1 clears: never written back. */
+    uint32_t command = pci_config_read32(pdev, PCI_COMMAND) & 0xffff;
     /* A BAR being sized decodes a garbage address range: nothing must be decoded meanwhile. */
     pci_config_write32(pdev, PCI_COMMAND,
                        command & ~(uint32_t)(PCI_COMMAND_IO | PCI_COMMAND_MEMORY));

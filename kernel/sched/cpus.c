@@ -8,11 +8,11 @@
 #include <lib/printf.h>
 #include <lib/string.h>
 
-SHELL_COMMAND(cpus, "cpus", "list CPUs: APIC id, current thread, ticks, interrupts, IPIs")
+SHELL_COMMAND(cpus, "cpus", "list CPUs: hardware id, current thread, ticks, interrupts, IPIs")
 {
     if (argc != 1)
         return shell_usage(ctx);
-    int err = shell_printf(ctx, "CPU APIC CURRENT                TICKS   INTERRUPTS     IPIS\n");
+    int err = shell_printf(ctx, "CPU HWID CURRENT                TICKS   INTERRUPTS     IPIS\n");
     for (unsigned cpu = 0; cpu < MAX_CPUS && err >= 0; cpu++) {
         struct percpu *p = cpu_data(cpu);
         if (!p->online)
@@ -24,7 +24,7 @@ SHELL_COMMAND(cpus, "cpus", "list CPUs: APIC id, current thread, ticks, interrup
             snprintf(who, sizeof(who), "%s-%d", cur->name, cur->pid);
         else
             strlcpy(who, "-", sizeof(who));
-        err = shell_printf(ctx, "%3u %4u %-18s %9llu %12llu %8llu\n", cpu, p->apic_id, who,
+        err = shell_printf(ctx, "%3u %4u %-18s %9llu %12llu %8llu\n", cpu, p->hw_id, who,
                            (unsigned long long)p->ticks, (unsigned long long)p->interrupts,
                            (unsigned long long)p->ipis_received);
     }

@@ -195,7 +195,7 @@ void thread_wake(struct thread *t)
 void sched_kick_cpu(unsigned cpu)
 {
     if (cpu != this_cpu_id() && cpu_data(cpu)->online)
-        arch_send_ipi(cpu_data(cpu)->apic_id, ARCH_IPI_RESCHEDULE);
+        arch_send_ipi(cpu_data(cpu)->hw_id, ARCH_IPI_RESCHEDULE);
 }
 
 void sched_tick(void)

@@ -39,8 +39,8 @@ static bool ftrace_tramp_is_regs(unsigned long tramp)
 
 /*
  * Checks record i: its bytes are exactly what the record says the site calls (the NOP, or
- * a call to ftrace_rec_tramp_addr()), there is no int3 left in it, its flags agree with
- * each other and with that target, and, given `want`, with the ops that should want it.
+ * a call to ftrace_rec_tramp_addr()), there is no patching breakpoint left in it, its flags agree
+ * with each other and with that target, and, given `want`, with the ops that should want it.
  * Returns true when all holds; otherwise describes the first problem in why.
  */
 bool ftrace_site_check(size_t i, const struct site_expect *want, char *why, size_t len)

@@ -178,7 +178,8 @@ static void torture_check_regs(unsigned long ip, unsigned long parent_ip, struct
 
 /*
  * A hammer keeps one CPU calling traced functions and checks every result. Its sites
- * change under it all the time: NOP, a trampoline, a list caller, or int3 mid-batch.
+ * change under it all the time: NOP, a trampoline, a list caller, or the patching breakpoint
+ * mid-batch.
  */
 static int torture_hammer_main(void *arg)
 {

@@ -114,8 +114,8 @@ bool fgraph_clients_entry(struct percpu *cpu, struct fgraph_frame *f, const stru
 }
 
 /*
- * The shadow stack is full: the call still goes to the clients, on a scratch frame, so the
- * profiler counts it, and counts as overrun; its return is not hooked.
+ * The shadow stack is full: the call still goes to the clients, on a scratch frame, so they
+ * see it, and it counts as overrun; its return is not hooked.
  */
 __noinline void fgraph_entry_overflow(struct percpu *cpu, struct fgraph_thread *g, unsigned long ip,
                                       unsigned long *parent_slot, uint8_t flags)

@@ -587,14 +587,15 @@ int register_ftrace_function(struct ftrace_ops *ops)
         goto out;
     }
     int slot = -1, pos = -1;
+    /* Every trampoline slot taken (slot stays -1): the op still registers, and its sites
+     * call the list caller, which looks the site up and calls every op that wants it. */
     for (int s = 0; s < ARCH_FTRACE_TRAMP_SLOTS && slot < 0; s++)
         if (slot_is_free(s))
             slot = s;
     for (int k = 0; k < FTRACE_MAX_OPS && pos < 0; k++)
         if (!active_ops[k])
             pos = k;
-    /* Every trampoline slot taken: the op still registers, and its sites call the list
-     * caller, which looks the site up and calls every op that wants it. */
+    /* FTRACE_MAX_OPS ops registered: no room in active_ops. */
     if (pos < 0) {
         err = -EBUSY;
         goto out;

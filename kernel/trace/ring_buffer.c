@@ -14,7 +14,7 @@
  * the head page (the `next` of the page before it) carries RB_PAGE_HEAD in its low bits.
  *
  * Writers run only on their own CPU and never lock. Their nesting is a stack: a writer
- * interrupted by an irq, NMI or int3 handler that writes too resumes only after that
+ * interrupted by an irq, NMI or patching-breakpoint handler that writes too resumes only after that
  * nested writer has finished. So every writer step either happens before a nested writer
  * or sees all of it, and a single-instruction update without the lock prefix is atomic
  * against it. A reservation is a cmpxchg on the tail page's state word; the writer then

@@ -414,9 +414,10 @@ static bool iter_fill(struct trace_iter *it, unsigned c)
 {
     if (it->head_full[c])
         return true;
-    if (!it->head[c] && !(it->head[c] = kmalloc(sizeof(struct rb_record))))
-        return false;
+    /* trace_iter_open allocated a slot for every CPU online then; CPUs never come later. */
     struct rb_record *r = it->head[c];
+    if (!r)
+        return false;
     if (it->consume) {
         unsigned long lost = 0;
         if (!rb_consume(trace_global.buffer, c, r, &lost))

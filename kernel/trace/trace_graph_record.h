@@ -99,7 +99,8 @@ static __always_inline uint64_t graph_write_return(struct percpu *cpu, const str
     uint64_t duration = rettime > f->calltime ? rettime - f->calltime : 0;
     ev->ctx = trace_ctx_on(cpu, TRACE_GRAPH_RET, GRAPH_EXTRA_PREEMPT);
     ev->func = trace_text_pack(f->func);
-    /* depth:12 and overrun:20 are the third word, depth in its low bits (x86 bitfield order). */
+    /* depth:12 and overrun:20 are the third word, depth in its low bits (the ABI's little-endian
+     * bitfield order). */
     _Static_assert(offsetof(struct trace_graph_ret_event, duration_lo) == 12, "the layout below");
     _Static_assert(FGRAPH_FRAME_IRQ_ENTRY << 8 == GRAPH_RET_IRQ_FLAG, "the flag moves up");
     uint32_t word = (f->depth & 0x7ffu) | (f->flags & FGRAPH_FRAME_IRQ_ENTRY) << 8 | overrun << 12;

@@ -24,10 +24,10 @@
  * The per-CPU ring buffer.
  *
  * Writers reserve space on their own CPU's buffer, fill it and commit, from any context
- * (thread, irq, NMI, int3), without locks; an interrupted writer and the writers that
- * interrupt it all keep their events. Readers on any CPU consume or iterate any CPU's
- * buffer while its writers go on. Events use Linux's header (type_len:5, time_delta:27),
- * so a function event (12-byte payload) costs exactly 16 bytes.
+ * (thread, irq, NMI, the patching breakpoint), without locks; an interrupted writer and the writers
+ * that interrupt it all keep their events. Readers on any CPU consume or iterate any CPU's buffer
+ * while its writers go on. Events use Linux's header (type_len:5, time_delta:27), so a function
+ * event (12-byte payload) costs exactly 16 bytes.
  *
  * Context rules: rb_reserve/rb_commit/rb_discard from any context on a CPU the caller
  * keeps (preemption or interrupts off) until the commit. Readers from any context (they
@@ -765,9 +765,9 @@ struct site_expect {
 };
 
 /*
- * Checks record i: its bytes are exactly what the record says the site calls, no int3 is
- * left in it, its flags agree with each other and with that target, and (want non-NULL)
- * with the ops that should want it. Otherwise false, with the first problem in why.
+ * Checks record i: its bytes are exactly what the record says the site calls, no patching
+ * breakpoint is left in it, its flags agree with each other and with that target, and (want
+ * non-NULL) with the ops that should want it. Otherwise false, with the first problem in why.
  */
 bool ftrace_site_check(size_t i, const struct site_expect *want, char *why, size_t len);
 

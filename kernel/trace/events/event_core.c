@@ -145,12 +145,7 @@ int trace_event_remove(struct trace_event_call *call)
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
     while (__atomic_load_n(&dyn_readers, __ATOMIC_SEQ_CST))
         arch_cpu_relax();
-    struct event_filter *f = call->state->filter;
-    call->state->filter = NULL;
-    if (f) {
-        synchronize_readers(&trace_event_filter_readers);
-        event_filter_free(f);
-    }
+    trace_event_filter_install(call, NULL);
     return 0;
 }
 

@@ -40,6 +40,9 @@ ssize_t trace_event_store_system_filter(void *data, const char *buf, size_t len)
 struct event_filter_error;
 /* Writers inside a filter check: a replaced or removed filter is freed after them. */
 extern struct sync_readers trace_event_filter_readers;
+/* Puts filter (NULL: none) in force on call and frees the one it replaces once no writer
+ * can still be running it. */
+void trace_event_filter_install(const struct trace_event_call *call, struct event_filter *filter);
 
 /* Builds events/ (one folder per system and event) at boot. */
 void trace_event_files_init(void);

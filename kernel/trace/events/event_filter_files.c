@@ -6,7 +6,7 @@
  * shows the error in the file; here the reason goes to error_log only).
  *
  * Writers of events read the filter pointer without a lock, so an old filter is freed
- * only once every CPU has been seen outside trace_event_commit's use of it.
+ * only once every CPU has been seen outside trace_event_commit_filtered's use of it.
  */
 #include <kernel/errno.h>
 #include <kernel/mm.h>
@@ -24,7 +24,7 @@ struct sync_readers trace_event_filter_readers = SYNC_READERS_INIT;
 
 static DEFINE_SPINLOCK(filter_install_lock);
 
-static void filter_install(const struct trace_event_call *call, struct event_filter *filter)
+void trace_event_filter_install(const struct trace_event_call *call, struct event_filter *filter)
 {
     unsigned long irq = spin_lock_irqsave(&filter_install_lock);
     struct event_filter *old = call->state->filter;
@@ -68,13 +68,13 @@ ssize_t trace_event_store_filter(void *data, const char *buf, size_t len)
         return len >= FILTER_TEXT_MAX ? -EINVAL : -ENOMEM;
     int err = 0;
     if (is_clear(text)) {
-        filter_install(call, NULL);
+        trace_event_filter_install(call, NULL);
     } else {
         struct event_filter *filter = NULL;
         struct event_filter_error fe = {0};
         err = event_filter_create(text, call->fields, call->nfields, &filter, &fe);
         if (!err)
-            filter_install(call, filter);
+            trace_event_filter_install(call, filter);
         else
             trace_event_filter_report(text, &fe);
     }
@@ -100,7 +100,7 @@ ssize_t trace_event_store_system_filter(void *data, const char *buf, size_t len)
         if (strcmp(c->system, system) != 0 || (c->flags & TRACE_EVENT_FL_FTRACE))
             continue;
         if (is_clear(text)) {
-            filter_install(c, NULL);
+            trace_event_filter_install(c, NULL);
             installed++;
             continue;
         }
@@ -108,7 +108,7 @@ ssize_t trace_event_store_system_filter(void *data, const char *buf, size_t len)
         struct event_filter_error fe = {0};
         err = event_filter_create(text, c->fields, c->nfields, &filter, &fe);
         if (!err) {
-            filter_install(c, filter);
+            trace_event_filter_install(c, filter);
             installed++;
         } else if (!first_err) {
             first_err = err;

@@ -2,7 +2,7 @@
 # with balanced books.
 
 $ cpus
-CPU APIC CURRENT                TICKS   INTERRUPTS     IPIS
+CPU HWID CURRENT                TICKS   INTERRUPTS     IPIS
 ~ \s+0 +[0-9]+ sh-1 +[1-9][0-9]* +[1-9][0-9]* +[0-9]+
 ...
 $ cpus | wc -l

@@ -1,6 +1,7 @@
 #ifndef ARCH_ASM_CALLS_H
 #define ARCH_ASM_CALLS_H
 
+#include <arch/ftrace.h>
 #include <arch/regs.h>
 #include <kernel/compiler.h>
 
@@ -32,5 +33,13 @@ void ftrace_list_dispatch(unsigned long ret_ip, unsigned long *parent_slot, int 
  * the real return address. It calls through fgraph_return_callee (kernel/trace/fgraph.c),
  * which holds this or a graph client's return handler of the same type. */
 unsigned long ftrace_return_to_handler(unsigned long sp, unsigned long retval);
+
+/*
+ * Data that only assembly reads, declared here for the same reason: ftrace_tramp.asm calls
+ * through an op slot's ftrace_tramp_callee entry (kernel/trace/ftrace.c), return_to_handler
+ * through fgraph_return_callee (kernel/trace/fgraph.c).
+ */
+extern unsigned long volatile ftrace_tramp_callee[ARCH_FTRACE_TRAMP_SLOTS];
+extern unsigned long (*volatile fgraph_return_callee)(unsigned long sp, unsigned long retval);
 
 #endif

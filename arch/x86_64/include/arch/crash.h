@@ -1,6 +1,7 @@
 /*
- * The faults `crash` raises on purpose that C cannot express: an invalid opcode and a
- * divide error. Inline, so the report names the crash_* function that asked.
+ * The faults `crash` raises on purpose that C cannot express, or that only this machine
+ * defines: an invalid opcode, a divide error, a general protection fault. Inline, so the
+ * report names the crash_* function that asked.
  */
 #ifndef ARCH_CRASH_H
 #define ARCH_CRASH_H
@@ -14,6 +15,12 @@ static __always_inline void arch_crash_divide_error(void)
 {
     unsigned long zero = 0, hi = 0, lo = 1;
     __asm__ __volatile__("divq %2" : "+a"(lo), "+d"(hi) : "r"(zero));
+}
+
+/* A non-canonical address raises #GP, not #PF. */
+static __always_inline void arch_crash_general_protection(void)
+{
+    *(volatile unsigned long *)0x8000000000000000UL = 1;
 }
 
 #endif

@@ -16,10 +16,17 @@ static inline void arch_set_irq_handler(unsigned vector, arch_irq_handler_fn fn,
     x86_set_irq_handler(vector, fn, arg);
 }
 
-static inline void arch_send_ipi(uint32_t apic_id, unsigned vector)
+/* hw_id is struct percpu's: the CPU's local APIC id. */
+static inline void arch_send_ipi(uint32_t hw_id, unsigned vector)
 {
-    lapic_send_ipi(apic_id, (uint8_t)vector);
+    lapic_send_ipi(hw_id, (uint8_t)vector);
 }
+
+/* Every online CPU but this one. */
+static inline void arch_send_ipi_others(unsigned vector) { lapic_send_ipi_others((uint8_t)vector); }
+
+/* A non-maskable interrupt to every other CPU: it reaches a CPU with interrupts off. */
+static inline void arch_send_nmi_others(void) { lapic_send_nmi_others(); }
 
 #endif
 
