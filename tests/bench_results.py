@@ -24,12 +24,15 @@ class ResultsError(Exception):
 
 
 def commit() -> str:
-    """The short hash of HEAD, with "+changes" when tracked files differ from it."""
+    """The short hash of HEAD, with "+changes" when tracked files differ from it (the
+    results file itself aside: a run that rewrites two rows must name one commit)."""
     def git(*argv: str) -> str:
         return subprocess.run(["git", *argv], cwd=ROOT, capture_output=True, text=True,
                               check=False).stdout.strip()
     head = git("rev-parse", "--short", "HEAD") or "unknown"
-    return head + ("+changes" if git("status", "--porcelain", "--untracked-files=no") else "")
+    changed = git("status", "--porcelain", "--untracked-files=no", "--", ".",
+                  f":(exclude){RESULTS.relative_to(ROOT)}")
+    return head + ("+changes" if changed else "")
 
 
 def rel(path: Path) -> str:
