@@ -331,7 +331,7 @@ out_free:
 static int probe_remove(enum probe_kind k, const char *glob)
 {
     bool every = glob[0] == '\0' || strcmp(glob, "*") == 0;
-    struct ftrace_hash *match = NULL;
+    struct ftrace_hash *match = NULL, *before = NULL;
     size_t total = ftrace_rec_total();
     struct probe_set *ps;
     size_t removed = 0;
@@ -352,6 +352,12 @@ static int probe_remove(enum probe_kind k, const char *glob)
         err = -ENODEV;
         goto out;
     }
+    /* The kind as it was, to put back if probe_ops cannot follow the removal. */
+    before = ftrace_hash_copy(ps->funcs);
+    if (!before) {
+        err = -ENOMEM;
+        goto out;
+    }
     for (size_t i = 0; i < total; i++) {
         if (!ftrace_hash_test(ps->funcs, i) || (!every && !ftrace_hash_test(match, i)))
             continue;
@@ -366,11 +372,22 @@ static int probe_remove(enum probe_kind k, const char *glob)
     if (emptied)
         WRITE_ONCE(probe_sets[k], NULL);
     err = probe_sync_ops();
-    if (emptied)
+    if (err) {
+        /* Nothing may have waited for the CPUs inside probe_call, so the kind cannot be
+         * freed: it stays, whole, and probe_ops is pointed at it again. */
+        for (size_t i = 0; i < total; i++)
+            if (ftrace_hash_test(before, i))
+                ftrace_hash_set(ps->funcs, i);
+        if (emptied)
+            WRITE_ONCE(probe_sets[k], ps);
+        probe_sync_ops();
+    } else if (emptied) {
         probe_set_free(ps);
+    }
 out:
     spin_unlock(&probe_lock);
     ftrace_hash_free(match);
+    ftrace_hash_free(before);
     return err;
 }
 

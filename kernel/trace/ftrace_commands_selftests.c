@@ -4,6 +4,7 @@
  * Each test removes its probes and turns tracing back on before it ends.
  */
 #include <kernel/errno.h>
+#include <kernel/fault_inject.h>
 #include <kernel/ftrace.h>
 #include <kernel/ftrace_test.h>
 #include <kernel/pseudofs.h>
@@ -259,4 +260,39 @@ SELFTEST(ftrace_cmd_with_function_tracer)
     EXPECT_EQ(cmd_test_write("!ftrace_test_target_other:traceoff"), 0);
     trace_set_on(true);
     trace_clear(-1);
+}
+
+/*
+ * A removal that cannot complete leaves the probe whole: each allocation on the way fails
+ * in turn (the n-th from the start of the write), until one removal goes through.
+ */
+SELFTEST(ftrace_cmd_remove_whole_on_failure)
+{
+    unsigned long verbose = failslab.verbose;
+    unsigned failed = 0;
+    int err = -ENOMEM;
+
+    EXPECT_EQ(cmd_test_write("ftrace_test_target:stacktrace:7"), 0);
+    failslab.verbose = 0;
+    for (unsigned nth = 1; nth <= 64 && err; nth++) {
+        failslab.count = 0;
+        failslab.interval = nth;
+        failslab.space = 0;
+        failslab.times = 1;
+        WRITE_ONCE(failslab.probability, 100);
+        err = cmd_test_write("!ftrace_test_target:stacktrace:0");
+        WRITE_ONCE(failslab.probability, 0);
+        if (err) {
+            EXPECT_EQ(err, -ENOMEM);
+            EXPECT_EQ(ftrace_probe_count("stacktrace", "ftrace_test_target"), 7);
+            failed++;
+        }
+    }
+    failslab.interval = 1;
+    failslab.times = 1;
+    failslab.verbose = verbose;
+    EXPECT_EQ(err, 0);
+    /* The write and the removal allocate: some of the attempts must have failed. */
+    EXPECT(failed > 0);
+    EXPECT_EQ(ftrace_probe_count("stacktrace", "ftrace_test_target"), -ENOENT);
 }
