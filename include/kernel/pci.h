@@ -17,7 +17,7 @@
 
 struct pci_bar {
     uint64_t base; /* bus address the firmware assigned; 0 when unassigned */
-    uint64_t size; /* 0 when the BAR is not implemented */
+    uint64_t size; /* 0 when the device has no such BAR */
     unsigned flags;
 };
 
