@@ -5,9 +5,12 @@ tracing is reset, the heap must hold no more live allocations than after the sam
 run without injection. Outputs are not compared: a command may fail with `Cannot
 allocate memory` (or its own errno) wherever an allocation fails. Each script must have
 had failures injected (the kernel's `times` countdown says how many): a script run whose
-allocations all succeeded is run again, a few times at most, so that injection that
-broke cannot pass as two clean runs compared."""
+allocations all succeeded is run again, as many times as it takes for a working injector
+to have failed one of its allocations but for a one-in-a-million chance (a script that
+allocates little, as shell/long-line, may need dozens of runs at 5 %), so that injection
+that broke cannot pass as two clean runs compared."""
 
+import math
 import os
 import re
 
@@ -22,8 +25,16 @@ TIMEOUT = 120
 # and the scripts that set the injection themselves (they would end it, and reset the
 # countdown that says how many failures were injected).
 SKIP = {"bench/bench", "fault/fault-injection", "fault/fault-injection-off"}
-# Runs of a script until at least one allocation failed in it.
-ATTEMPTS = 5
+# The chance a script may have had of no injected failure in all its runs, working
+# injection given: what sets how many runs it gets (runs_until_injected).
+MISS_CHANCE = 1e-6
+# The share of a clean run's heap allocations taken to be calls injection can fail in a
+# later run. Fewer are than the count says: shell/long-line's first run made 29, and its
+# later runs at 5 % went uninjected 19 times in 40, as 15 calls would. A quarter leaves
+# room for scripts that allocate on a first run only.
+ELIGIBLE_SHARE = 0.25
+# More runs than this are not made (a script that allocates once runs 270 times at 5 %).
+MAX_RUNS = 300
 
 
 def scripts():
@@ -48,7 +59,7 @@ def live_allocations(sh):
     return last
 
 
-def read_live(sh):
+def read_heap(sh):
     lines = sh.run("cat /proc/meminfo")
     values = {}
     for line in lines:
@@ -56,7 +67,33 @@ def read_live(sh):
         if m:
             values[m[1]] = int(m[2])
     sh.check(len(values) == 2, "meminfo lacks HeapAllocs/HeapFrees", lines)
+    return values
+
+
+def read_live(sh):
+    values = read_heap(sh)
     return values["HeapAllocs"] - values["HeapFrees"]
+
+
+def allocations_of(sh, test):
+    """Heap allocations one clean run of the script makes (less what reading the count
+    costs): each is a call failslab may fail, so a lower bound on the calls injection
+    sees (fail_page_alloc's pages come on top)."""
+    first = read_heap(sh)["HeapAllocs"]
+    second = read_heap(sh)["HeapAllocs"]
+    run_script(sh, test)
+    third = read_heap(sh)["HeapAllocs"]
+    return max(0, third - second - (second - first))
+
+
+def runs_until_injected(allocations, probability):
+    """Runs after which a working injector has failed one of `allocations` calls a run
+    at `probability` % but for MISS_CHANCE: 0 misses, for a script with no allocations
+    injection could fail, are not asked for."""
+    if allocations == 0:
+        return 0
+    log_miss_per_run = allocations * ELIGIBLE_SHARE * math.log(1 - probability / 100)
+    return min(MAX_RUNS, max(1, math.ceil(math.log(MISS_CHANCE) / log_miss_per_run)))
 
 
 def run_script(sh, test):
@@ -84,18 +121,21 @@ def settle(sh):
 def under_injection(sh, probability):
     failed, uninjected = [], []
     for test in scripts():
-        run_script(sh, test)
+        allocations = allocations_of(sh, test)
         settle(sh)
         before = live_allocations(sh)
-        for _ in range(ATTEMPTS):
+        runs = runs_until_injected(allocations, probability)
+        open("/tmp/fi.log", "a").write(f"{probability} {test.name} {allocations} {runs}\n")
+        for _ in range(max(1, runs)):
             set_injection(sh, probability)
             run_script(sh, test)
             set_injection(sh, 0)
             count = injected(sh)
             if count:
                 break
-        if not count:
-            uninjected.append(f"{test.name}: no failure in {ATTEMPTS} runs")
+        if runs and not count:
+            uninjected.append(f"{test.name}: no failure in {runs} runs of "
+                              f"{allocations} allocations")
         settle(sh)
         after = live_allocations(sh)
         # More live allocations is a leak. Fewer is not: a state reached through failed
