@@ -77,8 +77,7 @@ def read_live(sh):
 
 def allocations_of(sh, test):
     """Heap allocations one clean run of the script makes (less what reading the count
-    costs): each is a call failslab may fail, so a lower bound on the calls injection
-    sees (fail_page_alloc's pages come on top)."""
+    costs): what sets how many calls a later run gives failslab to fail (ELIGIBLE_SHARE)."""
     first = read_heap(sh)["HeapAllocs"]
     second = read_heap(sh)["HeapAllocs"]
     run_script(sh, test)
