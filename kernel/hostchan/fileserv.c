@@ -166,8 +166,8 @@ static int reopen(struct fileserv *fs, struct fileserv_handle *h)
     return pfs_open(NULL, fs->path, old->flags & ~PFS_TRUNC, &h->file);
 }
 
-static ssize_t op_read(struct fileserv *fs, struct fileserv_handle *h, uint64_t offset,
-                       char *buf, size_t size)
+static ssize_t op_read(struct fileserv *fs, struct fileserv_handle *h, uint64_t offset, char *buf,
+                       size_t size)
 {
     if (!h->file)
         return -EIO;
