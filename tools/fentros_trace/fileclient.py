@@ -169,8 +169,7 @@ class FileClient:
     # ---- the channel ----
 
     def _u64(self, offset: int) -> int:
-        value: int = U64.unpack_from(self.map, offset)[0]
-        return value
+        return shmchan.load_u64(self.map, offset)
 
     def _live_boot_id(self) -> Optional[int]:
         """The kernel's boot_id while its channel and service are set up, else None."""
@@ -235,7 +234,7 @@ class FileClient:
         self.map[self.request_at:self.request_at + 16 + len(payload)] = \
             header + CRC.pack(crc) + payload
         # x86 keeps stores in order (see shmchan.py): the frame is whole before the number.
-        U64.pack_into(self.map, self.area + POSTED_OFFSET, number)
+        shmchan.store_u64(self.map, self.area + POSTED_OFFSET, number)
         self.round_trips += 1
         self._wait_answer(number)
         return self._take_response(op, number)
