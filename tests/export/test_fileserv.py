@@ -26,6 +26,7 @@ sys.path.insert(0, str(REPO / "tools"))
 
 from fentros_trace import fileclient, shmchan  # noqa: E402
 from fentros_trace.fileclient import FileClient  # noqa: E402
+from fentros_machine.console import CRASH_RE  # noqa: E402
 from fentros_trace.machine import Machine  # noqa: E402
 
 TRACING = "/sys/kernel/tracing"
@@ -301,6 +302,66 @@ class FileService(unittest.TestCase):
         finally:
             self.c.release(h)
 
+    def test_trace_pipe_raw_blocks_for_a_page(self) -> None:
+        path = f"{TRACING}/per_cpu/cpu0/trace_pipe_raw"
+        nb = self.c.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        try:
+            offset = 0
+            with self.assertRaises(BlockingIOError):
+                while True:
+                    offset += len(self.c.read(nb, 4096, offset))
+        finally:
+            self.c.release(nb)
+        h = self.c.open(path, os.O_RDONLY)
+        try:
+            out: List[object] = []
+            t = self.blocked_reader(h, out)
+            time.sleep(0.3)
+            self.assertTrue(t.is_alive(), f"the read did not block: {out}")
+            # The shell runs on CPU 0: its marker lands in CPU 0's buffer.
+            self.m.must(f"echo raw page > {TRACING}/trace_marker")
+            t.join(10)
+            self.assertFalse(t.is_alive(), "data did not end the read")
+            page = out[0]
+            assert isinstance(page, bytes)
+            self.assertEqual(len(page), 4096)
+            self.assertIn(b"raw page", page)
+        finally:
+            self.c.release(h)
+
+    def test_threads_share_the_client(self) -> None:
+        files = ["/proc/version", f"{TRACING}/available_tracers", f"{TRACING}/README",
+                 f"{TRACING}/available_events"]
+        want = {path: self.read_all(path) for path in files}
+        h = self.c.open(f"{TRACING}/trace_pipe", os.O_RDONLY)
+        blocked: List[object] = []
+        errors: List[BaseException] = []
+        try:
+            self.drain_pipe()
+            waiter = self.blocked_reader(h, blocked)
+
+            def worker(path: str) -> None:
+                try:
+                    for _ in range(25):
+                        if self.read_all(path, chunk=700) != want[path]:
+                            raise AssertionError(f"{path}: other bytes")
+                        self.c.stat(path)
+                except BaseException as e:
+                    errors.append(e)
+            threads = [threading.Thread(target=worker, args=(p,)) for p in files]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join(120)
+            self.assertEqual(errors, [])
+            self.assertTrue(waiter.is_alive(), f"the blocked read ended: {blocked}")
+            self.c.cancel(h)
+            waiter.join(10)
+            self.assertIsInstance(blocked[0], InterruptedError)
+        finally:
+            self.c.release(h)
+        self.assertEqual(service_status(self.m)[6], 0)
+
     def test_mkdir_rmdir(self) -> None:
         with self.assertRaises(PermissionError):
             self.c.mkdir(f"{TRACING}/foo")
@@ -333,6 +394,12 @@ class FileService(unittest.TestCase):
         elapsed = time.monotonic() - began
         print(f"file service: 1000 stats, {elapsed * 1000:.0f} us a round trip",
               file=sys.stderr)
+        # After an idle spell the kernel's thread polls every 10 ms.
+        time.sleep(0.5)
+        began = time.monotonic()
+        self.c.stat("/proc/version")
+        print(f"file service: a stat after 0.5 s idle, "
+              f"{(time.monotonic() - began) * 1e6:.0f} us", file=sys.stderr)
 
     def test_fault_injection_gives_clean_errnos(self) -> None:
         failslab = "/sys/kernel/debug/failslab"
@@ -475,6 +542,8 @@ class Fuzzed(unittest.TestCase):
             self.assertEqual(c.stat("/proc/version"), fileclient.FileStat(False, 0o444, 0))
             self.assertEqual(c.counters().dropped, rejected)
             self.assertEqual(m.must("echo still here"), ["still here"])
+            log = Path(m.console.log_path).read_text(errors="replace")
+            self.assertIsNone(CRASH_RE.search(log))
             print(f"\nfile service fuzz: {rejected} requests dropped: length {status[2]}, "
                   f"checksum {status[3]}, sequence {status[4]}, format {status[5]}",
                   file=sys.stderr)
