@@ -405,9 +405,16 @@ class FileService(unittest.TestCase):
         failslab = "/sys/kernel/debug/failslab"
         before = service_status(self.m)[6]
         self.write_file(f"{failslab}/times", b"-1\n")
+        # A filter written before injection starts: its commit at release allocates, and
+        # the release's ENOMEM reaches the host.
+        pending = self.c.open(f"{TRACING}/set_ftrace_filter", os.O_WRONLY)
+        self.assertEqual(self.c.write(pending, b"work_compute\n"), 13)
         self.write_file(f"{failslab}/probability", b"100\n")
         failures = 0
         try:
+            with self.assertRaises(OSError) as cm:
+                self.c.release(pending)
+            self.assertEqual(cm.exception.errno, errno.ENOMEM)
             for path in (f"{TRACING}/available_tracers", f"{TRACING}/trace",
                          f"{TRACING}/set_ftrace_filter", "/proc/version"):
                 for _ in range(3):
