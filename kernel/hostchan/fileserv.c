@@ -376,13 +376,18 @@ bool fileserv_poll(struct fileserv *fs)
 
 /* ---- the device's service ---- */
 
-/* After a request the next one tends to follow at once (a reader's next chunk, a
+/*
+ * After a request the next one tends to follow at once (a reader's next chunk, a
  * script's next file): poll without sleeping for a while, then sleep between polls, a
- * little and then longer, so that an idle service costs the guest next to nothing. */
+ * little and then longer, so that an idle service costs the guest next to nothing. The
+ * middle step covers a blocked reader's host, which asks again every 10 ms.
+ */
 #define FILESERV_SPIN_NS (2 * NSEC_PER_MSEC)
 #define FILESERV_DOZE_NS (200 * NSEC_PER_MSEC)
 #define FILESERV_DOZE_POLL_NS NSEC_PER_MSEC
-#define FILESERV_IDLE_POLL_NS (10 * NSEC_PER_MSEC)
+#define FILESERV_NAP_NS (5 * NSEC_PER_SEC)
+#define FILESERV_NAP_POLL_NS (10 * NSEC_PER_MSEC)
+#define FILESERV_IDLE_POLL_NS (50 * NSEC_PER_MSEC)
 
 static struct fileserv device_fileserv;
 static bool device_fileserv_running;
@@ -402,8 +407,12 @@ static notrace int fileserv_thread(void *arg)
         uint64_t idle = clock_ns() - last_request;
         if (idle < FILESERV_SPIN_NS)
             arch_cpu_relax();
+        else if (idle < FILESERV_DOZE_NS)
+            sleep_ns(FILESERV_DOZE_POLL_NS);
+        else if (idle < FILESERV_NAP_NS)
+            sleep_ns(FILESERV_NAP_POLL_NS);
         else
-            sleep_ns(idle < FILESERV_DOZE_NS ? FILESERV_DOZE_POLL_NS : FILESERV_IDLE_POLL_NS);
+            sleep_ns(FILESERV_IDLE_POLL_NS);
     }
     return 0;
 }

@@ -167,8 +167,7 @@ SELFTEST(fileserv_reads_the_tree)
     EXPECT_EQ(h->fs->shared->open_handles, 1);
     EXPECT_EQ(request(h, FILESERV_READ, (uint32_t)fh, 0, 0, 4, NULL, 0), 4);
     EXPECT_EQ(memcmp(h->data, want, 4), 0);
-    EXPECT_EQ(request(h, FILESERV_READ, (uint32_t)fh, 0, 4, 4096, NULL, 0),
-              (int64_t)want_len - 4);
+    EXPECT_EQ(request(h, FILESERV_READ, (uint32_t)fh, 0, 4, 4096, NULL, 0), (int64_t)want_len - 4);
     EXPECT_EQ(memcmp(h->data, want + 4, want_len - 4), 0);
     EXPECT_EQ(request(h, FILESERV_READ, (uint32_t)fh, 0, want_len, 4096, NULL, 0), 0);
     /* Back to the start: a new open gives the same bytes. */
