@@ -362,6 +362,34 @@ class FileService(unittest.TestCase):
             self.c.release(h)
         self.assertEqual(service_status(self.m)[6], 0)
 
+    def test_beside_the_ring(self) -> None:
+        # xfer -c fills the ring while the service runs: each keeps to its own memory.
+        symbols = self.read_all("/proc/kallsyms", chunk=1 << 20)
+        want = self.read_all(f"{TRACING}/available_events")
+        stop = threading.Event()
+        errors: List[BaseException] = []
+
+        def reader() -> None:
+            try:
+                while not stop.is_set():
+                    if self.read_all(f"{TRACING}/available_events") != want:
+                        raise AssertionError("available_events: other bytes")
+            except BaseException as e:
+                errors.append(e)
+        t = threading.Thread(target=reader)
+        t.start()
+        try:
+            for _ in range(3):
+                self.assertEqual(self.m.must("xfer -c /proc/kallsyms", timeout=120)[-1],
+                                 f"xfer: 1 files, {len(symbols)} bytes")
+        finally:
+            stop.set()
+            t.join(60)
+        self.assertEqual(errors, [])
+        assert self.m.reader is not None
+        self.m.reader.drain()
+        self.assertEqual(self.m.reader.receiver.files["/proc/kallsyms"], (symbols, 0))
+
     def test_mkdir_rmdir(self) -> None:
         with self.assertRaises(PermissionError):
             self.c.mkdir(f"{TRACING}/foo")
