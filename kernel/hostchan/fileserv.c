@@ -33,6 +33,8 @@
 #define HANDLE_INDEX_BITS 8
 #define HANDLE_GENERATION_MASK ((1u << (32 - HANDLE_INDEX_BITS)) - 1)
 #define OPEN_FLAGS (PFS_READ | PFS_WRITE | PFS_TRUNC | PFS_APPEND | PFS_NONBLOCK)
+/* The most a read skips to reach its offset: far more than any file the tree makes. */
+#define FILESERV_SKIP_MAX (256ULL << 20)
 
 _Static_assert(sizeof(struct fileserv_shared) == FILESERV_HEADER_SIZE, "fileserv header");
 _Static_assert(offsetof(struct fileserv_shared, taken) == 64, "kernel-written fields");
@@ -176,6 +178,9 @@ static ssize_t op_read(struct fileserv *fs, struct fileserv_handle *h, uint64_t 
         if (err)
             return err;
     }
+    /* A consuming file fed faster than it is read would keep a skip going for ever. */
+    if (offset - h->file->pos > FILESERV_SKIP_MAX)
+        return -EINVAL;
     while (h->file->pos < offset) {
         ssize_t n = pfs_read(h->file, buf, MIN(size, offset - h->file->pos));
         if (n <= 0)

@@ -178,6 +178,7 @@ SELFTEST(fileserv_reads_the_tree)
     /* Ahead: skipped. */
     EXPECT_EQ(request(h, FILESERV_READ, (uint32_t)fh, 0, 10, 2, NULL, 0), 2);
     EXPECT_EQ(memcmp(h->data, want + 10, 2), 0);
+    EXPECT_EQ(request(h, FILESERV_READ, (uint32_t)fh, 0, 1ULL << 40, 4, NULL, 0), -EINVAL);
     EXPECT_EQ(request(h, FILESERV_WRITE, (uint32_t)fh, 0, 0, 0, "x", 1), -EBADF);
     EXPECT_EQ(request(h, FILESERV_RELEASE, (uint32_t)fh, 0, 0, 0, NULL, 0), 0);
     EXPECT_EQ(h->fs->shared->open_handles, 0);
