@@ -131,5 +131,7 @@ struct shell_ctx;
 void fileserv_show_status(struct shell_ctx *ctx);
 /* Sets the device's file service up and starts its thread (hostchan.c, at boot). */
 void fileserv_start(void *mem, size_t len);
+/* The kernel is going down: the host's pending and later requests fail at once (EIO). */
+void fileserv_panic(void);
 
 #endif

@@ -444,6 +444,14 @@ void fileserv_start(void *mem, size_t len)
            device_fileserv.buffer_size / 1024);
 }
 
+/* Called in a panic, with the other CPUs stopped: one store, no lock, nothing traced. A
+ * host waiting for an answer sees the area go and gives up, rather than time out. */
+notrace void fileserv_panic(void)
+{
+    if (device_fileserv_running)
+        __atomic_store_n(&device_fileserv.shared->magic, 0, __ATOMIC_RELEASE);
+}
+
 void fileserv_show_status(struct shell_ctx *ctx)
 {
     if (!device_fileserv_running) {

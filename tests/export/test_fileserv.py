@@ -588,9 +588,9 @@ class Fuzzed(unittest.TestCase):
 
 
 class GoneAway(unittest.TestCase):
-    """A client whose predecessor vanished, a kernel that rebooted under its handles, and
-    one that stopped: handles are released, old handles give EIO, calls end in EIO within
-    a bounded time."""
+    """A client whose predecessor vanished, a kernel that rebooted under its handles, one
+    that stopped and one that crashed: handles are released, old handles give EIO, calls
+    end in EIO within a bounded time, at once after a panic."""
 
     def test_sessions_and_a_kernel_that_goes(self) -> None:
         m = boot(type(self).__name__)
@@ -630,6 +630,42 @@ class GoneAway(unittest.TestCase):
                 c.stat("/proc/version")
             self.assertEqual(cm.exception.errno, errno.EIO)
             self.assertLess(time.monotonic() - began, c.take_timeout + 2)
+            c.close()
+        finally:
+            m.close()
+
+    def test_a_crash_under_a_blocked_read(self) -> None:
+        m = boot(type(self).__name__ + "Crash")
+        try:
+            c = FileClient(m.shm_file)
+            h = c.open(f"{TRACING}/trace_pipe", os.O_RDONLY)
+            out: List[object] = []
+
+            def read() -> None:
+                try:
+                    offset = 0
+                    while True:
+                        offset += len(c.read(h, 65536, offset))
+                except OSError as e:
+                    out.append(e)
+            t = threading.Thread(target=read, daemon=True)
+            t.start()
+            time.sleep(0.3)
+            self.assertTrue(t.is_alive(), f"the read did not block: {out}")
+            start = m.console.begin(b"crash panic\n")
+            self.assertTrue(m.console.wait_output(
+                start, lambda buf, at: b"Kernel panic" in buf[at:], 60))
+            crashed = time.monotonic()
+            # The panic takes the service down: the blocked read and new calls fail at
+            # once, without the timeouts a silent kernel needs.
+            t.join(c.take_timeout)
+            self.assertFalse(t.is_alive(), "the blocked read outlived the kernel")
+            self.assertIsInstance(out[0], OSError)
+            self.assertEqual(out[0].errno, errno.EIO)  # type: ignore[attr-defined]
+            with self.assertRaises(OSError) as cm:
+                c.stat("/proc/version")
+            self.assertEqual(cm.exception.errno, errno.EIO)
+            self.assertLess(time.monotonic() - crashed, 2)
             c.close()
         finally:
             m.close()
