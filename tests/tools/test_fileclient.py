@@ -65,8 +65,9 @@ class FakeKernel:
             at = AREA + 4096
             op, _, length, seq = fileclient.FRAME.unpack_from(self.map, at)
             payload = bytes(self.map[at + 16:at + 16 + length])
-            args = fileclient.ARGS.unpack_from(payload)
-            answer = self.handler(op, args, payload[fileclient.ARGS.size:])
+            handle, flags, offset, size, zero = fileclient.ARGS.unpack_from(payload)
+            answer = self.handler(op, (handle, flags, offset, size, zero),
+                                  payload[fileclient.ARGS.size:])
             if answer is None:
                 continue
             result, data = answer
@@ -228,10 +229,12 @@ class FileClientTest(unittest.TestCase):
             assert self.kernel is not None
             self.kernel.set_boot_id(8)
             self.assertFalse(c.stat("/f").is_dir)
-            for call in (lambda: c.read(h, 1, 0), lambda: c.release(h)):
-                with self.assertRaises(OSError) as cm:
-                    call()
-                self.assertEqual(cm.exception.errno, errno.EIO)
+            with self.assertRaises(OSError) as cm:
+                c.read(h, 1, 0)
+            self.assertEqual(cm.exception.errno, errno.EIO)
+            with self.assertRaises(OSError) as cm:
+                c.release(h)
+            self.assertEqual(cm.exception.errno, errno.EIO)
             # Its magic gone (a panic): EIO at once.
             struct.pack_into("<I", self.kernel.map, AREA, 0)
             began = time.monotonic()
