@@ -21,6 +21,7 @@
 #include <kernel/symbols.h>
 #include <kernel/thread.h>
 #include <kernel/time.h>
+#include <kernel/wait.h>
 
 #define SHELL_STACK_PAGES 16
 
@@ -32,8 +33,19 @@ static void run_initcalls(void)
         (*fn)();
 }
 
+/*
+ * The shell is the first thread made, so it is pid 1 (sh-1 in a trace, as init is on
+ * Linux) whatever threads the initcalls start (the host channel's file service); it
+ * waits for them to finish before it reads a line.
+ */
+static bool boot_done;
+static struct wait_queue boot_done_wq = WAIT_QUEUE_INIT(boot_done_wq);
+
+static bool boot_is_done(void *arg) { return __atomic_load_n(&boot_done, __ATOMIC_ACQUIRE); }
+
 static int shell_thread(void *arg)
 {
+    wait_event(&boot_done_wq, boot_is_done, NULL);
     shell_main();
     return 0;
 }
@@ -48,11 +60,13 @@ static void __noreturn kernel_main_on_stack(void)
     /* Calibrated once here; the other CPUs reuse the figure. */
     arch_tick_start(1000);
     smp_boot_aps();
-    run_initcalls();
-    printk("fentros: boot finished in %lu ms\n", (unsigned long)(clock_ns() / 1000000));
     struct thread *sh = kthread_create(shell_thread, NULL, "sh", 0);
     ASSERT(sh);
     kthread_detach(sh);
+    run_initcalls();
+    printk("fentros: boot finished in %lu ms\n", (unsigned long)(clock_ns() / 1000000));
+    __atomic_store_n(&boot_done, true, __ATOMIC_RELEASE);
+    wait_queue_wake_all(&boot_done_wq);
     sched_idle_loop();
 }
 
