@@ -244,6 +244,9 @@ class TracefsOps:
         self._watch.cancel_all()
 
     def stop(self) -> None:
+        """Unmounted: what still waits ends, nothing new reaches the guest."""
+        self.gone = self.gone or "unmounted"
+        self._watch.cancel_all()
         self._watch.stop()
 
     def guest_path(self, path: str) -> str:
