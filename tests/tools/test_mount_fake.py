@@ -220,6 +220,37 @@ class FakeMount(unittest.TestCase):
         self.assertEqual(self.proc.wait(timeout=10), 0)
 
 
+class BusyUmount(unittest.TestCase):
+    def test_umount_ends_a_blocked_reader(self) -> None:
+        why = mount.fuse_usable()
+        if why:
+            self.skipTest(why)
+        with tempfile.TemporaryDirectory(prefix="fentros-mount-") as tmp:
+            proc = subprocess.Popen([mount.FUSE_PYTHON, str(HELPER), tmp],
+                                    stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                    stderr=subprocess.DEVNULL, text=True)
+            assert proc.stdout is not None and proc.stdin is not None
+            self.assertEqual(proc.stdout.readline().strip(), "ready")
+            cat = subprocess.Popen(["cat", os.path.join(tmp, "trace_pipe")],
+                                   stderr=subprocess.PIPE, text=True)
+            time.sleep(0.3)
+            began = time.monotonic()
+            umount = subprocess.run([sys.executable, str(TOOL), "umount", tmp,
+                                     "--workdir", tmp + "-work"],
+                                    capture_output=True, text=True, timeout=60)
+            self.assertEqual(umount.returncode, 0, umount.stderr)
+            self.assertIn("busy, detached lazily", umount.stderr)
+            self.assertEqual(cat.wait(timeout=10), 1)
+            assert cat.stderr is not None
+            self.assertEqual(cat.stderr.read().strip(),
+                             f"cat: {tmp}/trace_pipe: Input/output error")
+            cat.stderr.close()
+            self.assertEqual(proc.wait(timeout=10), 0)
+            self.assertLess(time.monotonic() - began, 10)
+            proc.stdin.close()
+            proc.stdout.close()
+
+
 class DeadDaemon(unittest.TestCase):
     def test_umount_after_the_daemon_died(self) -> None:
         why = mount.fuse_usable()

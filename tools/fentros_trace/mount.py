@@ -102,17 +102,29 @@ def serve(files: hostfs.GuestFiles, mountpoint: str, root_path: str = hostfs.TRA
     def caller_pid() -> int:
         return int(fusepy.fuse_get_context()[2])
 
-    ops = hostfs.TracefsOps(files, root_path, caller_pid=caller_pid, on_init=on_ready)
+    live = threading.Event()
+
+    def ready() -> None:
+        live.set()
+        if on_ready:
+            on_ready()
+
+    ops = hostfs.TracefsOps(files, root_path, caller_pid=caller_pid, on_init=ready)
     stopping = threading.Event()
 
-    def watch_guest() -> None:
-        while gone and not stopping.wait(0.2):
-            why = gone()
-            if why:
+    def watch() -> None:
+        while not stopping.wait(0.2):
+            why = gone() if gone else None
+            if why and not ops.gone:
                 ops.guest_gone(why)
+            # Detached lazily while a file was open: FUSE serves until the last one closes,
+            # so the reads that wait must end now, or the daemon (and umount) waits for them.
+            if live.is_set() and not is_mounted(mountpoint):
+                logging.info("%s: detached; the files still open get EIO", mountpoint)
+                ops.stop()
                 return
 
-    watcher = threading.Thread(target=watch_guest, name="guest-watch", daemon=True)
+    watcher = threading.Thread(target=watch, name="mount-watch", daemon=True)
     watcher.start()
     try:
         fusepy.FUSE(hostfs.FuseFacade(ops), mountpoint, foreground=True, raw_fi=True,
