@@ -80,8 +80,7 @@ class Mounted(unittest.TestCase):
 
     @classmethod
     def tearDownClass(cls):
-        subprocess.run([sys.executable, str(TOOL), "umount", cls.dir, "--workdir",
-                        str(cls.workdir)], capture_output=True, timeout=120)
+        subprocess.run([sys.executable, str(TOOL), "umount", cls.dir], capture_output=True, timeout=120)
         cls.tmp.cleanup()
 
     def path(self, name):
@@ -93,7 +92,7 @@ class Mounted(unittest.TestCase):
         return run.stdout
 
     def qemu_pid(self):
-        return int((self.workdir / "qemu.pid").read_text())
+        return int(Path(mount.pid_path(self.dir, "qemu.pid")).read_text())
 
 
 class Tracefs(Mounted):
@@ -205,12 +204,11 @@ class Tracefs(Mounted):
         cat.stderr.close()
         run = bash(f"cat {self.dir}/current_tracer", timeout=30)
         self.assertIn("Input/output error", run.stderr)
-        umount = subprocess.run([sys.executable, str(TOOL), "umount", self.dir, "--workdir",
-                                 str(self.workdir)], capture_output=True, text=True,
+        umount = subprocess.run([sys.executable, str(TOOL), "umount", self.dir], capture_output=True, text=True,
                                 timeout=120)
         self.assertEqual(umount.returncode, 0, umount.stderr)
         self.assertFalse(mount.is_mounted(self.dir))
-        self.assertFalse((self.workdir / "daemon.pid").exists())
+        self.assertFalse(os.path.exists(mount.pid_path(self.dir, "daemon.pid")))
 
 
 class TraceCmd(Mounted):

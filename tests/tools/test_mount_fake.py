@@ -212,8 +212,7 @@ class FakeMount(unittest.TestCase):
         run = bash(f"cat {self.dir}/current_tracer", "/")
         self.assertIn("Input/output error", run.stderr)
         # umount works on a mount whose guest is gone, and the daemon then exits.
-        umount = subprocess.run([sys.executable, str(TOOL), "umount", self.dir,
-                                 "--workdir", self.dir + "-work"],
+        umount = subprocess.run([sys.executable, str(TOOL), "umount", self.dir],
                                 capture_output=True, text=True, timeout=60)
         self.assertEqual(umount.returncode, 0, umount.stderr)
         self.assertFalse(mount.is_mounted(self.dir))
@@ -235,8 +234,7 @@ class BusyUmount(unittest.TestCase):
                                    stderr=subprocess.PIPE, text=True)
             time.sleep(0.3)
             began = time.monotonic()
-            umount = subprocess.run([sys.executable, str(TOOL), "umount", tmp,
-                                     "--workdir", tmp + "-work"],
+            umount = subprocess.run([sys.executable, str(TOOL), "umount", tmp],
                                     capture_output=True, text=True, timeout=60)
             self.assertEqual(umount.returncode, 0, umount.stderr)
             self.assertIn("busy, detached lazily", umount.stderr)
@@ -269,8 +267,7 @@ class DeadDaemon(unittest.TestCase):
                     pipe.close()
             run = bash(f"cat {tmp}/current_tracer", "/")
             self.assertIn("Transport endpoint is not connected", run.stderr)
-            umount = subprocess.run([sys.executable, str(TOOL), "umount", tmp,
-                                     "--workdir", tmp + "-work"],
+            umount = subprocess.run([sys.executable, str(TOOL), "umount", tmp],
                                     capture_output=True, text=True, timeout=60)
             self.assertEqual(umount.returncode, 0, umount.stderr)
             self.assertFalse(mount.is_mounted(tmp))
