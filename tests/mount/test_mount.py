@@ -65,9 +65,10 @@ class Mounted(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        why = mount.fuse_usable()
-        if why:
-            raise unittest.SkipTest(why)
+        # Skipped test by test (setUp), so that each result names its test.
+        cls.unusable = mount.fuse_usable()
+        if cls.unusable:
+            return
         cls.workdir = LOGS / cls.__name__
         cls.tmp = tempfile.TemporaryDirectory(prefix="fentros-mount-")
         cls.dir = cls.tmp.name
@@ -78,8 +79,14 @@ class Mounted(unittest.TestCase):
             cls.tmp.cleanup()
             raise RuntimeError(f"mount failed: {run.stderr}")
 
+    def setUp(self):
+        if self.unusable:
+            self.skipTest(self.unusable)
+
     @classmethod
     def tearDownClass(cls):
+        if cls.unusable:
+            return
         subprocess.run([sys.executable, str(TOOL), "umount", cls.dir], capture_output=True, timeout=120)
         cls.tmp.cleanup()
 

@@ -37,11 +37,14 @@ class FakeMount(unittest.TestCase):
     dir: str
     tmp: "tempfile.TemporaryDirectory[str]"
 
+    unusable: Optional[str]
+
     @classmethod
     def setUpClass(cls) -> None:
-        why = mount.fuse_usable()
-        if why:
-            raise unittest.SkipTest(why)
+        # Skipped test by test (setUp), so that each result names its test.
+        cls.unusable = mount.fuse_usable()
+        if cls.unusable:
+            return
         cls.tmp = tempfile.TemporaryDirectory(prefix="fentros-mount-")
         cls.dir = cls.tmp.name
         cls.proc = subprocess.Popen([mount.FUSE_PYTHON, str(HELPER), cls.dir],
@@ -52,8 +55,14 @@ class FakeMount(unittest.TestCase):
             cls.proc.kill()
             raise RuntimeError("the fake mount did not come up")
 
+    def setUp(self) -> None:
+        if self.unusable:
+            self.skipTest(self.unusable)
+
     @classmethod
     def tearDownClass(cls) -> None:
+        if cls.unusable:
+            return
         if mount.is_mounted(cls.dir):
             subprocess.run(["fusermount", "-u", "-z", cls.dir])
         try:
