@@ -56,6 +56,14 @@ def pid_path(mountpoint: str, name: str) -> str:
     return os.path.join(default_workdir(mountpoint), name)
 
 
+def forget_pids(mountpoint: str) -> None:
+    for name in ("daemon.pid", "qemu.pid"):
+        try:
+            os.unlink(pid_path(mountpoint, name))
+        except OSError:
+            pass
+
+
 def default_workdir(mountpoint: str) -> str:
     name = os.path.realpath(mountpoint).strip("/").replace("/", "_") or "root"
     return os.path.join(REPO, "build", "mount", name)
@@ -183,9 +191,14 @@ def run_daemon(opts: MountOptions) -> int:
         with open(pid_path(opts.mountpoint, "qemu.pid"), "w") as f:
             f.write(f"{machine.console.proc.pid}\n")
         files = open_guest_files(machine)
+        if not files.stat(opts.root).is_dir:
+            raise MountError(f"{opts.root}: not a directory in the guest")
     except (MachineError, MountError, OSError) as e:
+        if files:
+            files.close()
         if machine:
             machine.close()
+        forget_pids(opts.mountpoint)
         readiness.say(f"error: {e}")
         print(f"fentros-trace mount: {e}", file=sys.stderr)
         return 1
@@ -213,11 +226,7 @@ def run_daemon(opts: MountOptions) -> int:
             files.close()
         finally:
             machine.close()
-            for name in ("daemon.pid", "qemu.pid"):
-                try:
-                    os.unlink(pid_path(opts.mountpoint, name))
-                except OSError:
-                    pass
+            forget_pids(opts.mountpoint)
     return 0
 
 
@@ -365,11 +374,7 @@ def umount(mountpoint: str) -> int:
     if qemu and _alive(qemu):
         # The daemon died without powering its guest off.
         os.kill(qemu, signal.SIGKILL)
-    for name in ("daemon.pid", "qemu.pid"):
-        try:
-            os.unlink(pid_path(mountpoint, name))
-        except OSError:
-            pass
+    forget_pids(mountpoint)
     try:
         # Left only when the logs are elsewhere (--workdir): nothing to keep.
         os.rmdir(default_workdir(mountpoint))
