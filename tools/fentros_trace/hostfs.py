@@ -316,7 +316,7 @@ class TracefsOps:
         path = path.strip("/")
         if not path:
             return self.root_path
-        return (self.root_path.rstrip("/") + "/" + path) if self.root_path != "/" else "/" + path
+        return self.root_path.rstrip("/") + "/" + path
 
     def _file(self, fi: Any) -> OpenFile:
         with self._table_lock:

@@ -133,7 +133,7 @@ def serve(files: hostfs.GuestFiles, mountpoint: str, root_path: str = hostfs.TRA
             # Detached lazily while a file was open: FUSE serves until the last one closes,
             # so the reads that wait must end now, or the daemon (and umount) waits for them.
             if live.is_set() and not is_mounted(mountpoint):
-                logging.info("%s: detached; the files still open get EIO", mountpoint)
+                hostfs.log.info("%s: detached; the files still open get EIO", mountpoint)
                 ops.stop()
                 return
 
@@ -146,7 +146,8 @@ def serve(files: hostfs.GuestFiles, mountpoint: str, root_path: str = hostfs.TRA
                     atomic_o_trunc=True,
                     # One write() of up to MAX_WRITE bytes is one request (4 KiB otherwise).
                     big_writes=True, max_write=hostfs.MAX_WRITE,
-                    # Nothing cached: events/kprobes/NAME comes and goes with kprobe_events.
+                    # The kernel caches nothing (events/kprobes/NAME comes and goes with
+                    # kprobe_events); StatCache does, knowing what changes the tree.
                     entry_timeout=0, attr_timeout=0, negative_timeout=0)
     finally:
         stopping.set()
