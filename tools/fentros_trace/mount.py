@@ -172,6 +172,27 @@ class _Readiness:
         os.close(fd)
 
 
+def _exit_on_signal(signum: int, frame: Any) -> None:
+    raise SystemExit(128 + signum)
+
+
+def _kill_children() -> None:
+    """QEMU, when a boot was cut short before Machine could hand it over."""
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):
+            continue
+        if ppid == os.getpid():
+            try:
+                os.kill(int(entry), signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+
+
 def run_daemon(opts: MountOptions) -> int:
     """The daemon: boots the guest, serves the mount until it is unmounted, powers the guest
     off. Reports readiness (or the error) on opts.ready_fd."""
@@ -181,6 +202,10 @@ def run_daemon(opts: MountOptions) -> int:
     readiness = _Readiness(opts.ready_fd)
     machine: Optional[Machine] = None
     files: Optional[FileClient] = None
+    # While it boots, SIGTERM (mount gave up, or Ctrl-C there) unwinds, so that QEMU is
+    # stopped too; libfuse handles it from the mount on (it installs its own handler only
+    # over the default one).
+    signal.signal(signal.SIGTERM, _exit_on_signal)
     try:
         import_fusepy()
         os.makedirs(workdir, exist_ok=True)
@@ -194,15 +219,19 @@ def run_daemon(opts: MountOptions) -> int:
         files = open_guest_files(machine)
         if not files.stat(opts.root).is_dir:
             raise MountError(f"{opts.root}: not a directory in the guest")
-    except (MachineError, MountError, OSError) as e:
+    except (MachineError, MountError, OSError, SystemExit, KeyboardInterrupt) as e:
         if files:
             files.close()
         if machine:
             machine.close()
+        else:
+            _kill_children()
         forget_pids(opts.mountpoint)
-        readiness.say(f"error: {e}")
-        print(f"fentros-trace mount: {e}", file=sys.stderr)
+        why = str(e) if isinstance(e, Exception) else "stopped while the guest booted"
+        readiness.say(f"error: {why}")
+        print(f"fentros-trace mount: {why}", file=sys.stderr)
         return 1
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
     def on_ready() -> None:
         logging.info("%s: mounted (guest %s)", opts.mountpoint, opts.root)
@@ -271,14 +300,23 @@ def mount(opts: MountOptions) -> int:
                                   stdout=log_file, stderr=subprocess.STDOUT,
                                   pass_fds=(write_end,), start_new_session=True)
     os.close(write_end)
-    message = _read_message(read_end, READY_TIMEOUT)
-    os.close(read_end)
+    try:
+        message = _read_message(read_end, READY_TIMEOUT)
+    except KeyboardInterrupt:
+        message = "error: interrupted while the guest booted"
+    finally:
+        os.close(read_end)
     if message == "ready":
         print(f"fentros-trace mount: {opts.mountpoint}: the guest's {opts.root} "
               f"(log: {log_path})", file=sys.stderr)
         return 0
     if daemon.poll() is None:
+        # The daemon stops its QEMU on SIGTERM while it boots.
         daemon.terminate()
+        try:
+            daemon.wait(EXIT_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            daemon.kill()
     raise MountError((message[len("error: "):] if message.startswith("error: ") else
                       "the daemon ended before the mount was live")
                      + f" (log: {log_path})")
