@@ -98,6 +98,11 @@ class Mounted(unittest.TestCase):
         self.assertEqual(run.returncode, status, f"{script}: {run.stderr}")
         return run.stdout
 
+    def run_in_guest(self, *line, timeout=60):
+        return subprocess.run([sys.executable, str(TOOL), "run", self.dir, "--timeout",
+                               str(timeout), "--", *line], capture_output=True, text=True,
+                              timeout=timeout + 120)
+
     def qemu_pid(self):
         return int(Path(mount.pid_path(self.dir, "qemu.pid")).read_text())
 
@@ -198,6 +203,18 @@ class Tracefs(Mounted):
                 reader.communicate()
             self.sh("echo > set_ftrace_filter")
 
+    def test_run_in_guest(self):
+        run = self.run_in_guest("echo", "from", "the", "host")
+        self.assertEqual((run.returncode, run.stdout), (0, "from the host\n"), run.stderr)
+        run = self.run_in_guest("cat", "/nope")
+        self.assertEqual((run.returncode, run.stdout),
+                         (1, "cat: /nope: No such file or directory\n"))
+        # A line that does not end is stopped with Ctrl-C; the shell stays usable.
+        run = self.run_in_guest("cat", "/sys/kernel/tracing/trace_pipe", timeout=2)
+        self.assertEqual(run.returncode, 1)
+        self.assertIn("Ctrl-C typed", run.stderr)
+        self.assertEqual(self.run_in_guest("echo", "after").stdout, "after\n")
+
     def test_read_only_files(self):
         self.assertEqual(os.stat(self.path("available_tracers")).st_mode & 0o777, 0o444)
         run = bash("echo nop > available_tracers", cwd=self.dir)
@@ -279,8 +296,14 @@ class TraceCmd(Mounted):
             self.assertEqual(self.tracing("tracing_on"), "1\n")
             stat = self.trace_cmd("stat")
             self.assertIn("Tracer: function", stat)
+            load = self.run_in_guest("work", "0.05", "1")
+            self.assertEqual(load.returncode, 0, load.stdout + load.stderr)
             show = self.trace_cmd("show")
             self.assertTrue(show.startswith("# tracer: function\n"), show[:200])
+            called = [line.split(": ", 1)[1].split()[0] for line in show.splitlines()
+                      if ": " in line and not line.startswith("#")]
+            self.assertIn("work_compute", called)
+            self.assertEqual([f for f in called if not f.startswith("work_")], [])
             self.trace_cmd("stop")
             self.assertEqual(self.tracing("tracing_on"), "0\n")
         finally:

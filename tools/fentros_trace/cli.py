@@ -14,6 +14,7 @@ USAGE_EXAMPLES = """examples:
   fentros-trace convert trace.dat --to chrome-json -o trace.json
   fentros-trace convert graph.dat --to folded -o graph.folded
   fentros-trace mount /mnt/fentros && cat /mnt/fentros/available_tracers
+  fentros-trace run /mnt/fentros -- work 0.1
   fentros-trace umount /mnt/fentros
 """
 
@@ -77,6 +78,13 @@ def parser() -> argparse.ArgumentParser:
 
     u = sub.add_parser("umount", help="unmount DIR; the guest is powered off")
     u.add_argument("mountpoint", metavar="DIR")
+
+    g = sub.add_parser("run", help="type a line at the shell of the guest mounted on DIR "
+                       "(its output, its exit status)")
+    g.add_argument("mountpoint", metavar="DIR")
+    g.add_argument("--timeout", type=float, default=600, help="seconds COMMAND may run")
+    g.add_argument("command", nargs="+", metavar="COMMAND",
+                   help="the shell line, after --, e.g. `-- work 0.1`")
     return p
 
 
@@ -111,6 +119,8 @@ def main(argv: Optional[List[str]] = None) -> int:
                 root=args.root, foreground=args.foreground, ready_fd=args.ready_fd))
         if verb == "umount":
             return mount.umount(args.mountpoint)
+        if verb == "run":
+            return mount.run_in_guest(args.mountpoint, " ".join(args.command), args.timeout)
         return convert.convert(args.input, args.to, args.output)
     except (MachineError, record.RecordError, channel.ChannelError, ringpage.PageError,
             widen.WidenError, tracedat.TraceDatError, convert.ConvertError, mount.MountError,

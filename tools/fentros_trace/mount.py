@@ -12,17 +12,19 @@ died, are always in build/mount/<DIR as a name>, so that umount finds them from 
 """
 
 import importlib
+import json
 import logging
 import os
 import select
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import threading
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, List, Optional
+from typing import Any, Callable, Dict, List, Optional
 
 from . import hostfs
 from .fileclient import FileClient
@@ -35,6 +37,10 @@ SCRIPT = os.path.join(REPO, "tools", "fentros-trace")
 READY_TIMEOUT = 600
 # umount: how long the daemon may take to power the guest off and exit.
 EXIT_TIMEOUT = 30
+# The daemon's socket for `fentros-trace run DIR -- COMMAND`, beside its pid.
+CONSOLE_SOCKET = "console.sock"
+# A request to it: one JSON line, at most this long.
+CONSOLE_REQUEST_MAX = 64 << 10
 
 
 class MountError(Exception):
@@ -172,6 +178,108 @@ class _Readiness:
         os.close(fd)
 
 
+class GuestConsole:
+    """The guest's shell for `fentros-trace run`: its serial console is the daemon's, so the
+    daemon types the lines it is sent on a Unix socket, one at a time, and sends back the
+    output and the status."""
+
+    def __init__(self, machine: Machine, path: str) -> None:
+        self.machine = machine
+        self.path = path
+        self.lock = threading.Lock()
+        self.stopping = threading.Event()
+        try:
+            os.unlink(path)
+        except FileNotFoundError:
+            pass
+        self.server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.server.bind(path)
+        os.chmod(path, 0o600)
+        self.server.listen(4)
+        self.server.settimeout(0.5)
+        self.thread = threading.Thread(target=self._loop, name="guest-console", daemon=True)
+        self.thread.start()
+
+    def _loop(self) -> None:
+        while not self.stopping.is_set():
+            try:
+                conn, _ = self.server.accept()
+            except socket.timeout:
+                continue
+            except OSError:
+                return
+            threading.Thread(target=self._answer, args=(conn,), daemon=True).start()
+
+    def _answer(self, conn: socket.socket) -> None:
+        with conn:
+            try:
+                request = json.loads(_recv_line(conn))
+                reply = self._run(str(request["line"]), float(request["timeout"]))
+            except (ValueError, KeyError, TypeError, OSError) as e:
+                reply = {"error": f"bad request: {e}"}
+            try:
+                conn.sendall(json.dumps(reply).encode() + b"\n")
+            except OSError:
+                pass
+
+    def _run(self, line: str, timeout: float) -> Dict[str, Any]:
+        if "\n" in line or "\r" in line:
+            return {"error": "one line only"}
+        with self.lock:
+            if not self.machine.console.alive():
+                return {"error": "the guest is gone"}
+            try:
+                status, lines = self.machine.run(line, timeout)
+            except MachineError as e:
+                # Still running: Ctrl-C, as at the terminal, so the next line finds a prompt.
+                self.machine.console.command(b"\x03", 10)
+                return {"error": f"{e} within {timeout:g} s: Ctrl-C typed"}
+        return {"status": status, "output": lines}
+
+    def close(self) -> None:
+        self.stopping.set()
+        self.server.close()
+        self.thread.join()
+        try:
+            os.unlink(self.path)
+        except OSError:
+            pass
+
+
+def _recv_line(conn: socket.socket) -> bytes:
+    data = b""
+    while b"\n" not in data:
+        chunk = conn.recv(4096)
+        if not chunk:
+            break
+        data += chunk
+        if len(data) > CONSOLE_REQUEST_MAX:
+            raise ValueError("request too long")
+    return data.split(b"\n")[0]
+
+
+def run_in_guest(mountpoint: str, line: str, timeout: float) -> int:
+    """`fentros-trace run DIR -- COMMAND`: COMMAND typed at the mounted guest's shell; its
+    output on stdout; its exit status."""
+    path = pid_path(mountpoint, CONSOLE_SOCKET)
+    conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        conn.connect(path)
+    except OSError as e:
+        conn.close()
+        raise MountError(f"{mountpoint}: no mounted guest's console ({e})")
+    with conn:
+        conn.sendall(json.dumps({"line": line, "timeout": timeout}).encode() + b"\n")
+        conn.settimeout(timeout + 60)
+        reply = json.loads(_recv_line(conn) or b"{}")
+    if "error" in reply or "status" not in reply:
+        raise MountError(reply.get("error", f"`{line}`: no answer"))
+    for out in reply["output"]:
+        print(out)
+    status: int = reply["status"]
+    return status
+
+
 def _exit_on_signal(signum: int, frame: Any) -> None:
     raise SystemExit(128 + signum)
 
@@ -243,6 +351,11 @@ def run_daemon(opts: MountOptions) -> int:
             return None
         return "QEMU exited"
 
+    console: Optional[GuestConsole] = None
+    try:
+        console = GuestConsole(machine, pid_path(opts.mountpoint, CONSOLE_SOCKET))
+    except OSError as e:
+        logging.warning("no console for `fentros-trace run`: %s", e)
     try:
         serve(files, opts.mountpoint, opts.root, on_ready=on_ready, gone=gone)
     except (RuntimeError, MountError, OSError) as e:
@@ -252,6 +365,8 @@ def run_daemon(opts: MountOptions) -> int:
     finally:
         readiness.say("error: the mount ended before it was live")
         logging.info("%s: unmounted; powering the guest off", opts.mountpoint)
+        if console:
+            console.close()
         try:
             files.close()
         finally:
