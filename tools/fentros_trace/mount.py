@@ -1,5 +1,6 @@
 """`fentros-trace mount DIR` and `umount DIR`: a booted fentros's tracefs on the host, as a
-FUSE file system whose fsname is `tracefs`.
+FUSE file system whose fsname is `tracefs`; `run DIR -- COMMAND`: a line typed at that
+guest's shell.
 
 mount boots fentros with the host channel, then starts a daemon that mounts DIR and
 serves it (hostfs.TracefsOps over the guest's file service) until DIR is unmounted; then it
@@ -8,7 +9,8 @@ Python sees, so the daemon runs under /usr/bin/python3 whatever Python runs this
 
 The workdir (default build/mount/<DIR as a name>) holds the daemon's log (mount.log) and
 the guest's serial log. The daemon's pid and QEMU's, which umount needs when the daemon
-died, are always in build/mount/<DIR as a name>, so that umount finds them from DIR alone.
+died, are always in build/mount/<DIR as a name>, so that umount finds them from DIR alone;
+so is the socket through which `run` reaches the guest's console.
 """
 
 import importlib
@@ -63,7 +65,7 @@ def pid_path(mountpoint: str, name: str) -> str:
 
 
 def forget_pids(mountpoint: str) -> None:
-    for name in ("daemon.pid", "qemu.pid"):
+    for name in ("daemon.pid", "qemu.pid", CONSOLE_SOCKET):
         try:
             os.unlink(pid_path(mountpoint, name))
         except OSError:
