@@ -312,6 +312,29 @@ class TraceCmd(Mounted):
         self.assertEqual(self.tracing("set_ftrace_filter"), "#### all functions enabled ####\n")
         self.assertEqual(self.tracing("tracing_on"), "1\n")
 
+    def test_whole_tree(self):
+        with open(os.path.join(self.dir, "proc/version")) as f:
+            self.assertTrue(f.read().startswith("fentros version "))
+        self.assertIn("failslab", os.listdir(os.path.join(self.dir, "sys/kernel/debug")))
+        # A live patch enabled through the mount fixes what the guest's work checks.
+        enabled = os.path.join(self.dir, "sys/kernel/livepatch/livepatch_work/enabled")
+        self.assertRegex(self.run_in_guest("work", "0.02", "1").stdout,
+                         r" ([1-9]\d*) of \1 bit counts wrong: ok\n$")
+        with open(enabled, "w") as f:
+            f.write("1\n")
+        try:
+            transition = os.path.join(os.path.dirname(enabled), "transition")
+            for _ in range(100):
+                with open(transition) as f:
+                    if f.read() == "0\n":
+                        break
+                time.sleep(0.1)
+            self.assertRegex(self.run_in_guest("work", "0.02", "1").stdout,
+                             r" 0 of \d+ bit counts wrong: ok\n$")
+        finally:
+            with open(enabled, "w") as f:
+                f.write("0\n")
+
     def test_stat_idle(self):
         stat = self.trace_cmd("stat")
         self.assertIn("Buffer size in kilobytes", stat)
