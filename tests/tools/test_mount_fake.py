@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
 
 from fentros_trace import mount  # noqa: E402
 
-HELPER = Path(__file__).resolve().parent / "fakemount.py"
+FAKE_MOUNT = Path(__file__).resolve().parent / "fakemount.py"
 TOOL = Path(__file__).resolve().parents[2] / "tools" / "fentros-trace"
 
 
@@ -47,7 +47,7 @@ class FakeMount(unittest.TestCase):
             return
         cls.tmp = tempfile.TemporaryDirectory(prefix="fentros-mount-")
         cls.dir = cls.tmp.name
-        cls.proc = subprocess.Popen([mount.FUSE_PYTHON, str(HELPER), cls.dir],
+        cls.proc = subprocess.Popen([mount.FUSE_PYTHON, str(FAKE_MOUNT), cls.dir],
                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                     stderr=subprocess.DEVNULL, text=True)
         assert cls.proc.stdout is not None
@@ -234,7 +234,7 @@ class BusyUmount(unittest.TestCase):
         if why:
             self.skipTest(why)
         with tempfile.TemporaryDirectory(prefix="fentros-mount-") as tmp:
-            proc = subprocess.Popen([mount.FUSE_PYTHON, str(HELPER), tmp],
+            proc = subprocess.Popen([mount.FUSE_PYTHON, str(FAKE_MOUNT), tmp],
                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                     stderr=subprocess.DEVNULL, text=True)
             assert proc.stdout is not None and proc.stdin is not None
@@ -264,7 +264,7 @@ class DeadDaemon(unittest.TestCase):
         if why:
             self.skipTest(why)
         with tempfile.TemporaryDirectory(prefix="fentros-mount-") as tmp:
-            proc = subprocess.Popen([mount.FUSE_PYTHON, str(HELPER), tmp],
+            proc = subprocess.Popen([mount.FUSE_PYTHON, str(FAKE_MOUNT), tmp],
                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                     stderr=subprocess.DEVNULL, text=True)
             assert proc.stdout is not None
