@@ -45,6 +45,8 @@ RESULT_LINE = re.compile(r"^\[(\d+)\](.*)\t\[(" + "|".join(RESULTS) + r")\]\s*$"
 # The first line of each test's log: "execute: PATH", or "execute (instance) : PATH".
 EXECUTE_LINE = re.compile(r"^execute(.*?):\s*(\S+)\s*$")
 INSTANCE_SUFFIX = " (instance)"
+# Seconds the whole ftracetest run may take before it is stopped.
+DEFAULT_TIMEOUT = 900
 
 
 class FtracetestError(Exception):
@@ -194,6 +196,13 @@ class Verdict:
     missing: List[str]      # expected, never ran
 
 
+def within(expected: Sequence[str], cases: Sequence[str]) -> List[str]:
+    """The expected names a run of only these cases can give (all when cases is empty)."""
+    if not cases:
+        return list(expected)
+    return [name for name in expected if name.removesuffix(INSTANCE_SUFFIX) in cases]
+
+
 def judge(outcome: Outcome, expected: Sequence[str]) -> Verdict:
     lost = [f"{name}: {outcome.results[name]}" for name in expected
             if name in outcome.results and outcome.results[name] != "PASS"]
@@ -258,8 +267,9 @@ class GuestMount:
 
 
 def run_in_namespace(tracing: Path, proc: Optional[Path], suite: Path, logdir: Path,
-                     seconds: int, echo: bool) -> Tuple[int, List[str]]:
-    argv = ["sh", str(IN_NAMESPACE), str(tracing), str(proc) if proc else "", str(suite), str(logdir), str(seconds)]
+                     seconds: int, cases: Sequence[str], echo: bool) -> Tuple[int, List[str]]:
+    argv = ["sh", str(IN_NAMESPACE), str(tracing), str(proc) if proc else "", str(suite),
+            str(logdir), str(seconds)] + [str(suite / "test.d" / case) for case in cases]
     output: List[str] = []
     with subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                           errors="replace", stdin=subprocess.DEVNULL) as child:
@@ -274,19 +284,24 @@ def run_in_namespace(tracing: Path, proc: Optional[Path], suite: Path, logdir: P
 
 
 def run_suite(tracing: Optional[Path], proc: Optional[Path], smp: int, iso: Optional[str],
-              seconds: int, cache: Path, echo: bool = True) -> Outcome:
-    """Fetch, map, mount (unless tracing names a mount already there), run, parse."""
+              seconds: int, cache: Path, cases: Sequence[str] = (),
+              echo: bool = True) -> Outcome:
+    """Fetch, map, mount (unless tracing names a mount already there), run the cases (paths
+    under test.d; all when empty), parse."""
     pristine = fetch_suite(cache)
     suite = prepare_suite(pristine, load_name_map(NAME_MAP.read_text()), cache / "mapped")
+    for case in cases:
+        if not (suite / "test.d" / case).is_file():
+            raise FtracetestError(f"no test {case} in {suite / 'test.d'}")
     logdir = BUILD / "logs"
     shutil.rmtree(logdir, ignore_errors=True)
     logdir.mkdir(parents=True)
     if tracing is None:
         with GuestMount(BUILD / "mnt", smp, iso) as mount:
             status, output = run_in_namespace(mount.tracing(), mount.proc(), suite, logdir,
-                                              seconds, echo)
+                                              seconds, cases, echo)
     else:
-        status, output = run_in_namespace(tracing, proc, suite, logdir, seconds, echo)
+        status, output = run_in_namespace(tracing, proc, suite, logdir, seconds, cases, echo)
     outcome = parse_outcome(output, test_names(logdir, suite / "test.d"))
     if not outcome.results:
         raise FtracetestError(f"ftracetest ran no test (exit status {status}): "
@@ -316,9 +331,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--tracing", type=Path,
                         help="run against this mounted guest /sys/kernel/tracing; no boot")
     parser.add_argument("--proc", type=Path, help="with --tracing: the guest's /proc")
-    parser.add_argument("--timeout", type=int, default=900,
+    parser.add_argument("--timeout", type=int, default=DEFAULT_TIMEOUT,
                         help="seconds the whole ftracetest run may take")
     parser.add_argument("--cache", type=Path, default=default_cache())
+    parser.add_argument("cases", nargs="*", metavar="TEST.tc",
+                        help="tests to run, as paths under test.d (default: all)")
     args = parser.parse_args(argv)
     why = cannot_run()
     if why:
@@ -327,11 +344,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     began = time.monotonic()
     try:
         outcome = run_suite(args.tracing, args.proc, args.smp, args.iso, args.timeout,
-                            args.cache)
+                            args.cache, args.cases)
     except (FtracetestError, subprocess.TimeoutExpired) as e:
         print(f"ftracetest: {e}")
         return 1
-    verdict = judge(outcome, load_expected(EXPECTED_PASS.read_text()))
+    verdict = judge(outcome, within(load_expected(EXPECTED_PASS.read_text()), args.cases))
     report(outcome, verdict, time.monotonic() - began)
     return 1 if verdict.lost or verdict.missing else 0
 

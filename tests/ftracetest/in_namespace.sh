@@ -3,12 +3,13 @@
 # mount and unmount below stays in it, and the host's own tracefs, which it hides, is never
 # written. tests/ftracetest/ftracetest.py runs it.
 #
-# usage: in_namespace.sh TRACING GUEST_PROC SUITE LOGDIR SECONDS
+# usage: in_namespace.sh TRACING GUEST_PROC SUITE LOGDIR SECONDS [TEST.tc...]
 #   TRACING     the guest's /sys/kernel/tracing in the FUSE mount
 #   GUEST_PROC  the guest's /proc in the FUSE mount, or "" when the mount has none
 #   SUITE       the copy of tools/testing/selftests/ftrace with the name map applied
 #   LOGDIR      ftracetest -l LOGDIR
 #   SECONDS     the whole run's time limit
+#   TEST.tc     the tests to run (default: all)
 set -eu
 
 refuse() {
@@ -34,6 +35,7 @@ inner=$(readlink /proc/self/ns/mnt) || refuse "cannot read the new mount namespa
 ! grep -q ' shared:' /proc/self/mountinfo || refuse "a mount here propagates to the host's"
 
 tracing=$1 guest_proc=$2 suite=$3 logdir=$4 seconds=$5
+shift 5
 
 # Lazy unmounts: /sys/kernel/debug/tracing is an automount below debugfs, and a busy mount
 # must go too. A detached parent takes its children along, hence the rounds.
@@ -106,6 +108,6 @@ cd "$suite"
 scratch=$(mktemp -d /tmp/ftracetest-home.XXXXXX)
 # ftracetest has no time limit of its own; -k keeps every test's log, which names its file.
 status=0
-HOME=$scratch timeout -k 10 "$seconds" ./ftracetest -k -l "$logdir" || status=$?
+HOME=$scratch timeout -k 10 "$seconds" ./ftracetest -k -l "$logdir" "$@" || status=$?
 rm -rf "$snapshot" "$scratch"
 exit $status
