@@ -238,7 +238,8 @@ icount: check-deps all
 DEP_PKGS := qemu-system-x86:qemu-system-x86_64 nasm:nasm grub-pc-bin:/usr/lib/grub/i386-pc/modinfo.sh \
 	grub-common:grub-mkrescue xorriso:xorriso mtools:mformat python3:python3 gcc:gcc \
 	binutils:ld make:make libc6-dev:/usr/lib/x86_64-linux-gnu/libc.a gdb:gdb \
-	clang-format:clang-format trace-cmd:trace-cmd mypy:mypy
+	clang-format:clang-format trace-cmd:trace-cmd mypy:mypy \
+	fuse3:fusermount3 python3-fusepy:/usr/lib/python3/dist-packages/fusepy.py
 
 check-deps:
 	@missing=""; for pair in $(DEP_PKGS); do pkg=$${pair%%:*}; cmd=$${pair#*:}; \

@@ -15,6 +15,8 @@
  *   0    struct hostchan_shared (HOSTCHAN_HEADER_SIZE bytes): magic, version, sizes, the
  *        kernel's head and counters, the host's tail on a cache line of its own
  *   4096 the ring, ring_size bytes (a multiple of HOSTCHAN_FRAME_ALIGN)
+ *   fileserv_offset  the file service's area, fileserv_size bytes, after the ring (0 and
+ *        0: none); its layout is in <kernel/hostchan_fileserv.h>
  *
  * head and tail count bytes since the ring was set up and never wrap; a frame starts at
  * head % ring_size, is HOSTCHAN_FRAME_ALIGN-aligned, and never runs past the end of the
@@ -25,7 +27,7 @@
  * 0, PAD frames included, so the host sees any frame that went missing.
  */
 #define HOSTCHAN_MAGIC 0x48435446u /* "FTCH" */
-#define HOSTCHAN_VERSION 1
+#define HOSTCHAN_VERSION 2
 #define HOSTCHAN_HEADER_SIZE 4096
 #define HOSTCHAN_FRAME_ALIGN 16
 
@@ -42,7 +44,9 @@ struct hostchan_shared {
     uint32_t frame_align;
     uint64_t ring_size;
     uint64_t boot_id; /* changes when the kernel sets the ring up again (a reboot) */
-    uint8_t reserved0[32];
+    uint64_t fileserv_offset;
+    uint64_t fileserv_size;
+    uint8_t reserved0[16];
     /* Kernel-written; offset 64. */
     uint64_t head;
     uint64_t frames;         /* frames published */

@@ -16,6 +16,13 @@ struct seqbuf;
 #define PFS_TRUNC 0x4     /* `>`: Linux's O_TRUNC, e.g. clears a trace or a filter */
 #define PFS_APPEND 0x8    /* `>>` */
 #define PFS_NONBLOCK 0x10 /* Linux's O_NONBLOCK: a read with nothing to return gives -EAGAIN */
+/*
+ * A blocking read that must not sleep: where it would wait for data it gives -EAGAIN, and
+ * otherwise it ends as a blocking read does (end of file once tracing is off and something
+ * was read, where PFS_NONBLOCK would say -EAGAIN). For a reader that waits elsewhere: the
+ * host, through the host channel's file service.
+ */
+#define PFS_NOWAIT 0x20
 
 struct pfs_file {
     struct pfs_node *node;
@@ -85,6 +92,21 @@ int pfs_open(const char *cwd, const char *path, int flags, struct pfs_file **out
 ssize_t pfs_read(struct pfs_file *f, char *buf, size_t len);
 ssize_t pfs_write(struct pfs_file *f, const char *buf, size_t len);
 int pfs_close(struct pfs_file *f);
+/*
+ * What a read with nothing to return does before it looks at its data again: sleeps ns
+ * (0, or -EINTR after Ctrl-C), or gives -EAGAIN at once for a PFS_NOWAIT file.
+ */
+int pfs_read_wait(struct pfs_file *f, uint64_t ns);
+
+/*
+ * For callers on other threads than the shell's, which may race with a removal: each looks
+ * the path up and reads what it needs under the tree's lock, so no node pointer escapes.
+ * pfs_stat: whether the node at path is a directory, and its mode. pfs_list_names: the
+ * names of a directory's entries from index start, each NUL-terminated, as many as fit in
+ * len bytes; returns how many (0 past the end), or -errno, and *used the bytes written.
+ */
+int pfs_stat(const char *path, bool *is_dir, unsigned *mode);
+int pfs_list_names(const char *path, size_t start, char *buf, size_t len, size_t *used);
 
 /* Growable text buffer used by show() callbacks (Linux's seq_file). */
 struct seqbuf {

@@ -2,6 +2,7 @@
 #include <kernel/mm.h>
 #include <kernel/pseudofs.h>
 #include <kernel/spinlock.h>
+#include <kernel/time.h>
 #include <lib/string.h>
 
 /*
@@ -453,6 +454,51 @@ int pfs_close(struct pfs_file *f)
     pfs_hold(f->node, -1);
     kfree(f);
     return err;
+}
+
+int pfs_read_wait(struct pfs_file *f, uint64_t ns)
+{
+    if (f->flags & PFS_NOWAIT)
+        return -EAGAIN;
+    return sleep_ns_interruptible(ns);
+}
+
+int pfs_stat(const char *path, bool *is_dir, unsigned *mode)
+{
+    struct pfs_node *n;
+    spin_lock(&pfs_tree_lock);
+    int err = pfs_walk(NULL, path, &n, NULL);
+    if (!err) {
+        *is_dir = n->is_dir;
+        *mode = n->mode;
+    }
+    spin_unlock(&pfs_tree_lock);
+    return err;
+}
+
+int pfs_list_names(const char *path, size_t start, char *buf, size_t len, size_t *used)
+{
+    struct pfs_node *dir;
+    int count = 0;
+    *used = 0;
+    spin_lock(&pfs_tree_lock);
+    int err = pfs_walk(NULL, path, &dir, NULL);
+    if (!err && !dir->is_dir)
+        err = -ENOTDIR;
+    for (size_t i = start; !err && i < dir->nr_children; i++) {
+        size_t name_len = strlen(dir->children[i]->name) + 1;
+        if (*used + name_len > len) {
+            /* A name that fits in no buffer at all would end the listing early. */
+            if (count == 0)
+                err = -ENAMETOOLONG;
+            break;
+        }
+        memcpy(buf + *used, dir->children[i]->name, name_len);
+        *used += name_len;
+        count++;
+    }
+    spin_unlock(&pfs_tree_lock);
+    return err ? err : count;
 }
 
 void pfs_init(void)

@@ -10,6 +10,7 @@
  */
 #include <kernel/errno.h>
 #include <kernel/hostchan.h>
+#include <kernel/hostchan_fileserv.h>
 #include <kernel/init.h>
 #include <kernel/mm.h>
 #include <kernel/pci.h>
@@ -27,6 +28,8 @@
 static struct hostchan_ring hostchan;
 static const struct pci_device *hostchan_pdev;
 static bool hostchan_busy;
+static uint8_t *fileserv_area;
+static size_t fileserv_size;
 
 bool hostchan_present(void) { return hostchan_pdev != NULL; }
 
@@ -61,17 +64,33 @@ static void hostchan_init(void)
     }
     pci_enable_decoding(pdev);
     void *mem = arch_map_shared_memory(bar->base, bar->size);
-    if (!mem || hostchan_ring_init(&hostchan, mem, bar->size, HOSTCHAN_STALL_NS)) {
+    /* The file service's area is carved from the end, so the ring stays where it was. */
+    size_t area = fileserv_area_size(bar->size);
+    if (!mem || hostchan_ring_init(&hostchan, mem, bar->size - area, HOSTCHAN_STALL_NS)) {
         printk("hostchan: ivshmem at %02x:%02x.%x: %llu bytes cannot hold a ring, not used\n",
                pdev->bus, pdev->dev, pdev->fn, (unsigned long long)bar->size);
         return;
     }
     hostchan_pdev = pdev;
+    if (area) {
+        fileserv_size = area;
+        fileserv_area = (uint8_t *)mem + HOSTCHAN_HEADER_SIZE + hostchan.size;
+        hostchan.shared->fileserv_offset = HOSTCHAN_HEADER_SIZE + hostchan.size;
+        hostchan.shared->fileserv_size = area;
+    }
     printk("hostchan: ivshmem at %02x:%02x.%x, %llu KiB shared at %#llx, ring of %llu KiB\n",
            pdev->bus, pdev->dev, pdev->fn, (unsigned long long)bar->size / 1024,
            (unsigned long long)bar->base, (unsigned long long)hostchan.size / 1024);
 }
 CORE_INITCALL(hostchan_init);
+
+/* Late: the thread serves the tree, which the tracefs files' initcalls fill. */
+static void hostchan_fileserv_init(void)
+{
+    if (fileserv_area)
+        fileserv_start(fileserv_area, fileserv_size);
+}
+LATE_INITCALL(hostchan_fileserv_init);
 
 SHELL_COMMAND(hostchan, "hostchan", "the host channel: device, ring, frames sent and dropped")
 {
@@ -89,6 +108,7 @@ SHELL_COMMAND(hostchan, "hostchan", "the host channel: device, ring, frames sent
                  hostchan_pdev->fn);
     shell_printf(ctx, "ring: %llu bytes, head %llu, tail %llu\n", (unsigned long long)hostchan.size,
                  (unsigned long long)head, (unsigned long long)tail);
+    fileserv_show_status(ctx);
     shell_printf(ctx, "frames: %llu sent, %llu dropped (%llu bytes)\n",
                  (unsigned long long)s->frames, (unsigned long long)s->dropped_frames,
                  (unsigned long long)s->dropped_bytes);

@@ -1,5 +1,6 @@
 #include <kernel/errno.h>
 #include <kernel/hostchan.h>
+#include <kernel/hostchan_fileserv.h>
 #include <kernel/mm.h>
 #include <kernel/pci.h>
 #include <kernel/selftest.h>
@@ -130,7 +131,7 @@ SELFTEST(hostchan_absent)
 }
 
 /* With the device: its memory is BAR2, a 64-bit prefetchable memory BAR, and the ring set
- * up over it fills it after the header. */
+ * up over it fills it between the header and the file service's area at its end. */
 SELFTEST(hostchan_device)
 {
     if (!hostchan_present())
@@ -147,8 +148,12 @@ SELFTEST(hostchan_device)
     EXPECT_EQ(again, -EBUSY);
     EXPECT_EQ(r->shared->magic, HOSTCHAN_MAGIC);
     EXPECT_EQ(r->shared->version, HOSTCHAN_VERSION);
-    EXPECT_EQ(r->size, bar->size - HOSTCHAN_HEADER_SIZE);
+    size_t area = fileserv_area_size(bar->size);
+    EXPECT(area > 0);
+    EXPECT_EQ(r->size, bar->size - HOSTCHAN_HEADER_SIZE - area);
     EXPECT_EQ(r->shared->ring_size, r->size);
+    EXPECT_EQ(r->shared->fileserv_offset, HOSTCHAN_HEADER_SIZE + r->size);
+    EXPECT_EQ(r->shared->fileserv_size, area);
     EXPECT(r->shared->tail <= r->shared->head);
     hostchan_release(r);
 }

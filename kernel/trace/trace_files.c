@@ -187,8 +187,9 @@ static ssize_t reader_read(struct pfs_file *f, char *buf, size_t len)
             break;
         /* trace_pipe blocks until data arrives. Writers cannot wake readers (they run in
          * any context, lock-free), so poll at a rate a person cannot see. */
-        if (sleep_ns_interruptible(10 * NSEC_PER_MSEC) == -EINTR)
-            return -EINTR;
+        int err = pfs_read_wait(f, 10 * NSEC_PER_MSEC);
+        if (err)
+            return err;
     }
     return (ssize_t)done;
 }

@@ -54,8 +54,9 @@ static ssize_t raw_read(struct pfs_file *f, char *buf, size_t len)
         if (r->read_any && !rb_record_is_on(trace_global.buffer))
             return 0;
         /* Writers cannot wake readers (they run in any context): poll, as trace_pipe. */
-        if (sleep_ns_interruptible(10 * NSEC_PER_MSEC) == -EINTR)
-            return -EINTR;
+        int err = pfs_read_wait(f, 10 * NSEC_PER_MSEC);
+        if (err)
+            return err;
     }
     size_t n = MIN(len, PAGE_SIZE - r->page_off);
     memcpy(buf, r->page + r->page_off, n);

@@ -4,7 +4,7 @@ import argparse
 import sys
 from typing import List, Optional
 
-from . import channel, convert, record, ringpage, tracedat, widen
+from . import channel, convert, hostfs, mount, record, ringpage, tracedat, widen
 from .machine import MachineError
 
 USAGE_EXAMPLES = """examples:
@@ -13,6 +13,8 @@ USAGE_EXAMPLES = """examples:
   trace-cmd report -i trace.dat
   fentros-trace convert trace.dat --to chrome-json -o trace.json
   fentros-trace convert graph.dat --to folded -o graph.folded
+  fentros-trace mount /mnt/fentros && cat /mnt/fentros/available_tracers
+  fentros-trace umount /mnt/fentros
 """
 
 
@@ -58,6 +60,24 @@ def parser() -> argparse.ArgumentParser:
     c.add_argument("input", metavar="FILE.dat")
     c.add_argument("--to", required=True, choices=("chrome-json", "folded"))
     c.add_argument("-o", dest="output", required=True)
+
+    m = sub.add_parser("mount", help="boot fentros in QEMU and mount its tracefs on DIR "
+                       "(FUSE, fsname tracefs) until `umount DIR`")
+    m.add_argument("mountpoint", metavar="DIR")
+    m.add_argument("--smp", type=int, default=2, help="CPUs of the machine (default 2)")
+    m.add_argument("--iso", help="boot this image (default build/fentros.iso)")
+    m.add_argument("--workdir", help="the daemon's log, pids and the serial log (default "
+                   "build/mount/<DIR as a name>)")
+    m.add_argument("--root", default=hostfs.TRACING, metavar="GUEST_DIR",
+                   help="the guest directory DIR shows (default /sys/kernel/tracing; / "
+                   "for the whole tree: DIR/sys/kernel/debug, DIR/proc ...)")
+    m.add_argument("--foreground", action="store_true",
+                   help="serve in this process, logging to stderr, until unmounted")
+    m.add_argument("--ready-fd", type=int, help=argparse.SUPPRESS)
+
+    u = sub.add_parser("umount", help="unmount DIR; the guest is powered off")
+    u.add_argument("mountpoint", metavar="DIR")
+    u.add_argument("--workdir", help="as given to mount")
     return p
 
 
@@ -86,8 +106,15 @@ def main(argv: Optional[List[str]] = None) -> int:
                       file=sys.stderr)
                 return 2
             return record.record(opts)
+        if verb == "mount":
+            return mount.mount(mount.MountOptions(
+                mountpoint=args.mountpoint, smp=args.smp, iso=args.iso, workdir=args.workdir,
+                root=args.root, foreground=args.foreground, ready_fd=args.ready_fd))
+        if verb == "umount":
+            return mount.umount(args.mountpoint, args.workdir)
         return convert.convert(args.input, args.to, args.output)
     except (MachineError, record.RecordError, channel.ChannelError, ringpage.PageError,
-            widen.WidenError, tracedat.TraceDatError, convert.ConvertError, OSError) as e:
+            widen.WidenError, tracedat.TraceDatError, convert.ConvertError, mount.MountError,
+            OSError) as e:
         print(f"fentros-trace {verb}: {e}", file=sys.stderr)
         return 1

@@ -48,6 +48,7 @@ class Machine:
                 os.unlink(path)
         argv = fentros_argv(self.iso, smp, mem) + ["-debugcon", f"file:{self.channel_path}"]
         self.shm_path: Optional[str] = None
+        self.shm_fd: Optional[int] = None
         self.reader: Optional[shmchan.Reader] = None
         self._capture: Optional[BinaryIO] = None
         chan: Optional[shmchan.ShmChannel] = None
@@ -56,6 +57,8 @@ class Machine:
                 raise MachineError(f"{SHM_DIR}: no shared memory file system for the channel")
             self.shm_path = os.path.join(SHM_DIR, f"fentros-trace-{os.getpid()}-{id(self):x}")
             shmchan.create_backing(self.shm_path, shm_size)
+            # Kept open, so that the file stays reachable (shm_file) once its name is gone.
+            self.shm_fd = os.open(self.shm_path, os.O_RDWR)
             chan = shmchan.ShmChannel(self.shm_path)
             argv += ivshmem_argv(self.shm_path, f"{shm_size >> 10}K")
             self.capture_path = os.path.join(workdir, "shm-capture.bin")
@@ -81,6 +84,14 @@ class Machine:
                                    "ivshmem device missing from its PCI bus?)")
             self._capture = open(self.capture_path, "wb")
             self.reader = shmchan.Reader(chan, shmchan.XferReceiver(self._capture))
+
+    @property
+    def shm_file(self) -> str:
+        """A path to the host channel's shared memory while the machine runs (its name in
+        /dev/shm is removed at boot): for fileclient.FileClient."""
+        if self.shm_fd is None:
+            raise MachineError("the machine has no host channel (shm=True)")
+        return f"/proc/{os.getpid()}/fd/{self.shm_fd}"
 
     def run(self, line: str, timeout: float = 600) -> Tuple[int, List[str]]:
         """Runs one shell line; returns (status, output lines)."""
@@ -123,3 +134,6 @@ class Machine:
             self.reader.chan.close()
         if self._capture:
             self._capture.close()
+        if self.shm_fd is not None:
+            os.close(self.shm_fd)
+            self.shm_fd = None

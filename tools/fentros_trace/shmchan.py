@@ -33,7 +33,7 @@ from typing import IO, Dict, List, Optional, Tuple
 from .channel import ChannelError
 
 MAGIC = 0x48435446  # "FTCH"
-VERSION = 1
+VERSION = 2
 HEADER_SIZE = 4096
 FRAME_ALIGN = 16
 FRAME_HEADER = 16
