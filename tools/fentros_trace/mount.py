@@ -206,7 +206,10 @@ def run_daemon(opts: MountOptions) -> int:
 def open_guest_files(machine: Machine) -> hostfs.GuestFiles:
     """The guest's file service over machine's host channel."""
     fileclient = importlib.import_module("fentros_trace.fileclient")
-    files: hostfs.GuestFiles = fileclient.FileClient(machine.shm_path)
+    # The machine unlinks its /dev/shm name once QEMU has the file open; its descriptor
+    # still reaches the file.
+    assert machine.shm_fd is not None
+    files: hostfs.GuestFiles = fileclient.FileClient(f"/proc/self/fd/{machine.shm_fd}")
     return files
 
 
