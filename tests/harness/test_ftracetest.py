@@ -87,6 +87,14 @@ class Outcome(unittest.TestCase):
         self.assertEqual(ft.within(expected, ["a/x.tc"]), ["a/x.tc", "a/x.tc (instance)"])
         self.assertEqual(ft.within(expected, []), expected)
 
+    def test_sometimes_neither_required_nor_new(self):
+        text = "00basic/basic1.tc\n? 00basic/basic2.tc (instance)  # flaky\n"
+        self.assertEqual(ft.load_expected(text), ["00basic/basic1.tc"])
+        self.assertEqual(ft.load_sometimes(text), ["00basic/basic2.tc (instance)"])
+        outcome = ft.parse_outcome(self.OUTPUT, self.names)
+        verdict = ft.judge(outcome, ft.load_expected(text), ft.load_sometimes(text))
+        self.assertEqual(verdict.new, [])
+
     def test_expected_file_loads(self):
         self.assertEqual(ft.load_expected("# c\n00basic/basic1.tc  # why\n\nx.tc\n"),
                          ["00basic/basic1.tc", "x.tc"])
