@@ -2,10 +2,11 @@
 the unit tests of tools/fentros_trace (tests/tools: pages, widening and trace.dat from
 fixtures), the ring buffer's host stress test (the kernel's ring_buffer.c built for the host,
 hammered by threads and signals), briefly, with AddressSanitizer + UBSan and without a
-sanitizer, and the trace export tests (tests/export: tools/fentros-trace boots its own
-QEMU, trace-cmd judges the files), and Linux's ftracetest against a mounted guest
-(tests/ftracetest: one result per test expected to pass). Each reports as named results
-through the run's reporter."""
+sanitizer, the trace export tests (tests/export: tools/fentros-trace boots its own
+QEMU, trace-cmd judges the files), the tracefs mount's (tests/mount: `fentros-trace
+mount` boots its own QEMU; bash, cat and trace-cmd use the mount), and Linux's ftracetest
+against a mounted guest (tests/ftracetest: one result per test expected to pass). Each
+reports as named results through the run's reporter."""
 
 import importlib.util
 import subprocess
@@ -16,11 +17,13 @@ from pathlib import Path
 HARNESS_DIR = Path(__file__).resolve().parent
 HOST_DIR = HARNESS_DIR.parent / "host"
 EXPORT_DIR = HARNESS_DIR.parent / "export"
+MOUNT_DIR = HARNESS_DIR.parent / "mount"
 TOOLS_DIR = HARNESS_DIR.parent / "tools"
 FTRACETEST = HARNESS_DIR.parent / "ftracetest" / "ftracetest.py"
 # unittest suites: (directory, top level for imports, result name prefix)
 SUITES = ((HARNESS_DIR, HARNESS_DIR, "harness"), (TOOLS_DIR, TOOLS_DIR, "tools"),
-          (EXPORT_DIR, HARNESS_DIR.parent.parent, "export"))
+          (EXPORT_DIR, HARNESS_DIR.parent.parent, "export"),
+          (MOUNT_DIR, HARNESS_DIR.parent.parent, "mount"))
 # Seconds each stress binary runs in `make test`; `make -C tests/host check` runs longer.
 STRESS_SECONDS = 3
 STRESS_BUILDS = (("asan", "rb_stress"), ("plain", "rb_stress_fast"))
@@ -186,4 +189,5 @@ def run_all(reporter, wanted):
     run_unit_tests(reporter, wanted, 1)
     run_host_stress(reporter, wanted)
     run_unit_tests(reporter, wanted, 2)
+    run_unit_tests(reporter, wanted, 3)
     run_ftracetest(reporter, wanted)

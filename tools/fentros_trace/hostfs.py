@@ -23,6 +23,12 @@ The rules that tools depend on, and how each is kept:
   reader gets EINTR (and dies of its signal, or runs its handler).
 - A guest that is gone (QEMU exited) answers every operation with EIO at once, and its
   blocked reads end with EIO.
+- The host kernel caches nothing (entries and attributes expire at once), because
+  events/kprobes/NAME comes and goes with a write to kprobe_events. A lookup walks the
+  path one name at a time, each a round trip to the guest, so StatCache keeps the
+  guest's answers here instead, and drops them all at anything done through the mount
+  that can change the tree (an open for writing, a write, a commit, mkdir, rmdir), and
+  after STAT_TTL in any case.
 """
 
 import errno
@@ -33,7 +39,7 @@ import threading
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, Iterator, List, Optional, Protocol
+from typing import Any, Callable, Dict, Iterator, List, Optional, Protocol, Tuple
 
 log = logging.getLogger("fentros-trace.mount")
 
@@ -44,6 +50,8 @@ MAX_WRITE = 128 << 10
 GUEST_OPEN_FLAGS = os.O_ACCMODE | os.O_TRUNC | os.O_APPEND | os.O_NONBLOCK
 # How long a read may wait before ReadWatch starts to look at its caller, and how often.
 WATCH_PERIOD = 0.05
+# How long a stat answer is kept when nothing done through the mount changed the tree.
+STAT_TTL = 1.0
 
 
 class GuestStat(Protocol):
@@ -180,6 +188,49 @@ class ReadWatch:
         self._thread.join()
 
 
+class StatCache:
+    """The guest's stat answers (or their errno), per path, for STAT_TTL or until the next
+    change. A generation number keeps an answer that was asked for before a change from
+    being stored after it."""
+
+    def __init__(self, stat: Callable[[str], GuestStat], ttl: float = STAT_TTL) -> None:
+        self._stat = stat
+        self._ttl = ttl
+        self._lock = threading.Lock()
+        self._entries: Dict[str, Tuple[float, Optional[GuestStat], int]] = {}
+        self._generation = 0
+
+    def stat(self, path: str) -> GuestStat:
+        now = time.monotonic()
+        with self._lock:
+            entry = self._entries.get(path)
+            generation = self._generation
+        if entry and now - entry[0] < self._ttl:
+            if entry[1] is None:
+                raise _error(entry[2])
+            return entry[1]
+        try:
+            st = self._stat(path)
+        except OSError as e:
+            # Only a definite answer is kept: EIO and the like must be asked again.
+            if e.errno in (errno.ENOENT, errno.ENOTDIR):
+                self._store(generation, path, (now, None, e.errno))
+            raise
+        self._store(generation, path, (now, st, 0))
+        return st
+
+    def _store(self, generation: int, path: str,
+               entry: Tuple[float, Optional[GuestStat], int]) -> None:
+        with self._lock:
+            if generation == self._generation:
+                self._entries[path] = entry
+
+    def changed(self) -> None:
+        with self._lock:
+            self._generation += 1
+            self._entries.clear()
+
+
 @dataclass
 class OpenFile:
     path: str                 # the guest's path
@@ -212,6 +263,7 @@ class TracefsOps:
         self._next_fh = 1
         self._table_lock = threading.Lock()
         self._watch = ReadWatch(files.cancel)
+        self._stats = StatCache(files.stat)
 
     # --- plumbing ---
 
@@ -244,6 +296,9 @@ class TracefsOps:
         self._watch.cancel_all()
 
     def stop(self) -> None:
+        """Unmounted: what still waits ends, nothing new reaches the guest."""
+        self.gone = self.gone or "unmounted"
+        self._watch.cancel_all()
         self._watch.stop()
 
     def guest_path(self, path: str) -> str:
@@ -275,7 +330,7 @@ class TracefsOps:
             self.on_init()
 
     def op_getattr(self, path: str, fi: Any = None) -> Dict[str, int]:
-        st = self.files.stat(self.guest_path(path))
+        st = self._stats.stat(self.guest_path(path))
         kind = stat.S_IFDIR if st.is_dir else stat.S_IFREG
         t = self.started_ns
         return {"st_mode": kind | (st.mode & 0o7777), "st_nlink": 2 if st.is_dir else 1,
@@ -288,13 +343,15 @@ class TracefsOps:
     def op_access(self, path: str, amode: int) -> None:
         # As for root on Linux: read and write are always granted (the open decides),
         # execute needs an x bit or a directory.
-        st = self.files.stat(self.guest_path(path))
+        st = self._stats.stat(self.guest_path(path))
         if amode & os.X_OK and not st.is_dir and not st.mode & 0o111:
             raise _error(errno.EACCES)
 
     def op_open(self, path: str, fi: Any) -> int:
         gpath = self.guest_path(path)
         flags = int(fi.flags) & GUEST_OPEN_FLAGS
+        if flags & (os.O_ACCMODE | os.O_TRUNC) != os.O_RDONLY:
+            self._stats.changed()
         handle = self.files.open(gpath, flags)
         with self._table_lock:
             fh = self._next_fh
@@ -316,7 +373,10 @@ class TracefsOps:
         with of.lock:
             handle = self._guest_handle(of)
             of.written = True
-            return self.files.write(handle, data)
+            try:
+                return self.files.write(handle, data)
+            finally:
+                self._stats.changed()
 
     def op_flush(self, path: Optional[str], fi: Any) -> None:
         of = self._file(fi)
@@ -324,7 +384,10 @@ class TracefsOps:
             if not of.written or of.guest is None:
                 return
             handle, of.guest, of.written = of.guest, None, False
-            self.files.release(handle)
+            try:
+                self.files.release(handle)
+            finally:
+                self._stats.changed()
 
     def op_release(self, path: Optional[str], fi: Any) -> None:
         with self._table_lock:
@@ -336,19 +399,28 @@ class TracefsOps:
         except OSError as e:
             # Nobody is left to hear it: close() has returned.
             log.info("release of %s: %s", of.path, e)
+        finally:
+            if of.flags & os.O_ACCMODE != os.O_RDONLY:
+                self._stats.changed()
 
     def op_truncate(self, path: str, length: int, fi: Any = None) -> None:
-        if fi is None and self.files.stat(self.guest_path(path)).is_dir:
+        if fi is None and self._stats.stat(self.guest_path(path)).is_dir:
             raise _error(errno.EISDIR)
 
     def op_utimens(self, path: str, times: Any = None) -> None:
-        self.files.stat(self.guest_path(path))
+        self._stats.stat(self.guest_path(path))
 
     def op_mkdir(self, path: str, mode: int) -> None:
-        self.files.mkdir(self.guest_path(path))
+        try:
+            self.files.mkdir(self.guest_path(path))
+        finally:
+            self._stats.changed()
 
     def op_rmdir(self, path: str) -> None:
-        self.files.rmdir(self.guest_path(path))
+        try:
+            self.files.rmdir(self.guest_path(path))
+        finally:
+            self._stats.changed()
 
     def op_create(self, path: str, mode: int, fi: Any) -> int:
         # The guest's directories make no files: Linux's answer for a directory without

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, List, Optional
 
 from . import hostfs
+from .fileclient import FileClient
 from .machine import REPO, Machine, MachineError
 
 # Debian's Python: the one that sees python3-fusepy (a pyenv or venv Python does not).
@@ -124,7 +125,6 @@ def serve(files: hostfs.GuestFiles, mountpoint: str, root_path: str = hostfs.TRA
                     entry_timeout=0, attr_timeout=0, negative_timeout=0)
     finally:
         stopping.set()
-        ops.guest_gone("unmounted")
         ops.stop()
 
 
@@ -154,7 +154,7 @@ def run_daemon(opts: MountOptions) -> int:
     workdir = opts.workdir or default_workdir(opts.mountpoint)
     readiness = _Readiness(opts.ready_fd)
     machine: Optional[Machine] = None
-    files: Any = None
+    files: Optional[FileClient] = None
     try:
         import_fusepy()
         os.makedirs(workdir, exist_ok=True)
@@ -203,14 +203,9 @@ def run_daemon(opts: MountOptions) -> int:
     return 0
 
 
-def open_guest_files(machine: Machine) -> hostfs.GuestFiles:
+def open_guest_files(machine: Machine) -> FileClient:
     """The guest's file service over machine's host channel."""
-    fileclient = importlib.import_module("fentros_trace.fileclient")
-    # The machine unlinks its /dev/shm name once QEMU has the file open; its descriptor
-    # still reaches the file.
-    assert machine.shm_fd is not None
-    files: hostfs.GuestFiles = fileclient.FileClient(f"/proc/self/fd/{machine.shm_fd}")
-    return files
+    return FileClient(machine.shm_file)
 
 
 def _daemon_argv(opts: MountOptions, ready_fd: int) -> List[str]:
