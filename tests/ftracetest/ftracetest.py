@@ -29,6 +29,9 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
+sys.path.insert(0, str(ROOT / "tools"))
+
+from fentros_trace.mount import fuse_usable  # noqa: E402
 NAME_MAP = HERE / "name_map.txt"
 EXPECTED_PASS = HERE / "expected_pass.txt"
 IN_NAMESPACE = HERE / "in_namespace.sh"
@@ -234,9 +237,10 @@ def cannot_run() -> Optional[str]:
     """Why this host cannot run the suite, or None."""
     if os.geteuid() != 0:
         return "ftracetest and mount namespaces need root"
-    if not os.path.exists("/dev/fuse"):
-        return "no /dev/fuse: the mount needs FUSE"
-    for tool in ("unshare", "fusermount", "dpkg-deb", "apt-get"):
+    why = fuse_usable()
+    if why:
+        return why
+    for tool in ("unshare", "dpkg-deb", "apt-get"):
         if shutil.which(tool) is None:
             return f"no {tool} on PATH"
     return None
@@ -253,7 +257,9 @@ class GuestMount:
 
     def __enter__(self) -> "GuestMount":
         self.where.mkdir(parents=True, exist_ok=True)
-        subprocess.run(["fusermount", "-u", "-z", str(self.where)], capture_output=True)
+        # A run that was killed leaves its mount behind; umount takes any mount away.
+        subprocess.run([sys.executable, str(FENTROS_TRACE), "umount", str(self.where)],
+                       capture_output=True, timeout=120)
         # The whole guest tree: the tests need its /proc beside /sys/kernel/tracing.
         argv = [sys.executable, str(FENTROS_TRACE), "mount", str(self.where), "--root", "/",
                 "--smp", str(self.smp), "--workdir", str(BUILD / "mount-work")]
