@@ -16,6 +16,7 @@ a test that passes and is not listed is reported so the list can grow.
 """
 
 import argparse
+import hashlib
 import os
 import re
 import shutil
@@ -92,10 +93,18 @@ def fetch_suite(cache: Path) -> Path:
         extracted = Path(tmp) / "linux-source-6.1"
         if not (extracted / SUITE_IN_SOURCE / "ftracetest").is_file():
             raise FtracetestError(f"{debs[0].name} holds no {SUITE_IN_SOURCE}/ftracetest")
-        # Renamed into place last: an interrupted fetch must not look cached.
-        shutil.rmtree(cache / "linux-source-6.1", ignore_errors=True)
-        os.replace(extracted, cache / "linux-source-6.1")
+        # Renamed into place last: an interrupted fetch must not look cached. A run in
+        # another tree may have put its copy there meanwhile: the two are the same.
+        if not (suite / "ftracetest").is_file():
+            shutil.rmtree(cache / "linux-source-6.1", ignore_errors=True)
+            os.replace(extracted, cache / "linux-source-6.1")
     return suite
+
+
+def mapped_copy(cache: Path) -> Path:
+    """Where this tree's mapped copy goes: one per tree, so that runs in two trees (each
+    with its own name map) do not overwrite each other's scripts."""
+    return cache / "mapped" / hashlib.sha1(str(ROOT).encode()).hexdigest()[:12]
 
 
 def load_name_map(text: str) -> List[Tuple[str, str]]:
@@ -305,7 +314,7 @@ def run_suite(tracing: Optional[Path], proc: Optional[Path], smp: int, iso: Opti
     """Fetch, map, mount (unless tracing names a mount already there), run the cases (paths
     under test.d; all when empty), parse."""
     pristine = fetch_suite(cache)
-    suite = prepare_suite(pristine, load_name_map(NAME_MAP.read_text()), cache / "mapped")
+    suite = prepare_suite(pristine, load_name_map(NAME_MAP.read_text()), mapped_copy(cache))
     for case in cases:
         if not (suite / "test.d" / case).is_file():
             raise FtracetestError(f"no test {case} in {suite / 'test.d'}")

@@ -2,11 +2,15 @@
 ftracetest's output and logs, and the verdict against expected_pass.txt."""
 
 import importlib.util
+import os
+import shutil
+import subprocess
 import tempfile
 import unittest
 from pathlib import Path
 
 FTRACETEST = Path(__file__).resolve().parent.parent / "ftracetest" / "ftracetest.py"
+IN_NAMESPACE = FTRACETEST.parent / "in_namespace.sh"
 _spec = importlib.util.spec_from_file_location("ftracetest", FTRACETEST)
 ft = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(ft)
@@ -100,6 +104,44 @@ class Outcome(unittest.TestCase):
                          ["00basic/basic1.tc", "x.tc"])
         for name in ft.load_expected(ft.EXPECTED_PASS.read_text()):
             self.assertTrue(name.endswith(".tc") or name.endswith(ft.INSTANCE_SUFFIX), name)
+
+
+def _tracing_mounts():
+    with open("/proc/self/mounts") as f:
+        return [line for line in f if "tracefs" in line or "debugfs" in line]
+
+
+@unittest.skipUnless(os.geteuid() == 0 and shutil.which("unshare"), "needs root and unshare")
+class NamespaceRefusals(unittest.TestCase):
+    """in_namespace.sh refuses before ftracetest could write a tracing file anywhere but
+    the FUSE mount. Each case runs inside a throwaway mount namespace of its own as well, so
+    that a broken check could never reach this process's mounts; these must not change."""
+
+    def run_script(self, script):
+        before = _tracing_mounts()
+        done = subprocess.run(["unshare", "--mount", "--propagation", "private", "sh", "-c",
+                               script, "sh", str(IN_NAMESPACE)],
+                              capture_output=True, text=True, timeout=60)
+        self.assertEqual(_tracing_mounts(), before)
+        return done
+
+    def test_refuses_in_the_namespace_it_was_started_from(self):
+        done = self.run_script('sh "$1" --inside "$(readlink /proc/self/ns/mnt)" /x "" /x /x 5')
+        self.assertEqual(done.returncode, 2, done.stderr)
+        self.assertIn("not in a mount namespace of its own", done.stderr)
+
+    def test_refuses_an_unknown_namespace_id(self):
+        done = self.run_script('sh "$1" --inside "" /x "" /x /x 5')
+        self.assertEqual(done.returncode, 2, done.stderr)
+        self.assertIn("not in a mount namespace of its own", done.stderr)
+
+    def test_refuses_a_tracefs_that_is_not_the_fuse_mount(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            done = self.run_script(
+                f'mount -t tmpfs tracefs {tmp} && touch {tmp}/current_tracer && '
+                f'sh "$1" {tmp} "" /nonexistent /nonexistent 5')
+        self.assertEqual(done.returncode, 2, done.stderr)
+        self.assertIn("not the FUSE mount", done.stderr)
 
 
 if __name__ == "__main__":
