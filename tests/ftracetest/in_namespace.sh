@@ -36,6 +36,8 @@ inner=$(readlink /proc/self/ns/mnt) || refuse "cannot read the new mount namespa
 
 tracing=$1 guest_proc=$2 suite=$3 logdir=$4 seconds=$5
 shift 5
+snapshot= scratch=
+trap 'rm -rf $snapshot $scratch' EXIT
 
 # Lazy unmounts: /sys/kernel/debug/tracing is an automount below debugfs, and a busy mount
 # must go too. A detached parent takes its children along, hence the rounds.
@@ -109,5 +111,4 @@ scratch=$(mktemp -d /tmp/ftracetest-home.XXXXXX)
 # ftracetest has no time limit of its own; -k keeps every test's log, which names its file.
 status=0
 HOME=$scratch timeout -k 10 "$seconds" ./ftracetest -k -l "$logdir" "$@" || status=$?
-rm -rf "$snapshot" "$scratch"
 exit $status
