@@ -7,6 +7,7 @@
 #include <arch/power.h>
 #include <arch/unwind.h>
 #include <kernel/bootinfo.h>
+#include <kernel/hostchan_fileserv.h>
 #include <kernel/mm.h>
 #include <kernel/panic.h>
 #include <kernel/percpu.h>
@@ -36,6 +37,7 @@ void panic_begin(void)
     }
     smp_stop_other_cpus();
     panic_in_progress = 1;
+    fileserv_panic();
 }
 
 static void print_frame(uintptr_t addr)

@@ -38,15 +38,15 @@
 #define FILESERV_PATH_MAX 1024
 
 /* Operations: a request's frame type, echoed by its response. */
-#define FILESERV_RESET 1   /* a new host session: every handle is released */
-#define FILESERV_STAT 2    /* data: path; result 0, data: struct fileserv_stat */
-#define FILESERV_LISTDIR 3 /* data: path; offset: first entry; result: names, NUL-ended */
-#define FILESERV_OPEN 4    /* data: path; flags: PFS_*; result: the handle */
-#define FILESERV_READ 5    /* handle, offset, size; result: bytes, data: them */
-#define FILESERV_WRITE 6   /* handle; data: the bytes, one pfs_write; result: bytes taken */
-#define FILESERV_RELEASE 7 /* handle; result: the release's status (a filter's commit) */
-#define FILESERV_MKDIR 8   /* data: path */
-#define FILESERV_RMDIR 9   /* data: path */
+#define FILESERV_RESET 1         /* a new host session: every handle is released */
+#define FILESERV_STAT 2          /* data: path; result 0, data: struct fileserv_stat */
+#define FILESERV_LISTDIR 3       /* data: path; offset: first entry; result: names, NUL-ended */
+#define FILESERV_OPEN 4          /* data: path; flags: PFS_*; result: the handle */
+#define FILESERV_READ 5          /* handle, offset, size; result: bytes, data: them */
+#define FILESERV_WRITE 6         /* handle; data: the bytes, one pfs_write; result: bytes taken */
+#define FILESERV_RELEASE 7       /* handle; result: the release's status (a filter's commit) */
+#define FILESERV_MKDIR 8         /* data: path */
+#define FILESERV_RMDIR 9         /* data: path */
 #define FILESERV_REJECTED 0x8000 /* a response only: the request was dropped */
 
 struct fileserv_shared {
@@ -131,5 +131,7 @@ struct shell_ctx;
 void fileserv_show_status(struct shell_ctx *ctx);
 /* Sets the device's file service up and starts its thread (hostchan.c, at boot). */
 void fileserv_start(void *mem, size_t len);
+/* The kernel is going down: the host's pending and later requests fail at once (EIO). */
+void fileserv_panic(void);
 
 #endif

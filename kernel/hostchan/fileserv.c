@@ -33,6 +33,8 @@
 #define HANDLE_INDEX_BITS 8
 #define HANDLE_GENERATION_MASK ((1u << (32 - HANDLE_INDEX_BITS)) - 1)
 #define OPEN_FLAGS (PFS_READ | PFS_WRITE | PFS_TRUNC | PFS_APPEND | PFS_NONBLOCK)
+/* The most a read skips to reach its offset: far more than any file the tree makes. */
+#define FILESERV_SKIP_MAX (256ULL << 20)
 
 _Static_assert(sizeof(struct fileserv_shared) == FILESERV_HEADER_SIZE, "fileserv header");
 _Static_assert(offsetof(struct fileserv_shared, taken) == 64, "kernel-written fields");
@@ -166,8 +168,8 @@ static int reopen(struct fileserv *fs, struct fileserv_handle *h)
     return pfs_open(NULL, fs->path, old->flags & ~PFS_TRUNC, &h->file);
 }
 
-static ssize_t op_read(struct fileserv *fs, struct fileserv_handle *h, uint64_t offset,
-                       char *buf, size_t size)
+static ssize_t op_read(struct fileserv *fs, struct fileserv_handle *h, uint64_t offset, char *buf,
+                       size_t size)
 {
     if (!h->file)
         return -EIO;
@@ -176,6 +178,9 @@ static ssize_t op_read(struct fileserv *fs, struct fileserv_handle *h, uint64_t 
         if (err)
             return err;
     }
+    /* A consuming file fed faster than it is read would keep a skip going for ever. */
+    if (offset - h->file->pos > FILESERV_SKIP_MAX)
+        return -EINVAL;
     while (h->file->pos < offset) {
         ssize_t n = pfs_read(h->file, buf, MIN(size, offset - h->file->pos));
         if (n <= 0)
@@ -376,13 +381,18 @@ bool fileserv_poll(struct fileserv *fs)
 
 /* ---- the device's service ---- */
 
-/* After a request the next one tends to follow at once (a reader's next chunk, a
+/*
+ * After a request the next one tends to follow at once (a reader's next chunk, a
  * script's next file): poll without sleeping for a while, then sleep between polls, a
- * little and then longer, so that an idle service costs the guest next to nothing. */
+ * little and then longer, so that an idle service costs the guest next to nothing. The
+ * middle step covers a blocked reader's host, which asks again every 10 ms.
+ */
 #define FILESERV_SPIN_NS (2 * NSEC_PER_MSEC)
 #define FILESERV_DOZE_NS (200 * NSEC_PER_MSEC)
 #define FILESERV_DOZE_POLL_NS NSEC_PER_MSEC
-#define FILESERV_IDLE_POLL_NS (10 * NSEC_PER_MSEC)
+#define FILESERV_NAP_NS (5 * NSEC_PER_SEC)
+#define FILESERV_NAP_POLL_NS (10 * NSEC_PER_MSEC)
+#define FILESERV_IDLE_POLL_NS (50 * NSEC_PER_MSEC)
 
 static struct fileserv device_fileserv;
 static bool device_fileserv_running;
@@ -402,8 +412,12 @@ static notrace int fileserv_thread(void *arg)
         uint64_t idle = clock_ns() - last_request;
         if (idle < FILESERV_SPIN_NS)
             arch_cpu_relax();
+        else if (idle < FILESERV_DOZE_NS)
+            sleep_ns(FILESERV_DOZE_POLL_NS);
+        else if (idle < FILESERV_NAP_NS)
+            sleep_ns(FILESERV_NAP_POLL_NS);
         else
-            sleep_ns(idle < FILESERV_DOZE_NS ? FILESERV_DOZE_POLL_NS : FILESERV_IDLE_POLL_NS);
+            sleep_ns(FILESERV_IDLE_POLL_NS);
     }
     return 0;
 }
@@ -428,6 +442,14 @@ void fileserv_start(void *mem, size_t len)
     device_fileserv_running = true;
     printk("hostchan: file service on CPU %u, %u KiB a request\n", cpu,
            device_fileserv.buffer_size / 1024);
+}
+
+/* Called in a panic, with the other CPUs stopped: one store, no lock, nothing traced. A
+ * host waiting for an answer sees the area go and gives up, rather than time out. */
+notrace void fileserv_panic(void)
+{
+    if (device_fileserv_running)
+        __atomic_store_n(&device_fileserv.shared->magic, 0, __ATOMIC_RELEASE);
 }
 
 void fileserv_show_status(struct shell_ctx *ctx)

@@ -149,7 +149,7 @@ class SmallRing(unittest.TestCase):
         ring = int(state[1].split()[1])
         head = int(state[1].split()[4].rstrip(","))
         self.assertGreater(head, 2 * ring)
-        self.assertRegex(state[2], r"^frames: \d+ sent, 0 dropped \(0 bytes\)$")
+        self.assertRegex(state[-1], r"^frames: \d+ sent, 0 dropped \(0 bytes\)$")
 
 
 class SelftestsWithDevice(unittest.TestCase):

@@ -65,9 +65,10 @@ class Mounted(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        why = mount.fuse_usable()
-        if why:
-            raise unittest.SkipTest(why)
+        # Skipped test by test (setUp), so that each result names its test.
+        cls.unusable = mount.fuse_usable()
+        if cls.unusable:
+            return
         cls.workdir = LOGS / cls.__name__
         cls.tmp = tempfile.TemporaryDirectory(prefix="fentros-mount-")
         cls.dir = cls.tmp.name
@@ -78,10 +79,15 @@ class Mounted(unittest.TestCase):
             cls.tmp.cleanup()
             raise RuntimeError(f"mount failed: {run.stderr}")
 
+    def setUp(self):
+        if self.unusable:
+            self.skipTest(self.unusable)
+
     @classmethod
     def tearDownClass(cls):
-        subprocess.run([sys.executable, str(TOOL), "umount", cls.dir, "--workdir",
-                        str(cls.workdir)], capture_output=True, timeout=120)
+        if cls.unusable:
+            return
+        subprocess.run([sys.executable, str(TOOL), "umount", cls.dir], capture_output=True, timeout=120)
         cls.tmp.cleanup()
 
     def path(self, name):
@@ -93,7 +99,7 @@ class Mounted(unittest.TestCase):
         return run.stdout
 
     def qemu_pid(self):
-        return int((self.workdir / "qemu.pid").read_text())
+        return int(Path(mount.pid_path(self.dir, "qemu.pid")).read_text())
 
 
 class Tracefs(Mounted):
@@ -205,12 +211,11 @@ class Tracefs(Mounted):
         cat.stderr.close()
         run = bash(f"cat {self.dir}/current_tracer", timeout=30)
         self.assertIn("Input/output error", run.stderr)
-        umount = subprocess.run([sys.executable, str(TOOL), "umount", self.dir, "--workdir",
-                                 str(self.workdir)], capture_output=True, text=True,
+        umount = subprocess.run([sys.executable, str(TOOL), "umount", self.dir], capture_output=True, text=True,
                                 timeout=120)
         self.assertEqual(umount.returncode, 0, umount.stderr)
         self.assertFalse(mount.is_mounted(self.dir))
-        self.assertFalse((self.workdir / "daemon.pid").exists())
+        self.assertFalse(os.path.exists(mount.pid_path(self.dir, "daemon.pid")))
 
 
 class TraceCmd(Mounted):

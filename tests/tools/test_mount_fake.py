@@ -37,11 +37,14 @@ class FakeMount(unittest.TestCase):
     dir: str
     tmp: "tempfile.TemporaryDirectory[str]"
 
+    unusable: Optional[str]
+
     @classmethod
     def setUpClass(cls) -> None:
-        why = mount.fuse_usable()
-        if why:
-            raise unittest.SkipTest(why)
+        # Skipped test by test (setUp), so that each result names its test.
+        cls.unusable = mount.fuse_usable()
+        if cls.unusable:
+            return
         cls.tmp = tempfile.TemporaryDirectory(prefix="fentros-mount-")
         cls.dir = cls.tmp.name
         cls.proc = subprocess.Popen([mount.FUSE_PYTHON, str(HELPER), cls.dir],
@@ -52,8 +55,14 @@ class FakeMount(unittest.TestCase):
             cls.proc.kill()
             raise RuntimeError("the fake mount did not come up")
 
+    def setUp(self) -> None:
+        if self.unusable:
+            self.skipTest(self.unusable)
+
     @classmethod
     def tearDownClass(cls) -> None:
+        if cls.unusable:
+            return
         if mount.is_mounted(cls.dir):
             subprocess.run(["fusermount", "-u", "-z", cls.dir])
         try:
@@ -212,12 +221,41 @@ class FakeMount(unittest.TestCase):
         run = bash(f"cat {self.dir}/current_tracer", "/")
         self.assertIn("Input/output error", run.stderr)
         # umount works on a mount whose guest is gone, and the daemon then exits.
-        umount = subprocess.run([sys.executable, str(TOOL), "umount", self.dir,
-                                 "--workdir", self.dir + "-work"],
+        umount = subprocess.run([sys.executable, str(TOOL), "umount", self.dir],
                                 capture_output=True, text=True, timeout=60)
         self.assertEqual(umount.returncode, 0, umount.stderr)
         self.assertFalse(mount.is_mounted(self.dir))
         self.assertEqual(self.proc.wait(timeout=10), 0)
+
+
+class BusyUmount(unittest.TestCase):
+    def test_umount_ends_a_blocked_reader(self) -> None:
+        why = mount.fuse_usable()
+        if why:
+            self.skipTest(why)
+        with tempfile.TemporaryDirectory(prefix="fentros-mount-") as tmp:
+            proc = subprocess.Popen([mount.FUSE_PYTHON, str(HELPER), tmp],
+                                    stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                    stderr=subprocess.DEVNULL, text=True)
+            assert proc.stdout is not None and proc.stdin is not None
+            self.assertEqual(proc.stdout.readline().strip(), "ready")
+            cat = subprocess.Popen(["cat", os.path.join(tmp, "trace_pipe")],
+                                   stderr=subprocess.PIPE, text=True)
+            time.sleep(0.3)
+            began = time.monotonic()
+            umount = subprocess.run([sys.executable, str(TOOL), "umount", tmp],
+                                    capture_output=True, text=True, timeout=60)
+            self.assertEqual(umount.returncode, 0, umount.stderr)
+            self.assertIn("busy, detached lazily", umount.stderr)
+            self.assertEqual(cat.wait(timeout=10), 1)
+            assert cat.stderr is not None
+            self.assertEqual(cat.stderr.read().strip(),
+                             f"cat: {tmp}/trace_pipe: Input/output error")
+            cat.stderr.close()
+            self.assertEqual(proc.wait(timeout=10), 0)
+            self.assertLess(time.monotonic() - began, 10)
+            proc.stdin.close()
+            proc.stdout.close()
 
 
 class DeadDaemon(unittest.TestCase):
@@ -238,8 +276,7 @@ class DeadDaemon(unittest.TestCase):
                     pipe.close()
             run = bash(f"cat {tmp}/current_tracer", "/")
             self.assertIn("Transport endpoint is not connected", run.stderr)
-            umount = subprocess.run([sys.executable, str(TOOL), "umount", tmp,
-                                     "--workdir", tmp + "-work"],
+            umount = subprocess.run([sys.executable, str(TOOL), "umount", tmp],
                                     capture_output=True, text=True, timeout=60)
             self.assertEqual(umount.returncode, 0, umount.stderr)
             self.assertFalse(mount.is_mounted(tmp))

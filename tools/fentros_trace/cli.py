@@ -66,7 +66,7 @@ def parser() -> argparse.ArgumentParser:
     m.add_argument("mountpoint", metavar="DIR")
     m.add_argument("--smp", type=int, default=2, help="CPUs of the machine (default 2)")
     m.add_argument("--iso", help="boot this image (default build/fentros.iso)")
-    m.add_argument("--workdir", help="the daemon's log, pids and the serial log (default "
+    m.add_argument("--workdir", help="the daemon's log and the guest's serial log (default "
                    "build/mount/<DIR as a name>)")
     m.add_argument("--root", default=hostfs.TRACING, metavar="GUEST_DIR",
                    help="the guest directory DIR shows (default /sys/kernel/tracing; / "
@@ -77,7 +77,6 @@ def parser() -> argparse.ArgumentParser:
 
     u = sub.add_parser("umount", help="unmount DIR; the guest is powered off")
     u.add_argument("mountpoint", metavar="DIR")
-    u.add_argument("--workdir", help="as given to mount")
     return p
 
 
@@ -111,7 +110,7 @@ def main(argv: Optional[List[str]] = None) -> int:
                 mountpoint=args.mountpoint, smp=args.smp, iso=args.iso, workdir=args.workdir,
                 root=args.root, foreground=args.foreground, ready_fd=args.ready_fd))
         if verb == "umount":
-            return mount.umount(args.mountpoint, args.workdir)
+            return mount.umount(args.mountpoint)
         return convert.convert(args.input, args.to, args.output)
     except (MachineError, record.RecordError, channel.ChannelError, ringpage.PageError,
             widen.WidenError, tracedat.TraceDatError, convert.ConvertError, mount.MountError,

@@ -125,7 +125,7 @@ class FileClient:
 
     # How long the kernel may take to pick a request up, and then to answer it.
     TAKE_TIMEOUT = 3.0
-    ANSWER_TIMEOUT = 20.0
+    ANSWER_TIMEOUT = 10.0
     # How often a blocked read asks again: as often as the kernel's own blocked reader
     # looks at its buffer.
     BLOCKED_POLL = 0.01
@@ -169,8 +169,7 @@ class FileClient:
     # ---- the channel ----
 
     def _u64(self, offset: int) -> int:
-        value: int = U64.unpack_from(self.map, offset)[0]
-        return value
+        return shmchan.load_u64(self.map, offset)
 
     def _live_boot_id(self) -> Optional[int]:
         """The kernel's boot_id while its channel and service are set up, else None."""
@@ -186,17 +185,19 @@ class FileClient:
         live: int = boot_id
         return live
 
-    def _attach(self) -> None:
+    def _attach(self, wait: bool = True) -> None:
         """Starts a session with the kernel that is up now: finds the area, checks it and
-        releases whatever an earlier client left open. With the lock held."""
-        deadline = time.monotonic() + self.take_timeout
+        releases whatever an earlier client left open; wait: give a booting kernel up to
+        take_timeout to set its service up. With the lock held."""
+        deadline = time.monotonic() + (self.take_timeout if wait else 0)
         while True:
             boot_id = self._live_boot_id()
             if boot_id is not None:
                 break
-            if time.monotonic() > deadline:
-                raise _error(errno.EIO, "the kernel's file service is not up (no ivshmem "
-                             "device, or a kernel without it)")
+            if time.monotonic() >= deadline:
+                raise _error(errno.EIO, "the kernel's file service is not up (a kernel "
+                             "that crashed or is booting, no ivshmem device, or a kernel "
+                             "without the service)")
             time.sleep(0.01)
         offset, size = FILESERV_FIELDS.unpack_from(self.map, FILESERV_FIELDS_OFFSET)
         _, _, buffer_size, _, request_at, response_at = FS_FIXED.unpack_from(self.map, offset)
@@ -221,7 +222,7 @@ class FileClient:
     def _check_live(self) -> None:
         if self._live_boot_id() != self.boot_id:
             self._lose_session()
-            raise _error(errno.EIO, "the kernel rebooted or its channel went away")
+            raise _error(errno.EIO, "the kernel crashed or rebooted")
 
     def _exchange(self, op: int, payload: bytes) -> Tuple[int, bytes]:
         """One request and its response: (result, data). With the lock held."""
@@ -235,7 +236,7 @@ class FileClient:
         self.map[self.request_at:self.request_at + 16 + len(payload)] = \
             header + CRC.pack(crc) + payload
         # x86 keeps stores in order (see shmchan.py): the frame is whole before the number.
-        U64.pack_into(self.map, self.area + POSTED_OFFSET, number)
+        shmchan.store_u64(self.map, self.area + POSTED_OFFSET, number)
         self.round_trips += 1
         self._wait_answer(number)
         return self._take_response(op, number)
@@ -290,8 +291,9 @@ class FileClient:
             if self.closed:
                 raise _error(errno.EBADF, "the file client is closed")
             if self.boot_id is None or self._live_boot_id() != self.boot_id:
+                # A kernel that is not there now gives EIO at once, not after a wait.
                 self._lose_session()
-                self._attach()
+                self._attach(wait=False)
             if handle is not None and handle.session != self.session:
                 raise _error(errno.EIO, "the kernel rebooted since this file was opened")
             remote = handle.remote if handle else 0
@@ -426,7 +428,7 @@ class FileClient:
         """The kernel's counts of requests served and dropped."""
         with self.lock:
             if self.boot_id is None:
-                self._attach()
+                self._attach(wait=False)
             return ServiceCounters(*FS_COUNTERS.unpack_from(self.map,
                                                             self.area + FS_COUNTERS_OFFSET))
 

@@ -136,6 +136,7 @@ class ReadWatch:
         self._lock = threading.Lock()
         self._waits: Dict[int, _Wait] = {}
         self._next = 0
+        self._all_cancelled = False
         self._stopping = threading.Event()
         self._thread = threading.Thread(target=self._loop, name="read-watch", daemon=True)
         self._thread.start()
@@ -147,6 +148,9 @@ class ReadWatch:
             key = self._next
             self._next += 1
             self._waits[key] = wait
+            if self._all_cancelled:
+                # A cancel before the read ends the read once it would wait.
+                self._cancel_locked(wait)
         try:
             yield wait
         finally:
@@ -163,7 +167,9 @@ class ReadWatch:
             log.info("cancel of handle %d: %s", wait.handle, e)
 
     def cancel_all(self) -> None:
+        """Ends the reads that wait, and every read to come."""
         with self._lock:
+            self._all_cancelled = True
             for wait in self._waits.values():
                 if not wait.cancelled:
                     self._cancel_locked(wait)
@@ -262,6 +268,9 @@ class TracefsOps:
         self._handles: Dict[int, OpenFile] = {}
         self._next_fh = 1
         self._table_lock = threading.Lock()
+        # Held over a commit in release: an open waits for it, so that a command run after
+        # a close() sees what the close committed, though FUSE sends RELEASE after it.
+        self._commit_lock = threading.Lock()
         self._watch = ReadWatch(files.cancel)
         self._stats = StatCache(files.stat)
 
@@ -271,7 +280,9 @@ class TracefsOps:
         method = getattr(self, "op_" + op, None)
         if method is None:
             raise _error(errno.ENOSYS)
-        if self.gone and op not in ("release", "releasedir", "destroy"):
+        # A close() after the guest went is not an error of its own unless it had
+        # something to commit (op_flush says).
+        if self.gone and op not in ("flush", "release", "releasedir", "destroy"):
             raise _error(errno.EIO)
         try:
             return method(*args)
@@ -352,6 +363,8 @@ class TracefsOps:
         flags = int(fi.flags) & GUEST_OPEN_FLAGS
         if flags & (os.O_ACCMODE | os.O_TRUNC) != os.O_RDONLY:
             self._stats.changed()
+        with self._commit_lock:
+            pass
         handle = self.files.open(gpath, flags)
         with self._table_lock:
             fh = self._next_fh
@@ -383,6 +396,8 @@ class TracefsOps:
         with of.lock:
             if not of.written or of.guest is None:
                 return
+            if self.gone:
+                raise _error(errno.EIO)
             handle, of.guest, of.written = of.guest, None, False
             try:
                 self.files.release(handle)
@@ -395,7 +410,11 @@ class TracefsOps:
         if of is None or of.guest is None or self.gone:
             return
         try:
-            self.files.release(of.guest)
+            if of.flags & os.O_ACCMODE != os.O_RDONLY:
+                with self._commit_lock:
+                    self.files.release(of.guest)
+            else:
+                self.files.release(of.guest)
         except OSError as e:
             # Nobody is left to hear it: close() has returned.
             log.info("release of %s: %s", of.path, e)

@@ -6,8 +6,9 @@ serves it (hostfs.TracefsOps over the guest's file service) until DIR is unmount
 powers the guest off. The FUSE binding is Debian's python3-fusepy, which only Debian's own
 Python sees, so the daemon runs under /usr/bin/python3 whatever Python runs this.
 
-The workdir (default build/mount/<DIR as a name>) holds the daemon's log (mount.log), its
-pid and QEMU's (umount needs them when the daemon died) and the guest's serial log.
+The workdir (default build/mount/<DIR as a name>) holds the daemon's log (mount.log) and
+the guest's serial log. The daemon's pid and QEMU's, which umount needs when the daemon
+died, are always in build/mount/<DIR as a name>, so that umount finds them from DIR alone.
 """
 
 import importlib
@@ -49,6 +50,10 @@ class MountOptions:
     root: str = hostfs.TRACING
     foreground: bool = False
     ready_fd: Optional[int] = None
+
+
+def pid_path(mountpoint: str, name: str) -> str:
+    return os.path.join(default_workdir(mountpoint), name)
 
 
 def default_workdir(mountpoint: str) -> str:
@@ -102,17 +107,29 @@ def serve(files: hostfs.GuestFiles, mountpoint: str, root_path: str = hostfs.TRA
     def caller_pid() -> int:
         return int(fusepy.fuse_get_context()[2])
 
-    ops = hostfs.TracefsOps(files, root_path, caller_pid=caller_pid, on_init=on_ready)
+    live = threading.Event()
+
+    def ready() -> None:
+        live.set()
+        if on_ready:
+            on_ready()
+
+    ops = hostfs.TracefsOps(files, root_path, caller_pid=caller_pid, on_init=ready)
     stopping = threading.Event()
 
-    def watch_guest() -> None:
-        while gone and not stopping.wait(0.2):
-            why = gone()
-            if why:
+    def watch() -> None:
+        while not stopping.wait(0.2):
+            why = gone() if gone else None
+            if why and not ops.gone:
                 ops.guest_gone(why)
+            # Detached lazily while a file was open: FUSE serves until the last one closes,
+            # so the reads that wait must end now, or the daemon (and umount) waits for them.
+            if live.is_set() and not is_mounted(mountpoint):
+                logging.info("%s: detached; the files still open get EIO", mountpoint)
+                ops.stop()
                 return
 
-    watcher = threading.Thread(target=watch_guest, name="guest-watch", daemon=True)
+    watcher = threading.Thread(target=watch, name="mount-watch", daemon=True)
     watcher.start()
     try:
         fusepy.FUSE(hostfs.FuseFacade(ops), mountpoint, foreground=True, raw_fi=True,
@@ -158,11 +175,12 @@ def run_daemon(opts: MountOptions) -> int:
     try:
         import_fusepy()
         os.makedirs(workdir, exist_ok=True)
-        with open(os.path.join(workdir, "daemon.pid"), "w") as f:
+        os.makedirs(default_workdir(opts.mountpoint), exist_ok=True)
+        with open(pid_path(opts.mountpoint, "daemon.pid"), "w") as f:
             f.write(f"{os.getpid()}\n")
         machine = Machine(os.path.join(workdir, "machine"), smp=opts.smp, iso=opts.iso,
                           shm=True)
-        with open(os.path.join(workdir, "qemu.pid"), "w") as f:
+        with open(pid_path(opts.mountpoint, "qemu.pid"), "w") as f:
             f.write(f"{machine.console.proc.pid}\n")
         files = open_guest_files(machine)
     except (MachineError, MountError, OSError) as e:
@@ -197,7 +215,7 @@ def run_daemon(opts: MountOptions) -> int:
             machine.close()
             for name in ("daemon.pid", "qemu.pid"):
                 try:
-                    os.unlink(os.path.join(workdir, name))
+                    os.unlink(pid_path(opts.mountpoint, name))
                 except OSError:
                     pass
     return 0
@@ -315,10 +333,9 @@ def _wait_gone(pid: int, timeout: float) -> bool:
     return True
 
 
-def umount(mountpoint: str, workdir: Optional[str] = None) -> int:
+def umount(mountpoint: str) -> int:
     """Unmounts (lazily when busy or when the daemon is gone) and waits for the daemon to
     power the guest off; a daemon that does not, and its QEMU, are killed."""
-    workdir = workdir or default_workdir(mountpoint)
     fusermount = shutil.which("fusermount3") or shutil.which("fusermount")
     if fusermount is None:
         raise MountError("fusermount is missing (run `make deps`: package fuse3)")
@@ -335,8 +352,8 @@ def umount(mountpoint: str, workdir: Optional[str] = None) -> int:
     else:
         print(f"fentros-trace umount: {mountpoint}: not mounted", file=sys.stderr)
         status = 1
-    daemon = _read_pid(os.path.join(workdir, "daemon.pid"))
-    qemu = _read_pid(os.path.join(workdir, "qemu.pid"))
+    daemon = _read_pid(pid_path(mountpoint, "daemon.pid"))
+    qemu = _read_pid(pid_path(mountpoint, "qemu.pid"))
     if daemon and not _ours(daemon, b"fentros-trace"):
         daemon = None
     if qemu and not _ours(qemu, b"qemu"):
@@ -350,8 +367,13 @@ def umount(mountpoint: str, workdir: Optional[str] = None) -> int:
         os.kill(qemu, signal.SIGKILL)
     for name in ("daemon.pid", "qemu.pid"):
         try:
-            os.unlink(os.path.join(workdir, name))
+            os.unlink(pid_path(mountpoint, name))
         except OSError:
             pass
+    try:
+        # Left only when the logs are elsewhere (--workdir): nothing to keep.
+        os.rmdir(default_workdir(mountpoint))
+    except OSError:
+        pass
     return status
 

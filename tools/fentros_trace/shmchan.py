@@ -21,6 +21,7 @@ capture in the debug console's format (channel.py), so a capture reads the same 
 way the files came.
 """
 
+import ctypes
 import mmap
 import os
 import struct
@@ -67,6 +68,22 @@ class Counters:
     frames: int
     dropped_frames: int
     dropped_bytes: int
+
+
+def store_u64(buf: mmap.mmap, offset: int, value: int) -> None:
+    """One aligned 8-byte store, which the other side sees whole (x86). struct.pack_into
+    stores byte by byte: a kernel polling the field could see a number half written."""
+    view = ctypes.c_uint64.from_buffer(buf, offset)
+    view.value = value
+    del view  # an exported view would keep the map from closing
+
+
+def load_u64(buf: mmap.mmap, offset: int) -> int:
+    """One aligned 8-byte load: a number the other side stores is never seen half stored."""
+    view = ctypes.c_uint64.from_buffer(buf, offset)
+    value: int = view.value
+    del view
+    return value
 
 
 def create_backing(path: str, size: int = DEFAULT_SIZE) -> None:
@@ -162,7 +179,7 @@ class ShmChannel:
             self.expected_seq += 1
             tail += size
             # The frame is copied out: its space goes back to the kernel.
-            U64.pack_into(self.map, TAIL_OFFSET, tail)
+            store_u64(self.map, TAIL_OFFSET, tail)
             if ftype != PAD:
                 frames.append(Frame(ftype, seq, payload))
         return frames
