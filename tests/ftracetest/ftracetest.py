@@ -172,6 +172,7 @@ class Outcome:
     results: Dict[str, str] = field(default_factory=dict)  # test name -> PASS, FAIL, ...
     logs: Dict[str, Path] = field(default_factory=dict)     # test name -> its log
     summary: List[str] = field(default_factory=list)        # ftracetest's "# of ..." lines
+    stopped: str = ""                                       # why the run ended early
 
 
 def test_names(logdir: Path, test_dir: Path) -> Dict[int, Tuple[str, Path]]:
@@ -332,12 +333,14 @@ def run_suite(tracing: Optional[Path], proc: Optional[Path], smp: int, iso: Opti
         raise FtracetestError(f"ftracetest ran no test (exit status {status}): "
                               + " | ".join(output[-5:]))
     if status == 124 or status == 137:
-        outcome.summary.append(f"ftracetest stopped after {seconds} s")
+        outcome.stopped = f"stopped after {seconds} s: the tests after the last result did not run"
     return outcome
 
 
 def report(outcome: Outcome, verdict: Verdict, seconds: float) -> None:
     print(f"ftracetest: {counts(outcome)} tests in {seconds:.0f} s; logs in {BUILD / 'logs'}")
+    if outcome.stopped:
+        print(f"ftracetest: {outcome.stopped}")
     for line in verdict.lost:
         name = line.split(":", 1)[0]
         log = outcome.logs.get(name)

@@ -170,6 +170,8 @@ def run_ftracetest(reporter, wanted):
         return
     print(f"ftracetest: {ft.counts(outcome)} tests in {time.monotonic() - began:.0f} s",
           flush=True)
+    if outcome.stopped:
+        print(f"ftracetest: {outcome.stopped}", flush=True)
     for name in chosen:
         result = outcome.results.get(name)
         if result == "PASS":
