@@ -15,7 +15,10 @@
  * that an open file holds, so an open file's node and data stay valid until it closes.
  * Other node pointers held without the lock (ls and completion walking a directory) stay
  * valid because removals come only from writes to files, which the shell makes one at a
- * time on the same thread as those walks.
+ * time on the same thread as those walks. The host channel's file service writes from a
+ * thread of its own: it lists and stats under the lock (pfs_list_names, pfs_stat), but a
+ * removal one of its writes makes (a kprobe event's files) can still meet a shell walk of
+ * the same directory at the same moment.
  */
 
 #define PFS_NAME_MAX 255

@@ -167,6 +167,37 @@ class Tracefs(Mounted):
                 cat.kill()
             cat.stdout.close()
 
+    def test_concurrent_callers(self):
+        # A reader waiting on trace_pipe, loops over the event files, and writers of
+        # trace_marker and set_ftrace_filter at once: nobody waits for the blocked reader,
+        # nothing fails, and every marker comes out of the pipe.
+        self.sh(": > trace")
+        reader = subprocess.Popen(
+            [sys.executable, "-c",
+             "import sys\n"
+             "seen = 0\n"
+             "with open('trace_pipe', 'rb', buffering=0) as f:\n"
+             "    while seen < 100:\n"
+             "        seen += f.read(4096).count(b'concurrent-mark-')\n"
+             "print(seen)\n"], cwd=self.dir, stdout=subprocess.PIPE, text=True)
+        try:
+            time.sleep(0.5)
+            script = ('for j in 1 2; do (for i in 1 2 3 4 5; do for f in events/*/*/enable; '
+                      'do cat "$f" >/dev/null || echo ERR; done; done) & done; '
+                      '(for i in $(seq 1 100); do echo concurrent-mark-$i > trace_marker '
+                      '|| echo ERR; done) & '
+                      '(for i in $(seq 1 10); do echo work_compute > set_ftrace_filter; '
+                      'echo work_count_bits >> set_ftrace_filter; '
+                      '[ "$(wc -l < set_ftrace_filter)" = 2 ] || echo ERR; done) & wait')
+            self.assertEqual(self.sh(script), "")
+            out, _ = reader.communicate(timeout=30)
+            self.assertEqual(out, "100\n")
+        finally:
+            if reader.poll() is None:
+                reader.kill()
+                reader.communicate()
+            self.sh("echo > set_ftrace_filter")
+
     def test_read_only_files(self):
         self.assertEqual(os.stat(self.path("available_tracers")).st_mode & 0o777, 0o444)
         run = bash("echo nop > available_tracers", cwd=self.dir)
