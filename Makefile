@@ -89,7 +89,7 @@ KERNEL   := $(BUILD)/kernel.elf
 ISO      := $(BUILD)/fentros.iso
 GENSYMS  := $(BUILD)/tools/gensyms
 
-.PHONY: all iso run test bench bench-linux bench-export bench-scale fuzz soak icount deps clean check-deps format format-check typecheck check-refs
+.PHONY: all iso run test bench bench-linux bench-export bench-scale fuzz soak icount ftracetest deps clean check-deps format format-check typecheck check-refs
 all: $(KERNEL) $(ISO)
 iso: $(ISO)
 
@@ -175,7 +175,8 @@ format-check: check-deps
 
 # The host tool's Python checked as typed code: tools/fentros-trace, its packages and their
 # unit tests (mypy caches under build/, so a rerun takes a fraction of a second).
-TYPED_PY := tools/fentros-trace tools/fentros_trace tools/fentros_machine tests/tools
+TYPED_PY := tools/fentros-trace tools/fentros_trace tools/fentros_machine tests/tools \
+	tests/ftracetest
 
 typecheck: check-deps
 	@MYPYPATH=tools mypy --strict --cache-dir $(BUILD)/mypy $(TYPED_PY)
@@ -218,6 +219,12 @@ bench-scale: check-deps all
 # the host's widening cost per event.
 bench-export: check-deps all
 	$(PYTHON) tests/bench_export.py --smp $(SMP)
+
+# Linux 6.1's own ftrace selftests run on the host against a mounted fentros (Debian's
+# linux-source-6.1, cached in ~/.cache/fentros/ftracetest, never in the tree); fails when a
+# test of tests/ftracetest/expected_pass.txt does not pass. make test runs it too.
+ftracetest: check-deps all
+	$(PYTHON) tests/ftracetest/ftracetest.py
 
 # The instructions of one traced call under each tracer, single-stepped in QEMU's gdbstub.
 # RESULTS=1 rewrites the function and function_graph rows of tests/BENCH_RESULTS.md.

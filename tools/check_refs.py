@@ -70,6 +70,7 @@ LINUX_FILES = frozenset({
     "kernel/trace/trace_probe.c",
     "arch/x86/kernel/ftrace.c",
     "arch/x86/kernel/ftrace_64.S",
+    "tools/testing/selftests/ftrace",
 })
 
 # A run of path characters; what precedes it must not be one (or a scheme's "//").

@@ -3,10 +3,12 @@ the unit tests of tools/fentros_trace (tests/tools: pages, widening and trace.da
 fixtures), the ring buffer's host stress test (the kernel's ring_buffer.c built for the host,
 hammered by threads and signals), briefly, with AddressSanitizer + UBSan and without a
 sanitizer, the trace export tests (tests/export: tools/fentros-trace boots its own
-QEMU, trace-cmd judges the files) and the tracefs mount's (tests/mount: `fentros-trace
-mount` boots its own QEMU; bash, cat and trace-cmd use the mount). Each reports as named
-results through the run's reporter."""
+QEMU, trace-cmd judges the files), the tracefs mount's (tests/mount: `fentros-trace
+mount` boots its own QEMU; bash, cat and trace-cmd use the mount), and Linux's ftracetest
+against a mounted guest (tests/ftracetest: one result per test expected to pass). Each
+reports as named results through the run's reporter."""
 
+import importlib.util
 import subprocess
 import time
 import unittest
@@ -17,6 +19,7 @@ HOST_DIR = HARNESS_DIR.parent / "host"
 EXPORT_DIR = HARNESS_DIR.parent / "export"
 MOUNT_DIR = HARNESS_DIR.parent / "mount"
 TOOLS_DIR = HARNESS_DIR.parent / "tools"
+FTRACETEST = HARNESS_DIR.parent / "ftracetest" / "ftracetest.py"
 # unittest suites: (directory, top level for imports, result name prefix)
 SUITES = ((HARNESS_DIR, HARNESS_DIR, "harness"), (TOOLS_DIR, TOOLS_DIR, "tools"),
           (EXPORT_DIR, HARNESS_DIR.parent.parent, "export"),
@@ -51,7 +54,20 @@ def names():
     """The result names these checks report, in order (for --list and filtering)."""
     unit = [_unit_name(prefix, t) for directory, top, prefix in SUITES
             for t in _flatten(_discover(directory, top))]
-    return unit + [f"host/rb_stress/{kind}" for kind, _ in STRESS_BUILDS]
+    return (unit + [f"host/rb_stress/{kind}" for kind, _ in STRESS_BUILDS]
+            + [f"ftracetest/{name}" for name in _ftracetest_expected()])
+
+
+def _ftracetest_module():
+    spec = importlib.util.spec_from_file_location("ftracetest", FTRACETEST)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _ftracetest_expected():
+    ft = _ftracetest_module()
+    return ft.load_expected(ft.EXPECTED_PASS.read_text())
 
 
 def _flatten(suite):
@@ -127,9 +143,53 @@ def run_host_stress(reporter, wanted):
                           time.monotonic() - began)
 
 
+def run_ftracetest(reporter, wanted):
+    """ftracetest once (2 CPUs), judged by tests/ftracetest/expected_pass.txt: each test
+    listed there is a result; one that passes and is not listed is noted, never failed."""
+    ft = _ftracetest_module()
+    expected = ft.load_expected(ft.EXPECTED_PASS.read_text())
+    chosen = [name for name in expected if wanted(f"ftracetest/{name}")]
+    if not chosen:
+        return
+    why = ft.cannot_run()
+    if why:
+        for name in chosen:
+            reporter.skip(f"ftracetest/{name}", why)
+        return
+    # A filter that picks some of the tests runs only those; else the whole suite runs,
+    # so that new passes show.
+    cases = () if len(chosen) == len(expected) else sorted(
+        {name.removesuffix(ft.INSTANCE_SUFFIX) for name in chosen})
+    began = time.monotonic()
+    try:
+        outcome = ft.run_suite(None, None, 2, None, ft.DEFAULT_TIMEOUT, ft.default_cache(),
+                               cases, echo=True)
+    except (ft.FtracetestError, subprocess.TimeoutExpired) as e:
+        for name in chosen:
+            reporter.fail(f"ftracetest/{name}", _Failure(f"ftracetest did not run: {e}"))
+        return
+    print(f"ftracetest: {ft.counts(outcome)} tests in {time.monotonic() - began:.0f} s",
+          flush=True)
+    if outcome.stopped:
+        print(f"ftracetest: {outcome.stopped}", flush=True)
+    for name in chosen:
+        result = outcome.results.get(name)
+        if result == "PASS":
+            reporter.ok(f"ftracetest/{name}")
+            continue
+        log = outcome.logs.get(name)
+        details = log.read_text(errors="replace").splitlines()[-15:] if log else []
+        failure = _Failure(f"{result or 'did not run'}, expected PASS", details)
+        reporter.fail(f"ftracetest/{name}", failure, log=str(log) if log else None)
+    for name in ft.judge(outcome, chosen, ft.load_sometimes(ft.EXPECTED_PASS.read_text())).new:
+        print(f"note: ftracetest/{name} passes now: add it to "
+              "tests/ftracetest/expected_pass.txt", flush=True)
+
+
 def run_all(reporter, wanted):
     run_unit_tests(reporter, wanted, 0)
     run_unit_tests(reporter, wanted, 1)
     run_host_stress(reporter, wanted)
     run_unit_tests(reporter, wanted, 2)
     run_unit_tests(reporter, wanted, 3)
+    run_ftracetest(reporter, wanted)

@@ -518,6 +518,55 @@ static int delete_event(struct kprobe_event *ev)
     return 0;
 }
 
+/*
+ * Linux's "-:[GRP/]EVENT SYM[+OFFS] [NAME=ARG...]": the words after the event's name pick the
+ * probes whose place, then first arguments, read back as those words.
+ */
+static bool place_matches(const struct kprobe_place *p, char *const *words, unsigned count)
+{
+    char text[PROBE_MAX_ARG_NAME + PROBE_MAX_ARGSTR + sizeof(p->symbol) + 24];
+    if (p->offset)
+        snprintf(text, sizeof(text), "%s+%lu", p->symbol, p->offset);
+    else
+        snprintf(text, sizeof(text), "%s", p->symbol);
+    if (strcmp(text, words[0]) != 0 || count - 1 > p->ev->nargs)
+        return false;
+    for (unsigned i = 1; i < count; i++) {
+        const struct probe_arg *a = &p->ev->args[i - 1];
+        snprintf(text, sizeof(text), "%s=%s", a->name, a->text);
+        if (strcmp(text, words[i]) != 0)
+            return false;
+    }
+    return true;
+}
+
+/* Removes the event's probes that the words pick; the event goes with its last probe. */
+static int delete_places(struct kprobe_event *ev, char *const *words, unsigned count)
+{
+    unsigned matched = 0;
+    for (struct kprobe_place *p = places; p; p = p->next)
+        if (p->ev == ev && place_matches(p, words, count))
+            matched++;
+    if (matched == 0)
+        return -ENOENT;
+    if (matched == ev->places)
+        return delete_event(ev);
+    if (trace_event_is_enabled(&ev->call))
+        return -EBUSY;
+    for (struct kprobe_place **pp = &places; *pp;) {
+        struct kprobe_place *p = *pp;
+        if (p->ev != ev || !place_matches(p, words, count)) {
+            pp = &p->next;
+            continue;
+        }
+        disarm(p);
+        *pp = p->next;
+        kfree(p);
+        ev->places--;
+    }
+    return 0;
+}
+
 int kprobe_run_command(const char *line, bool dynamic_events)
 {
     struct probe_words w;
@@ -534,7 +583,12 @@ int kprobe_run_command(const char *line, bool dynamic_events)
     err = probe_parse(&w, &cmd, &e);
     if (!err && cmd.is_delete) {
         struct kprobe_event *ev = find_event(cmd.group, cmd.event);
-        err = ev ? delete_event(ev) : -ENOENT;
+        if (!ev)
+            err = -ENOENT;
+        else if (w.count > 1)
+            err = delete_places(ev, &w.word[1], w.count - 1);
+        else
+            err = delete_event(ev);
         e.message = NULL;
     } else if (!err) {
         err = create_probe(&cmd, &e);

@@ -19,7 +19,7 @@ struct event_field;
 #define PROBE_MAX_ARG_NAME 32
 #define PROBE_MAX_EVENT_NAME 64
 #define PROBE_MAX_ARRAY 64
-#define PROBE_MAX_ARGSTR 4096
+#define PROBE_MAX_ARGSTR 63 /* the text after NAME= */
 #define PROBE_MAX_STACK 511 /* $stackN: a page of words */
 #define PROBE_MAX_MAXACTIVE 4096
 /* Dereferences one argument may chain: +8(+0(+16(%di))) is three. */

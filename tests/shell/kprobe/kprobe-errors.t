@@ -177,6 +177,17 @@ rc=1
   Command: p:verylongeventname_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa pfs_open
              ^
 
+$ echo 'p:bad34 pfs_open x=+1234567(+1234567(+1234567(+1234567(+1234567(+1234567(@1234))))))' >> kprobe_events; echo rc=$?; cat error_log; echo > error_log
+echo: write error: Invalid argument
+rc=1
+~ \[\s*\d+\.\d{6}\] trace_kprobe: error: Argument expression is too long
+  Command: p:bad34 pfs_open x=+1234567(+1234567(+1234567(+1234567(+1234567(+1234567(@1234))))))
+                              ^
+
+$ echo 'p:ok63 pfs_open x=+1234567(+1234567(+1234567(+1234567(+1234567(+1234567(@12))))))' >> kprobe_events; echo rc=$?; grep -c ok63 kprobe_events; echo > kprobe_events
+rc=0
+1
+
 $ echo 'p:bad33 pfs_open x=' >> kprobe_events; echo rc=$?; cat error_log; echo > error_log
 echo: write error: Invalid argument
 rc=1

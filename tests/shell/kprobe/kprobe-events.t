@@ -153,3 +153,20 @@ $ cat kprobe_profile
   two                                                        1               0
   two                                                        1               0
 $ echo 0 > events/kprobes/two/enable; echo '-:two' >> kprobe_events; cat kprobe_events; cat enabled_functions
+
+# '-:EVENT SYM [ARGS]' removes only the event's probes at SYM whose first arguments read back
+# as ARGS, refused while the event is on; the last probe takes the event along.
+$ echo 'p:multi ftrace_test_target v=%di' >> kprobe_events; echo 'p:multi ftrace_test_chain_c v=%di' >> kprobe_events
+$ echo 1 > events/kprobes/multi/enable; echo '-:multi ftrace_test_target' >> kprobe_events; echo rc=$?; echo 0 > events/kprobes/multi/enable
+echo: write error: Device or resource busy
+rc=1
+$ echo '-:multi ftrace_test_target' >> kprobe_events; cat kprobe_events
+p:kprobes/multi ftrace_test_chain_c v=%di
+$ echo '-:multi ftrace_test_target' >> kprobe_events; echo rc=$?
+echo: write error: No such file or directory
+rc=1
+$ echo '-:multi ftrace_test_chain_c v=%si' >> kprobe_events; echo rc=$?
+echo: write error: No such file or directory
+rc=1
+$ echo '-:kprobes/multi ftrace_test_chain_c v=%di' >> kprobe_events; cat kprobe_events; ls events/kprobes
+ls: cannot access 'events/kprobes': No such file or directory

@@ -9,4 +9,5 @@ $ cat README | grep 'error_log'
   a refused filter leaves the old one in place; error_log says why
 $ cat README | grep 'kprobe'
  kprobe events (kprobe_events; dynamic_events lists and takes the same lines):
+  kprobe_events		- Create/append/remove/show the kernel dynamic events
   events/GROUP/EVENT/	- enable, filter, format, id, as any event; kprobe_profile: hits, misses
