@@ -1,0 +1,300 @@
+/*
+ * `xfer -c --follow FILE...` / `xfer -c --stop`: files streamed to the host over the host
+ * channel while the shell goes on running commands, as trace-cmd record drains every
+ * CPU's trace_pipe_raw while the traced command runs. The frames are in
+ * <kernel/hostchan_stream.h>.
+ *
+ * Each file is read, non-blocking, by a worker thread that polls it every
+ * STREAM_POLL_NS and sends whatever it has, straight into the ring, up to STREAM_CHUNK
+ * bytes a frame. A file under per_cpu/cpuN/ is read by a worker on CPU N: draining a
+ * CPU's ring buffer then takes that CPU's own time, and the events it writes meanwhile
+ * are the ones it does not trace, so the reader keeps up with its writers whatever they
+ * do; other files by a worker on the shell's CPU. Stopping wakes the workers, each reads
+ * its files until they have nothing left, and only then are the files ended: the caller
+ * turns tracing off first, so nothing is left behind.
+ *
+ * The ring has one producer at a time: a worker holds the stream's send lock from the
+ * reservation of a frame to its commit, and may sleep in between (a full ring), so the
+ * lock is a flag with a wait queue, not a spinlock.
+ */
+#include <kernel/errno.h>
+#include <kernel/hostchan.h>
+#include <kernel/hostchan_stream.h>
+#include <kernel/mm.h>
+#include <kernel/percpu.h>
+#include <kernel/pseudofs.h>
+#include <kernel/shell.h>
+#include <kernel/thread.h>
+#include <kernel/time.h>
+#include <kernel/wait.h>
+#include <lib/printf.h>
+#include <lib/string.h>
+
+/* Whole trace_pipe_raw pages, so that a frame never splits one. */
+#define STREAM_CHUNK (16 * PAGE_SIZE)
+/*
+ * One tick. A CPU's default buffer holds about 30 ms of the function tracer's busiest
+ * load under TCG; a worker that finds nothing sleeps a tick, and one that was waiting for
+ * the CPU gets it within two 10-tick slices of `work`'s threads.
+ */
+#define STREAM_POLL_NS NSEC_PER_MSEC
+#define STREAM_MAX_FILES 64
+
+struct stream_file {
+    struct pfs_file *f;
+    char *name;
+    unsigned cpu;
+    uint64_t total;
+    int status; /* 0, or the -errno a read failed with (no more reads then) */
+};
+
+struct stream_worker {
+    struct stream *s;
+    unsigned cpu;
+    struct thread *thread;
+};
+
+struct stream {
+    struct hostchan_ring *ring;
+    bool sending; /* the send lock */
+    struct wait_queue send_wait;
+    bool stopping;
+    int channel_err; /* the first channel error: every worker stops sending */
+    int nfiles;
+    struct stream_file files[STREAM_MAX_FILES];
+    unsigned nworkers;
+    struct stream_worker workers[MAX_CPUS];
+};
+
+static struct stream *active_stream;
+
+static bool stream_try_lock(void *arg)
+{
+    struct stream *s = arg;
+    return !__atomic_exchange_n(&s->sending, true, __ATOMIC_ACQUIRE);
+}
+
+static void stream_lock(struct stream *s) { wait_event(&s->send_wait, stream_try_lock, s); }
+
+static void stream_unlock(struct stream *s)
+{
+    __atomic_store_n(&s->sending, false, __ATOMIC_RELEASE);
+    wait_queue_wake_all(&s->send_wait);
+}
+
+/* Sends one frame of the file's next bytes; returns how many, 0 when it had none. */
+static size_t stream_pump(struct stream *s, int id)
+{
+    struct stream_file *sf = &s->files[id];
+    size_t filled = 0;
+    stream_lock(s);
+    if (s->channel_err || sf->status)
+        goto out;
+    uint8_t *payload;
+    int err = hostchan_ring_reserve(s->ring, sizeof(struct hostchan_stream_header) + STREAM_CHUNK,
+                                    (void **)&payload);
+    /* A Ctrl-C typed at the shell: not this thread's to act on; the next poll tries again. */
+    if (err == -EINTR)
+        goto out;
+    if (err) {
+        s->channel_err = err;
+        goto out;
+    }
+    uint8_t *data = payload + sizeof(struct hostchan_stream_header);
+    while (filled < STREAM_CHUNK) {
+        ssize_t n = pfs_read(sf->f, (char *)data + filled, STREAM_CHUNK - filled);
+        if (n == 0 || n == -EAGAIN)
+            break;
+        if (n < 0) {
+            sf->status = (int)n;
+            break;
+        }
+        filled += (size_t)n;
+    }
+    if (filled) {
+        struct hostchan_stream_header h = {.id = (uint32_t)id, .zero = 0};
+        memcpy(payload, &h, sizeof(h));
+        hostchan_ring_commit(s->ring, HOSTCHAN_STREAM_DATA, sizeof(h) + filled);
+        sf->total += filled;
+    } else {
+        hostchan_ring_cancel(s->ring);
+    }
+out:
+    stream_unlock(s);
+    return filled;
+}
+
+static int stream_worker_main(void *arg)
+{
+    struct stream_worker *w = arg;
+    struct stream *s = w->s;
+    for (;;) {
+        /* Loaded before the pass: a pass that began after the stop and found nothing
+         * leaves nothing behind. */
+        bool stopping = __atomic_load_n(&s->stopping, __ATOMIC_ACQUIRE);
+        bool moved = false;
+        for (int id = 0; id < s->nfiles; id++) {
+            if (s->files[id].cpu != w->cpu)
+                continue;
+            size_t n;
+            while ((n = stream_pump(s, id)) == STREAM_CHUNK)
+                moved = true;
+            moved |= n > 0;
+        }
+        if (__atomic_load_n(&s->channel_err, __ATOMIC_RELAXED) || (stopping && !moved))
+            return 0;
+        if (!moved)
+            sleep_ns(STREAM_POLL_NS);
+    }
+}
+
+/* The CPU whose buffer a per_cpu/cpuN/ file reads, else the calling thread's. */
+static unsigned stream_file_cpu(const char *path)
+{
+    const char *p = strstr(path, "per_cpu/cpu");
+    if (p) {
+        char *end;
+        unsigned long cpu = strtoul(p + strlen("per_cpu/cpu"), &end, 10);
+        if (end != p + strlen("per_cpu/cpu") && (*end == '/' || !*end) && cpu < MAX_CPUS &&
+            cpu_data((unsigned)cpu)->online)
+            return (unsigned)cpu;
+    }
+    return this_cpu_id();
+}
+
+static int stream_send_header(struct stream *s, uint16_t type, uint32_t id, const void *body,
+                              size_t len)
+{
+    uint8_t *payload;
+    int err = hostchan_ring_reserve(s->ring, sizeof(struct hostchan_stream_header) + len,
+                                    (void **)&payload);
+    if (err)
+        return err;
+    struct hostchan_stream_header h = {.id = id, .zero = 0};
+    memcpy(payload, &h, sizeof(h));
+    memcpy(payload + sizeof(h), body, len);
+    hostchan_ring_commit(s->ring, type, sizeof(h) + len);
+    return 0;
+}
+
+static void stream_free(struct stream *s)
+{
+    for (int i = 0; i < s->nfiles; i++) {
+        if (s->files[i].f)
+            pfs_close(s->files[i].f);
+        kfree(s->files[i].name);
+    }
+    if (s->ring)
+        hostchan_release(s->ring);
+    kfree(s);
+}
+
+/* Ends the workers (they have stopped or must stop now) and waits for them. */
+static void stream_join(struct stream *s)
+{
+    __atomic_store_n(&s->stopping, true, __ATOMIC_RELEASE);
+    for (unsigned i = 0; i < s->nworkers; i++)
+        kthread_join(s->workers[i].thread);
+    s->nworkers = 0;
+}
+
+int hostchan_stream_start(struct shell_ctx *ctx, const char *cwd, int nfiles, char **files)
+{
+    if (nfiles > STREAM_MAX_FILES) {
+        shell_eprintf(ctx, "xfer: at most %d files to follow\n", STREAM_MAX_FILES);
+        return 1;
+    }
+    if (__atomic_load_n(&active_stream, __ATOMIC_ACQUIRE)) {
+        shell_eprintf(ctx, "xfer: already following files (xfer -c --stop ends that)\n");
+        return 1;
+    }
+    struct stream *s = kzalloc(sizeof(*s));
+    if (!s) {
+        shell_eprintf(ctx, "xfer: %s\n", strerror(ENOMEM));
+        return 1;
+    }
+    wait_queue_init(&s->send_wait, "hostchan_stream");
+    int err;
+    s->ring = hostchan_acquire(&err);
+    if (!s->ring) {
+        if (err == -ENODEV)
+            shell_eprintf(ctx, "xfer: no host channel: boot QEMU with -device ivshmem-plain\n");
+        else
+            shell_eprintf(ctx, "xfer: host channel: %s\n", strerror(-err));
+        stream_free(s);
+        return 1;
+    }
+    for (int i = 0; i < nfiles; i++) {
+        struct stream_file *sf = &s->files[i];
+        sf->name = kstrdup(files[i]);
+        err = sf->name ? pfs_open(cwd, files[i], PFS_READ | PFS_NONBLOCK, &sf->f) : -ENOMEM;
+        s->nfiles = i + 1;
+        if (err) {
+            shell_eprintf(ctx, "xfer: %s: %s\n", files[i], strerror(-err));
+            stream_free(s);
+            return 1;
+        }
+        sf->cpu = stream_file_cpu(files[i]);
+    }
+    for (int i = 0; i < nfiles; i++) {
+        err = stream_send_header(s, HOSTCHAN_STREAM_FILE, (uint32_t)i, files[i], strlen(files[i]));
+        if (err) {
+            shell_eprintf(ctx, "xfer: %s: host channel: %s\n", files[i], strerror(-err));
+            stream_free(s);
+            return err == -EINTR ? -EINTR : 1;
+        }
+    }
+    for (int i = 0; i < nfiles; i++) {
+        unsigned cpu = s->files[i].cpu;
+        bool have = false;
+        for (unsigned w = 0; w < s->nworkers; w++)
+            have |= s->workers[w].cpu == cpu;
+        if (have)
+            continue;
+        struct stream_worker *w = &s->workers[s->nworkers];
+        char name[THREAD_NAME_LEN];
+        snprintf(name, sizeof(name), "xfer/%u", cpu);
+        w->s = s;
+        w->cpu = cpu;
+        w->thread = kthread_create(stream_worker_main, w, name, cpu);
+        if (!w->thread) {
+            shell_eprintf(ctx, "xfer: %s\n", strerror(ENOMEM));
+            stream_join(s);
+            stream_free(s);
+            return 1;
+        }
+        s->nworkers++;
+    }
+    __atomic_store_n(&active_stream, s, __ATOMIC_RELEASE);
+    return 0;
+}
+
+int hostchan_stream_stop(struct shell_ctx *ctx)
+{
+    struct stream *s = __atomic_exchange_n(&active_stream, NULL, __ATOMIC_ACQ_REL);
+    if (!s) {
+        shell_eprintf(ctx, "xfer: not following any file\n");
+        return 1;
+    }
+    stream_join(s);
+    int status = 0;
+    uint64_t sent = 0;
+    for (int i = 0; i < s->nfiles && !s->channel_err; i++) {
+        struct stream_file *sf = &s->files[i];
+        struct hostchan_stream_end end = {.id = (uint32_t)i, .status = sf->status, .total = sf->total};
+        s->channel_err = hostchan_send(s->ring, HOSTCHAN_STREAM_END, &end, sizeof(end));
+        sent += sf->total;
+        if (sf->status) {
+            shell_eprintf(ctx, "xfer: %s: %s\n", sf->name, strerror(-sf->status));
+            status = 1;
+        }
+    }
+    if (s->channel_err) {
+        shell_eprintf(ctx, "xfer: host channel: %s\n", strerror(-s->channel_err));
+        status = 1;
+    } else {
+        shell_printf(ctx, "xfer: %d files, %llu bytes\n", s->nfiles, (unsigned long long)sent);
+    }
+    stream_free(s);
+    return status;
+}
