@@ -56,7 +56,8 @@ class StreamCase(base.ExportCase):
         return {k: int(v) for k, v in STAT.findall(text)}
 
     def report_per_cpu(self):
-        """{cpu: function records} and {cpu: events trace-cmd says were dropped}."""
+        """{cpu: function records} and {cpu: events trace-cmd says were dropped}, from a
+        report that must be clean."""
         records, dropped = {}, {}
         for line in self.assert_clean_report("-l"):
             m = base.REPORT_LINE.match(line)
@@ -93,7 +94,10 @@ class StreamCase(base.ExportCase):
 
 class StreamedWork(StreamCase):
     ARGS = ("-p", "function", "-l", "work_*", "--smp", "2")
-    COMMAND = ("work", "1")
+    # work's seconds are wall-clock time: on a host loaded to 9 runnable threads a second,
+    # 1 s of it wrote 119,000 events here, fewer than the buffer's 180,000. 3 s keep twice
+    # the buffer's worth even then.
+    COMMAND = ("work", "3")
 
     def test_streamed(self):
         self.assert_streamed()
@@ -111,9 +115,6 @@ class StreamedWork(StreamCase):
         self.assertGreater(recorded * KERNEL_FUNCTION_EVENT, buffer_bytes)
         streamed = int(re.search(r"\((\d+) bytes of streamed in", self.rec.result.stderr)[1])
         self.assertGreater(streamed, buffer_bytes)
-
-    def test_report_is_clean(self):
-        self.assert_clean_report("-l", "-O", "parent=1")
 
     def test_time_monotonic(self):
         self.assert_time_monotonic()
