@@ -48,6 +48,11 @@
  */
 #define STREAM_POLL_NS NSEC_PER_MSEC
 #define STREAM_MAX_FILES 64
+/*
+ * How long a stop goes on reading files that keep growing (tracing still on); what they
+ * hold after that stays unread. A full default buffer drains in a few tens of ms.
+ */
+#define STREAM_STOP_NS NSEC_PER_SEC
 
 struct stream_file {
     struct pfs_file *f;
@@ -159,10 +164,13 @@ static int stream_worker_main(void *arg)
 {
     struct stream_worker *w = arg;
     struct stream *s = w->s;
+    uint64_t stop_seen = 0;
     for (;;) {
         /* Loaded before the pass: a pass that began after the stop and found nothing
          * leaves nothing behind. */
         bool stopping = __atomic_load_n(&s->stopping, __ATOMIC_ACQUIRE);
+        if (stopping && !stop_seen)
+            stop_seen = clock_ns();
         bool moved = false, staged = false;
         for (int id = 0; id < s->nfiles; id++) {
             struct stream_file *sf = &s->files[id];
@@ -173,6 +181,9 @@ static int stream_worker_main(void *arg)
             staged |= sf->staged > 0;
         }
         if (__atomic_load_n(&s->channel_err, __ATOMIC_RELAXED) || (stopping && !moved && !staged))
+            return 0;
+        /* Tracing left on: the files never run dry, and the stop must still end. */
+        if (stopping && clock_ns() - stop_seen >= STREAM_STOP_NS)
             return 0;
         if (!moved)
             sleep_ns(STREAM_POLL_NS);
