@@ -43,10 +43,15 @@
 #define STREAM_STAGE (128 * PAGE_SIZE)
 /*
  * One tick. A CPU's default buffer holds about 30 ms of the function tracer's busiest
- * load under TCG; a worker that finds nothing sleeps a tick, and one that was waiting for
- * the CPU gets it within two 10-tick slices of `work`'s threads.
+ * load under TCG; a worker that read its files dry sleeps a tick, and one that was
+ * waiting for the CPU gets it within two 10-tick slices of `work`'s threads. A worker
+ * whose files gave less than STREAM_BUSY sleeps STREAM_IDLE_POLL_NS: a few events a
+ * tick need no faster reader, and each read would cost a page and two context switches
+ * in the trace.
  */
 #define STREAM_POLL_NS NSEC_PER_MSEC
+#define STREAM_IDLE_POLL_NS (10 * NSEC_PER_MSEC)
+#define STREAM_BUSY (4 * PAGE_SIZE)
 #define STREAM_MAX_FILES 64
 /*
  * How long a stop goes on reading files that keep growing (tracing still on); what they
@@ -59,6 +64,7 @@ struct stream_file {
     char *name;
     uint8_t *stage; /* read, not yet sent */
     size_t staged;
+    bool raw_pages; /* a trace_pipe_raw: ring buffer pages */
     unsigned cpu;
     uint64_t total;
     int status; /* 0, or the -errno a read failed with (no more reads then) */
@@ -99,12 +105,33 @@ static void stream_unlock(struct stream *s)
 }
 
 /*
+ * trace_pipe_raw's pages are Linux's sub-buffers: a u64 time stamp, then a u64 commit
+ * whose low 30 bits count the bytes of events on the page. A page less than half full was
+ * taken from under its writers, or is the rest of one that was.
+ */
+#define RAW_PAGE_COMMIT_OFFSET 8
+#define RAW_PAGE_COMMIT_BYTES ((1ULL << 30) - 1)
+
+static bool stream_page_was_partial(const uint8_t *page)
+{
+    uint64_t commit;
+    memcpy(&commit, page + RAW_PAGE_COMMIT_OFFSET, sizeof(commit));
+    return (commit & RAW_PAGE_COMMIT_BYTES) < PAGE_SIZE / 2;
+}
+
+/*
  * Reads the file's next bytes into its staging buffer, without the send lock, so that a
  * CPU's worker keeps consuming its buffer while another worker sends. Returns how many.
+ * A ring buffer's pages stop at the second page in a row that was being written when it
+ * was read: reading on would take a page for every few events, and under a function
+ * tracer that traces this very read, events of its own, without end. (Not the first: the
+ * rest of a page the last pass took half written comes as a partial page too, however
+ * full its writer has made it since.)
  */
 static size_t stream_stage(struct stream_file *sf)
 {
     size_t got = 0;
+    unsigned partial = 0;
     while (sf->staged < STREAM_STAGE && !sf->status) {
         ssize_t n = pfs_read(sf->f, (char *)sf->stage + sf->staged, STREAM_STAGE - sf->staged);
         if (n == 0 || n == -EAGAIN)
@@ -115,6 +142,12 @@ static size_t stream_stage(struct stream_file *sf)
         }
         sf->staged += (size_t)n;
         got += (size_t)n;
+        if (sf->raw_pages && sf->staged % PAGE_SIZE == 0) {
+            if (!stream_page_was_partial(sf->stage + sf->staged - PAGE_SIZE))
+                partial = 0;
+            else if (++partial == 2)
+                break;
+        }
     }
     return got;
 }
@@ -171,12 +204,14 @@ static int stream_worker_main(void *arg)
         bool stopping = __atomic_load_n(&s->stopping, __ATOMIC_ACQUIRE);
         if (stopping && !stop_seen)
             stop_seen = clock_ns();
-        bool moved = false, staged = false;
+        bool staged = false, dry = true;
+        size_t moved = 0;
         for (int id = 0; id < s->nfiles; id++) {
             struct stream_file *sf = &s->files[id];
             if (sf->cpu != w->cpu)
                 continue;
-            moved |= stream_stage(sf) > 0;
+            moved += stream_stage(sf);
+            dry &= sf->staged < STREAM_STAGE;
             stream_flush(s, id, stopping || sf->staged == STREAM_STAGE);
             staged |= sf->staged > 0;
         }
@@ -185,8 +220,13 @@ static int stream_worker_main(void *arg)
         /* Tracing left on: the files never run dry, and the stop must still end. */
         if (stopping && clock_ns() - stop_seen >= STREAM_STOP_NS)
             return 0;
-        if (!moved)
-            sleep_ns(STREAM_POLL_NS);
+        /*
+         * Files that ran dry have had their last whole page taken, and likely a part of
+         * the page being written: read again at once, and it would be a page for every
+         * few events (of the worker's own, under an unfiltered function tracer).
+         */
+        if (dry)
+            sleep_ns(moved >= STREAM_BUSY ? STREAM_POLL_NS : STREAM_IDLE_POLL_NS);
     }
 }
 
@@ -280,6 +320,8 @@ int hostchan_stream_start(struct shell_ctx *ctx, const char *cwd, int nfiles, ch
             return 1;
         }
         sf->cpu = stream_file_cpu(files[i]);
+        const char *base = strrchr(files[i], '/');
+        sf->raw_pages = strcmp(base ? base + 1 : files[i], "trace_pipe_raw") == 0;
     }
     for (int i = 0; i < nfiles; i++) {
         err = stream_send_header(s, HOSTCHAN_STREAM_FILE, (uint32_t)i, files[i], strlen(files[i]));
