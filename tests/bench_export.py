@@ -16,7 +16,9 @@ host-side widening alone. Prints `bench:` rows:
                       the host's scheduler on a loaded machine
   export.stream       a streamed `record` (the default: every CPU's trace_pipe_raw drained
                       over the host channel while `work` runs) of the function tracer on
-                      work_* for STREAM_SECONDS: MB/s of pages, events/s, events lost
+                      work_* for STREAM_SECONDS: MB/s of pages, events/s, events lost, and
+                      the records trace-cmd reads; the bench fails when an event was lost,
+                      the kernel's stats disagree or trace-cmd misses a record
   export.events       events in the file, and the pages' bytes per event
   export.widen        host ns per event to re-pack and widen the pages
   export.bytes        bytes per function event: in the kernel's buffer, in trace.dat
@@ -72,6 +74,22 @@ def stream_record(args):
     return r.stderr
 
 
+def report_records(dat):
+    """Function records `trace-cmd report` reads from dat; -1 when it complains."""
+    report = subprocess.Popen(["trace-cmd", "report", "-i", str(dat)], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True)
+    records = 0
+    bad = False
+    for line in report.stdout:
+        records += " function: " in line
+        bad |= "[FAILED TO PARSE]" in line or "[UNKNOWN EVENT]" in line
+    err = report.stderr.read()
+    if report.wait() or bad or err.strip():
+        print(err, file=sys.stderr)
+        return -1
+    return records
+
+
 def shm_rounds(args):
     """(bytes, seconds) of each round of pages over the host channel."""
     m = Machine(str(WORK / "rounds"), smp=args.smp, shm=True)
@@ -122,6 +140,7 @@ def main():
           f"best_seconds={best[1]:.3f} best_mb_per_s={best[0] / best[1] / 1e6:.1f} "
           f"median_mb={median[0] / 1e6:.2f} median_seconds={median[1]:.3f} "
           f"median_mb_per_s={median[0] / median[1] / 1e6:.1f}")
+    status = 0
     streamed = stream_record(args)
     if not streamed:
         return 1
@@ -130,15 +149,22 @@ def main():
               re.findall(r"^CPU\d+: (\d+) events recorded, (\d+) lost", streamed, re.M)]
     recorded = sum(n for n, _ in counts)
     agree = streamed.count("(the kernel's stats agree)") == len(counts)
+    lost = sum(lost for _, lost in counts)
+    reported = report_records(WORK / "stream" / "trace.dat")
     print(f"bench: export.stream mb={m[1]} seconds={m[2]} mb_per_s={m[3]} events={recorded} "
-          f"events_per_s={recorded / float(m[2]):.0f} lost={sum(lost for _, lost in counts)} "
-          f"stats_agree={int(agree)} work_seconds={args.stream_seconds} smp={args.smp}")
+          f"events_per_s={recorded / float(m[2]):.0f} lost={lost} stats_agree={int(agree)} "
+          f"trace_cmd_records={reported} work_seconds={args.stream_seconds} smp={args.smp}")
+    # The goal, checked: nothing lost, the kernel's stats agree, trace-cmd reads every record.
+    if lost or not agree or reported != recorded:
+        print(f"export.stream: {lost} events lost, stats agree: {agree}, trace-cmd read "
+              f"{reported} of {recorded} records", file=sys.stderr)
+        status = 1
     print(f"bench: export.events events={events} raw_bytes={raw} "
           f"raw_bytes_per_event={raw / events:.1f} dat_bytes={cpu_data} "
           f"dat_bytes_per_event={cpu_data / events:.1f}")
     print(f"bench: export.widen ns_per_event={widen / events * 1e9:.0f} seconds={widen:.2f}")
     print("bench: export.bytes function_in_kernel=16 function_in_trace_dat=28")
-    return 0
+    return status
 
 
 if __name__ == "__main__":
