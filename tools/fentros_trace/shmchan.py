@@ -86,15 +86,21 @@ class ShmChannel:
         self.path = path
         with open(path, "r+b") as f:
             self.map = mmap.mmap(f.fileno(), 0)
+        # head and tail through 8-byte words: struct's little-endian packers store and load
+        # a byte at a time, so the kernel could see a tail half moved (and refuse it, or
+        # overwrite a frame not yet read), and this side a head half moved (and read past
+        # the frames published). A memoryview item is one aligned 8-byte access.
+        self.words = memoryview(self.map).cast("Q")
         self.ring_size = 0
         self.boot_id: Optional[int] = None
         self.expected_seq = 0
 
     def close(self) -> None:
+        self.words.release()
         self.map.close()
 
     def _u64(self, offset: int) -> int:
-        value: int = U64.unpack_from(self.map, offset)[0]
+        value: int = self.words[offset // 8]
         return value
 
     def ready(self) -> bool:
@@ -162,7 +168,7 @@ class ShmChannel:
             self.expected_seq += 1
             tail += size
             # The frame is copied out: its space goes back to the kernel.
-            U64.pack_into(self.map, TAIL_OFFSET, tail)
+            self.words[TAIL_OFFSET // 8] = tail
             if ftype != PAD:
                 frames.append(Frame(ftype, seq, payload))
         return frames
