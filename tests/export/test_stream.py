@@ -70,7 +70,7 @@ class StreamCase(base.ExportCase):
 
     def assert_streamed(self):
         self.assertIn("over the host channel", self.rec.result.stderr)
-        self.assertRegex(self.rec.result.stderr, r"bytes of streamed in")
+        self.assertRegex(self.rec.result.stderr, r"bytes of pages streamed in")
         machine = self.rec.dir / "machine"
         self.assertEqual((machine / "debugcon.bin").stat().st_size, 0)
 
@@ -113,8 +113,8 @@ class StreamedWork(StreamCase):
         buffer_bytes = 2 * 1410 * 1024  # the default buffer_size_kb at both CPUs
         recorded = sum(n for n, _, _ in self.printed_counts().values())
         self.assertGreater(recorded * KERNEL_FUNCTION_EVENT, buffer_bytes)
-        streamed = int(re.search(r"\((\d+) bytes of streamed in", self.rec.result.stderr)[1])
-        self.assertGreater(streamed, buffer_bytes)
+        streamed = re.search(r"\((\d+) bytes of pages streamed in", self.rec.result.stderr)
+        self.assertGreater(int(streamed[1]), buffer_bytes)
 
     def test_time_monotonic(self):
         self.assert_time_monotonic()

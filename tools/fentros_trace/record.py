@@ -264,7 +264,7 @@ def record_in(workdir: str, opts: RecordOptions, progress: bool) -> int:
                 raw[raw_paths.index(sf.name)] = f.read()
     lost: List[int] = []
     counts = build(files, ncpus, opts.output, raw=raw, lost=lost)
-    how = "streamed" if receiver else "pages"
+    how = "pages streamed" if receiver else "pages"
     print(f"{opts.output}: {sum(counts)} events from {ncpus} CPUs "
           f"({got} bytes of {how} in {elapsed:.1f} s); `{command}` exited with status "
           f"{traced.status}", file=sys.stderr)
@@ -317,8 +317,9 @@ def kernel_stats(text: bytes) -> Dict[str, int]:
 def report_counts(files: Dict[str, bytes], counts: List[int], lost: List[int]) -> None:
     """Per CPU, what the file holds beside what the kernel counted (per_cpu/cpuN/stats):
     events recorded against "read events" and "entries", events lost against "overrun",
-    the pages the writer overwrote before they were read. Events the buffer refused ("commit overrun", "dropped events") never reach
-    a page; they are shown when there are any."""
+    the pages the writer overwrote before they were read. Events the buffer refused
+    ("commit overrun", "dropped events") never reach a page; they are shown when there
+    are any."""
     for cpu, (n, missed) in enumerate(zip(counts, lost)):
         st = kernel_stats(files.get(f"per_cpu/cpu{cpu}/stats", b""))
         line = f"CPU{cpu}: {n} events recorded, {missed} lost"
