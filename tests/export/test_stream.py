@@ -3,6 +3,8 @@ trace_pipe_raw over the host channel while the command runs: `xfer -c --follow`)
 judged by trace-cmd as the snapshots in test_tracedat.py are, and by the kernel's own
 per-CPU stats: every event the kernel counted is in the file or counted lost there.
 
+FollowCommands drives `xfer -c --follow` and `--stop` by hand.
+
 StreamedWork is the goal at make test's scale: the function tracer on every work_*
 function at 2 CPUs at the default buffer size loses nothing and records more than the
 buffer holds. `make bench-export` runs the same for 10 s (export.stream). StreamedOverrun
@@ -11,12 +13,15 @@ shows them, and equal the kernel's overrun count."""
 
 import re
 import sys
+import time
 import unittest
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import test_tracedat as base  # noqa: E402
+from fentros_trace import stream  # noqa: E402
+from fentros_trace.machine import Machine  # noqa: E402
 
 # What record prints per CPU at the end.
 CPU_LINE = re.compile(r"^CPU(\d+): (\d+) events recorded, (\d+) lost(.*)$", re.M)
@@ -132,6 +137,55 @@ class StreamedOverrun(StreamCase):
 
     def test_time_monotonic(self):
         self.assert_time_monotonic()
+
+
+class FollowCommands(unittest.TestCase):
+    """`xfer -c --follow` and `--stop` at the shell: a stream holds the channel, a stop
+    with tracing still on (the unfiltered function tracer also traces the workers' own
+    reads, so the files never run dry) still ends, and every file ends with its total."""
+
+    def test_follow_and_stop(self):
+        workdir = base.REPO / "build" / "test-logs" / "export" / "FollowCommands"
+        base.shutil.rmtree(workdir, ignore_errors=True)
+        m = Machine(str(workdir), smp=2, shm=True)
+        rx = None
+        try:
+            with m.reader.lock:
+                rx = stream.StreamReceiver(m.reader.receiver.capture, str(workdir))
+                m.reader.receiver = rx
+            self.assertEqual(m.run("xfer -c --stop"), (1, ["xfer: not following any file"]))
+            m.must("cd /sys/kernel/tracing")
+            m.must("echo function > current_tracer")
+            raw = ["per_cpu/cpu0/trace_pipe_raw", "per_cpu/cpu1/trace_pipe_raw"]
+            self.assertEqual(m.run("xfer -c --follow nosuch"),
+                             (1, ["xfer: nosuch: No such file or directory"]))
+            self.assertEqual(m.must("xfer -c --follow " + " ".join(raw)), [])
+            self.assertEqual(m.run("xfer -c --follow per_cpu/cpu0/trace_pipe_raw"),
+                             (1, ["xfer: already following files (xfer -c --stop ends that)"]))
+            self.assertEqual(m.run("xfer -c /proc/version"),
+                             (1, ["xfer: host channel: Device or resource busy"]))
+            threads = m.must("ps")
+            for cpu in range(2):
+                self.assertTrue([t for t in threads if t.endswith(f" xfer/{cpu}")], threads)
+            m.must("work 0.2")
+            began = time.monotonic()
+            stopped = m.must("xfer -c --stop")
+            self.assertLess(time.monotonic() - began, 10)
+            m.reader.drain()
+            self.assertRegex(stopped[-1], r"^xfer: 2 files, \d+ bytes$")
+            self.assertEqual(int(stopped[-1].split()[3]), rx.streamed)
+            self.assertEqual(sorted(sf.name for sf in rx.ended), raw)
+            self.assertEqual([sf.status for sf in rx.ended], [0, 0])
+            self.assertFalse([t for t in m.must("ps") if " xfer/" in t])
+            # The channel is free again.
+            m.must("echo 0 > tracing_on")
+            self.assertEqual(m.must("xfer -c /proc/version"), ["xfer: 1 files, 49 bytes"])
+            self.assertRegex(m.must("hostchan")[-1],
+                             r"^frames: \d+ sent, 0 dropped \(0 bytes\)$")
+        finally:
+            m.close()
+            if rx:
+                rx.close()
 
 
 if __name__ == "__main__":
