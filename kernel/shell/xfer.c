@@ -11,11 +11,13 @@
  * trace_pipe_raw) is read until it has nothing more, and xfer never waits for new data.
  *
  * `xfer -c` sends the same files over the host channel instead (hostchan_xfer,
- * kernel/hostchan/xfer.c).
+ * kernel/hostchan/xfer.c); `xfer -c --follow` streams them over it while other commands
+ * run, until `xfer -c --stop` (kernel/hostchan/stream.c).
  */
 #include <arch/debugcon.h>
 #include <kernel/errno.h>
 #include <kernel/hostchan.h>
+#include <kernel/hostchan_stream.h>
 #include <kernel/mm.h>
 #include <lib/crc32.h>
 #include <lib/string.h>
@@ -74,11 +76,15 @@ static int xfer_file(const char *path, char *buf, uint64_t *sent)
     return status;
 }
 
-SHELL_COMMAND(xfer, "xfer [-c] FILE...",
-              "send files to the host over the debug console (-c: the host channel), framed")
+SHELL_COMMAND(xfer, "xfer [-c] FILE... | xfer -c --follow FILE... | xfer -c --stop",
+              "send files to the host over the debug console (-c: the host channel), framed; "
+              "--follow streams them over the channel while other commands run, until --stop")
 {
     bool channel = argc > 1 && strcmp(argv[1], "-c") == 0;
-    int first = channel ? 2 : 1;
+    if (channel && argc == 3 && strcmp(argv[2], "--stop") == 0)
+        return hostchan_stream_stop(ctx);
+    bool follow = channel && argc > 2 && strcmp(argv[2], "--follow") == 0;
+    int first = follow ? 3 : channel ? 2 : 1;
     if (argc < first + 1)
         return shell_usage(ctx);
     for (int i = first; i < argc; i++) {
@@ -86,6 +92,10 @@ SHELL_COMMAND(xfer, "xfer [-c] FILE...",
             return shell_usage(ctx);
         if (strlen(argv[i]) > 0xffff)
             return shell_usage(ctx);
+    }
+    if (follow) {
+        int status = hostchan_stream_start(ctx, shell_cwd(), argc - first, argv + first);
+        return status == -EINTR ? SHELL_STATUS_INTERRUPTED : status;
     }
     if (channel) {
         int status = hostchan_xfer(ctx, shell_cwd(), argc - 2, argv + 2);

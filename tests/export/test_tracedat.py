@@ -54,8 +54,10 @@ class Recording:
         self.dir.mkdir(parents=True)
         self.dat = self.dir / "trace.dat"
         self.text = self.dir / "kernel.txt"
-        self.result = run([TOOL, "record", *args, "--workdir", self.dir / "machine", "-o", self.dat,
-                           "--kernel-text", self.text, "--", *command])
+        # The debug console unless the scenario names a channel (a later --channel wins).
+        self.result = run([TOOL, "record", "--channel", "debugcon", *args, "--workdir",
+                           self.dir / "machine", "-o", self.dat, "--kernel-text", self.text, "--",
+                           *command])
 
     def ok(self):
         return self.result.returncode == 0 and self.dat.exists()

@@ -1,12 +1,14 @@
 """`fentros-trace record`: boot, trace a shell command, pull the trace, write trace.dat."""
 
+import os
+import re
 import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from . import channel, formats, ringpage, tracedat, widen
+from . import channel, formats, ringpage, stream, tracedat, widen
 from .machine import TRACEFS, Machine, MachineError
 
 FTRACE_EVENTS = ("function", "funcgraph_entry", "funcgraph_exit", "kernel_stack", "print",
@@ -38,7 +40,8 @@ class RecordOptions:
     workdir: Optional[str] = None
     timeout: float = 600
     progress: bool = False
-    channel: str = "debugcon"
+    channel: str = "shm"
+    snapshot: bool = False
 
 
 @dataclass
@@ -150,8 +153,11 @@ def transfer_shm(m: Machine, paths: Sequence[str], progress: bool) -> Tuple[int,
     return got, elapsed
 
 
-def build(files: Dict[str, bytes], ncpus: int, output: str) -> List[int]:
-    """Writes trace.dat from the files xfer pulled. Returns per-CPU event counts."""
+def build(files: Dict[str, bytes], ncpus: int, output: str,
+          raw: Optional[Dict[int, bytes]] = None, lost: Optional[List[int]] = None) -> List[int]:
+    """Writes trace.dat from the files xfer pulled. Returns per-CPU event counts. raw: each
+    CPU's trace_pipe_raw pages when they came another way (a stream); lost: filled with
+    the events each CPU's pages say were lost."""
     def get(name: str) -> bytes:
         if name not in files:
             raise RecordError(f"{name} did not arrive")
@@ -162,16 +168,20 @@ def build(files: Dict[str, bytes], ncpus: int, output: str) -> List[int]:
     cpu_data, counts = [], []
     for cpu in range(ncpus):
         writer = ringpage.PageWriter()
-        n = 0
-        for ts, payload, lost in ringpage.decode_pages(get(f"per_cpu/cpu{cpu}/trace_pipe_raw"),
-                                                       cpu):
+        n = missed = 0
+        pages = raw[cpu] if raw is not None else get(f"per_cpu/cpu{cpu}/trace_pipe_raw")
+        for ts, payload, lost_before in ringpage.decode_pages(pages, cpu):
+            if lost_before is not None:
+                missed += max(lost_before, 0)
             if payload is None:
-                writer.mark_lost(-1 if lost is None else lost)
+                writer.mark_lost(-1 if lost_before is None else lost_before)
                 continue
-            writer.add(ts, widener.widen(ts, payload), lost)
+            writer.add(ts, widener.widen(ts, payload), lost_before)
             n += 1
         cpu_data.append(writer.finish())
         counts.append(n)
+        if lost is not None:
+            lost.append(missed)
 
     ftrace: List[bytes] = []
     systems: Dict[str, List[bytes]] = {}
@@ -207,14 +217,24 @@ def record(opts: RecordOptions) -> int:
 
 
 def record_in(workdir: str, opts: RecordOptions, progress: bool) -> int:
-    m = Machine(workdir, smp=opts.smp, iso=opts.iso, shm=opts.channel == "shm")
+    shm = opts.channel == "shm"
+    # The kernel's own text of the buffer needs the buffer whole after the command.
+    streaming = shm and not opts.snapshot and not opts.kernel_text
+    m = Machine(workdir, smp=opts.smp, iso=opts.iso, shm=shm)
     command = " ".join(opts.command)
+    receiver: Optional[stream.StreamReceiver] = None
     try:
         apply_options(m, opts)
+        ncpus = len([n for n in m.must("ls per_cpu") if n.strip().startswith("cpu")])
+        raw_paths = [f"per_cpu/cpu{c}/trace_pipe_raw" for c in range(ncpus)]
+        if streaming:
+            receiver = start_stream(m, workdir, raw_paths)
+            began = time.monotonic()
         traced = run_traced(m, command, opts.timeout)
+        if receiver:
+            got, elapsed = stop_stream(m, receiver, began, progress)
         for line in traced.lines:
             print(line, file=sys.stderr)
-        ncpus = len([n for n in m.must("ls per_cpu") if n.strip().startswith("cpu")])
         meta = ["events/header_page", "events/header_event", "/proc/kallsyms", "/proc/version",
                 "printk_formats", "saved_cmdlines", "trace_clock"]
         meta += [f"per_cpu/cpu{c}/stats" for c in range(ncpus)]
@@ -226,16 +246,91 @@ def record_in(workdir: str, opts: RecordOptions, progress: bool) -> int:
             transfer(m, meta_part + fmts[i:i + 16], False)
         if not fmts:
             transfer(m, meta, False)
-        got, elapsed = transfer(m, [f"per_cpu/cpu{c}/trace_pipe_raw" for c in range(ncpus)],
-                                progress)
+        if not receiver:
+            got, elapsed = transfer(m, raw_paths, progress)
     finally:
         m.close()
+        if receiver:
+            receiver.close()
     files = channel.read_files(m.capture_path)
     if opts.kernel_text:
         with open(opts.kernel_text, "wb") as f:
             f.write(files["trace"])
-    counts = build(files, ncpus, opts.output)
+    raw: Optional[Dict[int, bytes]] = None
+    if receiver:
+        raw = {}
+        for sf in receiver.ended:
+            with open(sf.path, "rb") as f:
+                raw[raw_paths.index(sf.name)] = f.read()
+    lost: List[int] = []
+    counts = build(files, ncpus, opts.output, raw=raw, lost=lost)
+    how = "pages streamed" if receiver else "pages"
     print(f"{opts.output}: {sum(counts)} events from {ncpus} CPUs "
-          f"({got} bytes of pages in {elapsed:.1f} s); `{command}` exited with status "
+          f"({got} bytes of {how} in {elapsed:.1f} s); `{command}` exited with status "
           f"{traced.status}", file=sys.stderr)
+    report_counts(files, counts, lost)
     return traced.status
+
+
+def start_stream(m: Machine, workdir: str, raw_paths: List[str]) -> stream.StreamReceiver:
+    """Has the kernel follow every CPU's trace_pipe_raw over the host channel; the pages
+    go to files in workdir as they arrive."""
+    assert m.reader is not None
+    with m.reader.lock:
+        old = m.reader.receiver
+        receiver = stream.StreamReceiver(old.capture, workdir)
+        m.reader.receiver = receiver
+    m.must("xfer -c --follow " + " ".join(raw_paths))
+    return receiver
+
+
+def stop_stream(m: Machine, receiver: stream.StreamReceiver, began: float,
+                progress: bool) -> Tuple[int, float]:
+    """Ends the stream once tracing is off: the kernel reads what is left and ends each
+    file. (bytes of pages, seconds since the stream began)."""
+    assert m.reader is not None
+    m.must("xfer -c --stop")
+    m.reader.drain()
+    elapsed = time.monotonic() - began
+    if receiver.streams:
+        raise RecordError(", ".join(sf.name for sf in receiver.streams.values())
+                          + ": the stream was cut short")
+    for sf in receiver.ended:
+        if sf.status:
+            raise RecordError(f"{sf.name}: {os.strerror(-sf.status)}")
+    got = receiver.streamed
+    if progress:
+        print(f"streamed {got / 1e6:7.2f} MB of pages in {elapsed:.3f} s "
+              f"({got / max(elapsed, 1e-6) / 1e6:.2f} MB/s) over the host channel",
+              file=sys.stderr)
+    return got, elapsed
+
+
+STAT_LINE = re.compile(r"^(entries|overrun|commit overrun|dropped events|read events): (\d+)$",
+                       re.M)
+
+
+def kernel_stats(text: bytes) -> Dict[str, int]:
+    return {k: int(v) for k, v in STAT_LINE.findall(text.decode(errors="replace"))}
+
+
+def report_counts(files: Dict[str, bytes], counts: List[int], lost: List[int]) -> None:
+    """Per CPU, what the file holds beside what the kernel counted (per_cpu/cpuN/stats):
+    events recorded against "read events" and "entries", events lost against "overrun",
+    the pages the writer overwrote before they were read. Events the buffer refused
+    ("commit overrun", "dropped events") never reach a page; they are shown when there
+    are any."""
+    for cpu, (n, missed) in enumerate(zip(counts, lost)):
+        st = kernel_stats(files.get(f"per_cpu/cpu{cpu}/stats", b""))
+        line = f"CPU{cpu}: {n} events recorded, {missed} lost"
+        refused = st.get("commit overrun", 0) + st.get("dropped events", 0)
+        if refused:
+            line += f", {refused} refused by the full buffer"
+        # Streamed, the stats come after the last page was read: every event was read.
+        # A snapshot's stats come before its pages are: every event is still an entry.
+        agree = (st.get("read events", -1) + st.get("entries", -1) == n
+                 and st.get("overrun") == missed)
+        line += (" (the kernel's stats agree)" if agree else
+                 f" (the kernel's stats differ: read events {st.get('read events')}, overrun "
+                 f"{st.get('overrun')}, entries {st.get('entries')})")
+        print(line, file=sys.stderr)

@@ -103,6 +103,10 @@ class ShmChannel:
         self.path = path
         with open(path, "r+b") as f:
             self.map = mmap.mmap(f.fileno(), 0)
+        # head and tail go through load_u64/store_u64: struct's packers load and store a
+        # byte at a time, so the kernel could see a tail half moved (and refuse it, or
+        # overwrite a frame not yet read), and this side a head half moved (and read past
+        # the frames published).
         self.ring_size = 0
         self.boot_id: Optional[int] = None
         self.expected_seq = 0
@@ -111,8 +115,7 @@ class ShmChannel:
         self.map.close()
 
     def _u64(self, offset: int) -> int:
-        value: int = U64.unpack_from(self.map, offset)[0]
-        return value
+        return load_u64(self.map, offset)
 
     def ready(self) -> bool:
         """True once the kernel has set the ring up (its magic is written last)."""

@@ -17,6 +17,14 @@ xfer: no host channel: boot QEMU with -device ivshmem-plain
 $ echo $?
 1
 $ xfer -c
-usage: xfer [-c] FILE...
+usage: xfer [-c] FILE... | xfer -c --follow FILE... | xfer -c --stop
 $ xfer -c -x /proc/version
-usage: xfer [-c] FILE...
+usage: xfer [-c] FILE... | xfer -c --follow FILE... | xfer -c --stop
+$ xfer -c --follow /proc/version
+xfer: no host channel: boot QEMU with -device ivshmem-plain
+$ echo $?
+1
+$ xfer -c --stop
+xfer: not following any file
+$ xfer -c --follow
+usage: xfer [-c] FILE... | xfer -c --follow FILE... | xfer -c --stop
