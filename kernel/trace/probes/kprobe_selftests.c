@@ -180,8 +180,8 @@ static uint64_t profile_hits(const char *name) { return kprobe_hits("selftest", 
 /* One probe's life, as the files would drive it: made, armed, fired, disarmed, removed. */
 static void kprobe_cycle(struct selftest_ctx *t, struct dyn_ftrace *rec)
 {
-    ASSERT_EQ(kprobe_run_command("p:selftest/st_hot ftrace_test_target_hot a=%di", false), 0);
-    ASSERT_EQ(kprobe_run_command("r:selftest/st_ret ftrace_test_target_hot $retval", false), 0);
+    ASSERT_EQ(kprobe_command("p:selftest/st_hot ftrace_test_target_hot a=%di"), 0);
+    ASSERT_EQ(kprobe_command("r:selftest/st_ret ftrace_test_target_hot $retval"), 0);
     const struct trace_event_call *ent = trace_event_find("selftest", "st_hot");
     const struct trace_event_call *ret = trace_event_find("selftest", "st_ret");
     ASSERT_TRUE(ent && ret);
@@ -198,15 +198,15 @@ static void kprobe_cycle(struct selftest_ctx *t, struct dyn_ftrace *rec)
     EXPECT_EQ(profile_hits("st_hot"), 5);
     EXPECT_EQ(profile_hits("st_ret"), 5);
     /* Enabled: it cannot be removed. */
-    EXPECT_EQ(kprobe_run_command("-:selftest/st_hot", false), -EBUSY);
+    EXPECT_EQ(kprobe_command("-:selftest/st_hot"), -EBUSY);
     EXPECT_EQ(trace_event_enable(ent, false), 0);
     EXPECT_EQ(trace_event_enable(ret, false), 0);
     EXPECT(!(rec->flags & FTRACE_FL_ENABLED));
     ftrace_test_target_hot(9);
     EXPECT_EQ(profile_hits("st_hot"), 5);
 
-    EXPECT_EQ(kprobe_run_command("-:selftest/st_hot", false), 0);
-    EXPECT_EQ(kprobe_run_command("-:st_ret", false), 0);
+    EXPECT_EQ(kprobe_command("-:selftest/st_hot"), 0);
+    EXPECT_EQ(kprobe_command("-:st_ret"), 0);
     EXPECT(trace_event_find("selftest", "st_hot") == NULL);
     EXPECT_EQ(profile_hits("st_hot"), 0);
     struct pfs_node *n;
@@ -255,20 +255,20 @@ SELFTEST(kprobe_files_lines)
         kfree(huge);
     }
     pfs_close(f);
-    EXPECT_EQ(kprobe_run_command("-:selftest/l1", false), 0);
-    EXPECT_EQ(kprobe_run_command("-:selftest/l3", false), 0);
-    EXPECT_EQ(kprobe_run_command("-:selftest/l4", false), 0);
+    EXPECT_EQ(kprobe_command("-:selftest/l1"), 0);
+    EXPECT_EQ(kprobe_command("-:selftest/l3"), 0);
+    EXPECT_EQ(kprobe_command("-:selftest/l4"), 0);
 }
 
 SELFTEST(kprobe_event_files_busy)
 {
-    ASSERT_EQ(kprobe_run_command("p:selftest/busy pfs_open", false), 0);
+    ASSERT_EQ(kprobe_command("p:selftest/busy pfs_open"), 0);
     struct pfs_file *f;
     ASSERT_EQ(pfs_open(NULL, TRACEFS_ROOT "/events/selftest/busy/format", PFS_READ, &f), 0);
     /* A file of it is open: it stays, whole. */
-    EXPECT_EQ(kprobe_run_command("-:selftest/busy", false), -EBUSY);
+    EXPECT_EQ(kprobe_command("-:selftest/busy"), -EBUSY);
     EXPECT(trace_event_find("selftest", "busy") != NULL);
     pfs_close(f);
-    EXPECT_EQ(kprobe_run_command("-:selftest/busy", false), 0);
+    EXPECT_EQ(kprobe_command("-:selftest/busy"), 0);
     EXPECT(trace_event_find("selftest", "busy") == NULL);
 }
