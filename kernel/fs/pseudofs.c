@@ -29,10 +29,16 @@
  * without the mutex. Code that changes the same state outside a file (kprobe commands of
  * self-tests, torture and benchmarks) takes pfs_control_lock() too.
  *
+ * The mutex is not recursive: ops and walkers never call pfs_open, pfs_read, pfs_write or
+ * pfs_close. That is why ls copies what it lists and prints after letting go: its output
+ * may be a tracefs file.
+ *
  * pfs_tree_lock, a spinlock, guards each directory's child array and the open counts, for
  * callers that look a path up without keeping a node (pfs_stat, pfs_list_names) and for
- * creation, which boot-time initcalls do before the shell runs. A node's name, mode, type,
- * parent and ops never change after it is linked, and those fields are read without it.
+ * creation. Creation needs no mutex (boot-time initcalls make most nodes, and nothing is
+ * freed), but at run time it comes from writes, so a walker holding pfs_control also sees
+ * a directory that does not change under it. A node's name, mode, type, parent and ops
+ * never change after it is linked, and those fields are read without either lock.
  */
 
 #define PFS_NAME_MAX 255
