@@ -52,6 +52,10 @@ bool mutex_trylock(struct mutex *m)
 
 void mutex_lock(struct mutex *m)
 {
+    /* Checked before the fast path: a caller that may sleep must be told so even when it
+     * happens not to wait. */
+    if (this_cpu()->preempt_count)
+        panic("mutex %s taken with preemption off (a spinlock held?)", m->name);
     if (mutex_trylock(m))
         return;
     struct mutex_claim_arg arg = {m, current_thread()};
