@@ -41,6 +41,16 @@ struct pfs_ops {
     int (*release)(struct pfs_file *f);
 };
 
+/*
+ * The control mutex (kernel/fs/pseudofs.c says what it covers): pfs_open, pfs_read,
+ * pfs_write and pfs_close take it themselves; hold it around any use of node pointers from
+ * pfs_lookup or pfs_child, around pfs_remove, and around changes to the state files show
+ * when made without a file. Never call the pfs_open family while holding it.
+ */
+void pfs_control_lock(void);
+void pfs_control_unlock(void);
+bool pfs_control_held(void);
+
 /* Creates the standard directories: /proc, /sys/kernel/tracing. Call once at boot. */
 void pfs_init(void);
 struct pfs_node *pfs_root(void);
@@ -71,6 +81,7 @@ int pfs_snapshot_release(struct pfs_file *f);
 /*
  * Unlinks and frees a file or an empty directory: -ENOTEMPTY for a directory with
  * entries, -EBUSY while a file is open on it (its ops and data must outlive every open).
+ * The caller holds the control mutex.
  */
 int pfs_remove(struct pfs_node *n);
 /* The node's data was allocated for it alone: pfs_remove frees it too. */
@@ -78,7 +89,10 @@ void pfs_own_data(struct pfs_node *n);
 /* Whether a file is open on n now. */
 bool pfs_is_open(const struct pfs_node *n);
 
-/* Path resolution; relative paths start at cwd ("/" when NULL). */
+/*
+ * Path resolution; relative paths start at cwd ("/" when NULL). The node stays valid only
+ * while the caller holds the control mutex (or has a file open on it).
+ */
 int pfs_lookup(const char *cwd, const char *path, struct pfs_node **out);
 bool pfs_is_dir(const struct pfs_node *n);
 const char *pfs_name(const struct pfs_node *n);
@@ -94,7 +108,9 @@ ssize_t pfs_write(struct pfs_file *f, const char *buf, size_t len);
 int pfs_close(struct pfs_file *f);
 /*
  * What a read with nothing to return does before it looks at its data again: sleeps ns
- * (0, or -EINTR after Ctrl-C), or gives -EAGAIN at once for a PFS_NOWAIT file.
+ * (0, or -EINTR after Ctrl-C), or gives -EAGAIN at once for a PFS_NOWAIT file. Called
+ * from a read op only: the control mutex is dropped while it sleeps, so state the op
+ * looked at before may have changed when it returns.
  */
 int pfs_read_wait(struct pfs_file *f, uint64_t ns);
 

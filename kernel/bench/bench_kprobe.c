@@ -33,7 +33,7 @@ static const char *bench_kp_measure(unsigned k, uint64_t *on, unsigned runs, uin
 {
     char del[64];
     snprintf(del, sizeof(del), "-:bench/%s", bench_kp[k].name);
-    int err = kprobe_run_command(bench_kp[k].line, false);
+    int err = kprobe_command(bench_kp[k].line);
     if (err)
         return strerror(-err);
     const struct trace_event_call *call = trace_event_find("bench", bench_kp[k].name);
@@ -56,7 +56,7 @@ static const char *bench_kp_measure(unsigned k, uint64_t *on, unsigned runs, uin
     trace_clear(-1);
     trace_set_cpumask(cpumask);
     trace_set_on(was_on);
-    kprobe_run_command(del, false);
+    kprobe_command(del);
     return problem;
 }
 

@@ -1,24 +1,44 @@
 #include <kernel/errno.h>
 #include <kernel/mm.h>
+#include <kernel/mutex.h>
+#include <kernel/panic.h>
 #include <kernel/pseudofs.h>
 #include <kernel/spinlock.h>
 #include <kernel/time.h>
 #include <lib/string.h>
 
 /*
- * Most nodes are created at boot, but some appear later (per-CPU tracefs files, self-test
- * files, kprobe events), so pfs_tree_lock guards every directory's child array: creation,
- * removal and every walk over children take it. A node's name, mode, type, parent and ops
- * never change after it is linked, and those fields are read without the lock.
+ * Two threads use these files at once: the shell and the host channel's file service
+ * (plus self-tests and torture commands the shell runs). Two locks keep them apart:
  *
- * Removal (pfs_remove: a kprobe event's files when the probe is deleted) refuses a node
- * that an open file holds, so an open file's node and data stay valid until it closes.
- * Other node pointers held without the lock (ls and completion walking a directory) stay
- * valid because removals come only from writes to files, which the shell makes one at a
- * time on the same thread as those walks. The host channel's file service writes from a
- * thread of its own: it lists and stats under the lock (pfs_list_names, pfs_stat), but a
- * removal one of its writes makes (a kprobe event's files) can still meet a shell walk of
- * the same directory at the same moment.
+ * pfs_control, a sleeping mutex, serializes everything that touches kernel state through
+ * a file, as Linux's event_mutex and ftrace_lock do for its file operations: a file's
+ * open (where seq files produce their text and truncating opens clear), each read, each
+ * write, and release (the commit point of filter files). The ops of a file therefore never
+ * run concurrently with the ops of any file, and need no locking of their own against each
+ * other. A read that blocks waiting for data (trace_pipe, trace_pipe_raw) drops the mutex
+ * while it sleeps in pfs_read_wait, so that the other thread can turn tracing off to end
+ * it; its per-open state is its own, and the ring buffer's reader_lock keeps two consumers
+ * of one CPU's buffer apart.
+ *
+ * Node removal (pfs_remove: a kprobe event's files when the probe is deleted) happens only
+ * with pfs_control held, and so does every walk that keeps node pointers between calls
+ * (ls, Tab completion, cd, the lookups of event file removal): hold pfs_control_lock() for
+ * as long as any node pointer from pfs_lookup or pfs_child is used. Removal also refuses a
+ * node that an open file holds, so an open file's node and data stay valid until it closes
+ * without the mutex. Code that changes the same state outside a file (kprobe commands of
+ * self-tests, torture and benchmarks) takes pfs_control_lock() too.
+ *
+ * The mutex is not recursive: ops and walkers never call pfs_open, pfs_read, pfs_write or
+ * pfs_close. That is why ls copies what it lists and prints after letting go: its output
+ * may be a tracefs file.
+ *
+ * pfs_tree_lock, a spinlock, guards each directory's child array and the open counts, for
+ * callers that look a path up without keeping a node (pfs_stat, pfs_list_names) and for
+ * creation. Creation needs no mutex (boot-time initcalls make most nodes, and nothing is
+ * freed), but at run time it comes from writes, so a walker holding pfs_control also sees
+ * a directory that does not change under it. A node's name, mode, type, parent and ops
+ * never change after it is linked, and those fields are read without either lock.
  */
 
 #define PFS_NAME_MAX 255
@@ -39,6 +59,13 @@ struct pfs_node {
 };
 
 static DEFINE_SPINLOCK(pfs_tree_lock);
+static DEFINE_MUTEX(pfs_control);
+
+void pfs_control_lock(void) { mutex_lock(&pfs_control); }
+
+void pfs_control_unlock(void) { mutex_unlock(&pfs_control); }
+
+bool pfs_control_held(void) { return mutex_is_mine(&pfs_control); }
 
 static struct pfs_node pfs_root_node = {
     .name = "",
@@ -343,6 +370,8 @@ static void pfs_hold(struct pfs_node *n, int delta)
 int pfs_remove(struct pfs_node *n)
 {
     int err = 0;
+    /* Walkers keep node pointers under pfs_control only: see the top of this file. */
+    ASSERT(pfs_control_held());
     spin_lock(&pfs_tree_lock);
     struct pfs_node *dir = n->parent;
     bool found = false;
@@ -379,16 +408,13 @@ bool pfs_is_open(const struct pfs_node *n)
     return open;
 }
 
-int pfs_open(const char *cwd, const char *path, int flags, struct pfs_file **out)
+static int pfs_open_locked(const char *cwd, const char *path, int flags, struct pfs_file **out)
 {
     struct pfs_node *n;
     struct pfs_file *f;
     bool missing_last;
     int err;
 
-    *out = NULL;
-    if (!(flags & (PFS_READ | PFS_WRITE)))
-        return -EINVAL;
     err = pfs_resolve(cwd, path, &n, &missing_last);
     /* Files cannot be created here; Linux says the same for tracefs and procfs. */
     if (err == -ENOENT && missing_last && (flags & PFS_WRITE))
@@ -421,6 +447,17 @@ int pfs_open(const char *cwd, const char *path, int flags, struct pfs_file **out
     return 0;
 }
 
+int pfs_open(const char *cwd, const char *path, int flags, struct pfs_file **out)
+{
+    *out = NULL;
+    if (!(flags & (PFS_READ | PFS_WRITE)))
+        return -EINVAL;
+    pfs_control_lock();
+    int err = pfs_open_locked(cwd, path, flags, out);
+    pfs_control_unlock();
+    return err;
+}
+
 ssize_t pfs_read(struct pfs_file *f, char *buf, size_t len)
 {
     ssize_t n;
@@ -431,7 +468,9 @@ ssize_t pfs_read(struct pfs_file *f, char *buf, size_t len)
         return -EINVAL;
     if (len == 0)
         return 0;
+    pfs_control_lock();
     n = f->node->ops->read(f, buf, len);
+    pfs_control_unlock();
     if (n > 0)
         f->pos += (size_t)n;
     return n;
@@ -443,7 +482,10 @@ ssize_t pfs_write(struct pfs_file *f, const char *buf, size_t len)
         return -EBADF;
     if (!f->node->ops->write)
         return -EINVAL;
-    return f->node->ops->write(f, buf, len);
+    pfs_control_lock();
+    ssize_t n = f->node->ops->write(f, buf, len);
+    pfs_control_unlock();
+    return n;
 }
 
 int pfs_close(struct pfs_file *f)
@@ -452,9 +494,11 @@ int pfs_close(struct pfs_file *f)
 
     if (!f)
         return 0;
+    pfs_control_lock();
     if (f->node->ops->release)
         err = f->node->ops->release(f);
     pfs_hold(f->node, -1);
+    pfs_control_unlock();
     kfree(f);
     return err;
 }
@@ -463,7 +507,11 @@ int pfs_read_wait(struct pfs_file *f, uint64_t ns)
 {
     if (f->flags & PFS_NOWAIT)
         return -EAGAIN;
-    return sleep_ns_interruptible(ns);
+    /* The other thread may be the one that ends this wait (tracing off, a write). */
+    pfs_control_unlock();
+    int err = sleep_ns_interruptible(ns);
+    pfs_control_lock();
+    return err;
 }
 
 int pfs_stat(const char *path, bool *is_dir, unsigned *mode)

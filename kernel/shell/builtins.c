@@ -159,34 +159,84 @@ SHELL_COMMAND(cat, "cat [FILE...]", "print the content of files")
     return status;
 }
 
-static void shell_mode_string(const struct pfs_node *n, char out[11])
+/* What ls prints of a node, copied while the control mutex keeps the node alive. */
+struct shell_ls_item {
+    char *name;
+    unsigned mode;
+    bool is_dir;
+};
+
+struct shell_ls_path {
+    int err; /* of the lookup, or -ENOMEM when the listing could not be copied */
+    struct shell_ls_item node;
+    struct shell_ls_item *children;
+    size_t nr_children;
+};
+
+static void shell_mode_string(const struct shell_ls_item *item, char out[11])
 {
     static const char rwx[] = "rwxrwxrwx";
-    unsigned mode = pfs_mode(n);
     int i;
 
-    out[0] = pfs_is_dir(n) ? 'd' : '-';
+    out[0] = item->is_dir ? 'd' : '-';
     for (i = 0; i < 9; i++)
-        out[1 + i] = (mode & (0400u >> i)) ? rwx[i] : '-';
+        out[1 + i] = (item->mode & (0400u >> i)) ? rwx[i] : '-';
     out[10] = '\0';
 }
 
-static int shell_ls_entry(struct shell_ctx *ctx, const struct pfs_node *n, const char *name,
+static int shell_ls_entry(struct shell_ctx *ctx, const struct shell_ls_item *item, const char *name,
                           bool long_format)
 {
     char mode[11];
 
     if (!long_format)
         return shell_printf(ctx, "%s\n", name);
-    shell_mode_string(n, mode);
+    shell_mode_string(item, mode);
     return shell_printf(ctx, "%s %s\n", mode, name);
+}
+
+/*
+ * Copies what ls shows of path. The output may go to a tracefs file (`ls > set_event`),
+ * whose write takes the control mutex, so nothing is printed while it is held here.
+ */
+static void shell_ls_collect(const char *path, struct shell_ls_path *out)
+{
+    struct pfs_node *n, *child;
+    size_t count = 0;
+
+    pfs_control_lock();
+    out->err = pfs_lookup(shell_cwd(), path, &n);
+    if (!out->err) {
+        out->node = (struct shell_ls_item){NULL, pfs_mode(n), pfs_is_dir(n)};
+        while (out->node.is_dir && pfs_child(n, count))
+            count++;
+        out->children = count ? kzalloc(count * sizeof(*out->children)) : NULL;
+        if (count && !out->children)
+            out->err = -ENOMEM;
+        for (size_t i = 0; !out->err && i < count; i++) {
+            child = pfs_child(n, i);
+            out->children[i] = (struct shell_ls_item){kstrdup(pfs_name(child)), pfs_mode(child),
+                                                      pfs_is_dir(child)};
+            out->nr_children = i + 1;
+            if (!out->children[i].name)
+                out->err = -ENOMEM;
+        }
+    }
+    pfs_control_unlock();
+}
+
+static void shell_ls_free(struct shell_ls_path *p)
+{
+    for (size_t i = 0; i < p->nr_children; i++)
+        kfree(p->children[i].name);
+    kfree(p->children);
 }
 
 /* Files named on the command line come first, then each directory's entries, as GNU ls. */
 SHELL_COMMAND(ls, "ls [-l] [PATH...]", "list directory contents")
 {
     static char *const dot[] = {".", NULL};
-    struct pfs_node **nodes;
+    struct shell_ls_path *listed;
     char *const *paths;
     bool long_format = false, printed = false;
     int first, count, i, status = 0, err = 0;
@@ -207,41 +257,41 @@ SHELL_COMMAND(ls, "ls [-l] [PATH...]", "list directory contents")
     paths = first < argc ? argv + first : dot;
     count = first < argc ? argc - first : 1;
 
-    nodes = kzalloc((size_t)count * sizeof(*nodes));
-    if (!nodes) {
+    listed = kzalloc((size_t)count * sizeof(*listed));
+    if (!listed) {
         shell_eprintf(ctx, "ls: %s\n", strerror(ENOMEM));
         return 1;
     }
     for (i = 0; i < count; i++) {
-        int lookup_err = pfs_lookup(shell_cwd(), paths[i], &nodes[i]);
-        if (lookup_err) {
-            shell_eprintf(ctx, "ls: cannot access '%s': %s\n", paths[i], strerror(-lookup_err));
+        shell_ls_collect(paths[i], &listed[i]);
+        if (listed[i].err) {
+            shell_eprintf(ctx, "ls: cannot access '%s': %s\n", paths[i], strerror(-listed[i].err));
             status = 2;
         }
     }
 
     for (i = 0; i < count && !err; i++) {
-        if (nodes[i] && !pfs_is_dir(nodes[i])) {
-            err = shell_ls_entry(ctx, nodes[i], paths[i], long_format);
+        if (!listed[i].err && !listed[i].node.is_dir) {
+            err = shell_ls_entry(ctx, &listed[i].node, paths[i], long_format);
             printed = true;
         }
     }
     for (i = 0; i < count && !err; i++) {
-        struct pfs_node *child;
-        size_t j;
-
-        if (!nodes[i] || !pfs_is_dir(nodes[i]))
+        if (listed[i].err || !listed[i].node.is_dir)
             continue;
         if (count > 1) {
             err = shell_printf(ctx, "%s%s:\n", printed ? "\n" : "", paths[i]);
             printed = true;
         }
-        for (j = 0; !err && (child = pfs_child(nodes[i], j)) != NULL; j++) {
-            err = shell_ls_entry(ctx, child, pfs_name(child), long_format);
+        for (size_t j = 0; !err && j < listed[i].nr_children; j++) {
+            const struct shell_ls_item *child = &listed[i].children[j];
+            err = shell_ls_entry(ctx, child, child->name, long_format);
             printed = true;
         }
     }
-    kfree(nodes);
+    for (i = 0; i < count; i++)
+        shell_ls_free(&listed[i]);
+    kfree(listed);
     return err ? shell_write_failure_status(err) : status;
 }
 

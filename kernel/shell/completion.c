@@ -116,14 +116,17 @@ static void shell_complete_path(struct shell_editor *ed, const char *word, size_
     } else {
         strcpy(dir_path, ".");
     }
+    /* Held until the candidates, which point at node names, are offered: the offer only
+     * writes to the console, never to a pseudo file. */
+    pfs_control_lock();
     if (pfs_lookup(shell_cwd(), dir_path, &dir) || !pfs_is_dir(dir))
-        return;
+        goto out;
 
     while (pfs_child(dir, max))
         max++;
     c = kmalloc(MAX(max, (size_t)1) * sizeof(*c));
     if (!c)
-        return;
+        goto out;
     /* Children come sorted, so the candidates need no sorting. */
     for (i = 0; (child = pfs_child(dir, i)) != NULL; i++) {
         if (strncmp(pfs_name(child), base, base_len) == 0)
@@ -131,6 +134,8 @@ static void shell_complete_path(struct shell_editor *ed, const char *word, size_
     }
     shell_offer(ed, c, count, base_len);
     kfree(c);
+out:
+    pfs_control_unlock();
 }
 
 void shell_complete(struct shell_editor *ed)

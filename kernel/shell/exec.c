@@ -49,12 +49,13 @@ int shell_chdir(const char *path)
     struct pfs_node *n;
     int err;
 
+    pfs_control_lock();
     err = pfs_lookup(shell_cwd_path, path, &n);
-    if (err)
-        return err;
-    if (!pfs_is_dir(n))
-        return -ENOTDIR;
-    err = pfs_path(n, resolved, sizeof(resolved));
+    if (!err && !pfs_is_dir(n))
+        err = -ENOTDIR;
+    if (!err)
+        err = pfs_path(n, resolved, sizeof(resolved));
+    pfs_control_unlock();
     if (err)
         return err;
     strlcpy(shell_cwd_path, resolved, sizeof(shell_cwd_path));
@@ -390,7 +391,9 @@ static bool shell_pipeline_controls_faults(const struct shell_token *tok, size_t
         if (tok[i].kind != SHELL_TOK_WORD)
             continue;
         text = shell_expand_word(&tok[i], status_in);
+        pfs_control_lock();
         found = text && pfs_lookup(shell_cwd_path, text, &n) == 0 && fault_inject_owns_file(n);
+        pfs_control_unlock();
         kfree(text);
     }
     fault_inject_resume();

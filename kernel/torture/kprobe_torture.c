@@ -111,7 +111,7 @@ SHELL_COMMAND(kprobe_torture, "kprobe_torture SECONDS [SEED]",
                                    : torture_args[torture_rand(&rng) % ARRAY_SIZE(torture_args)];
             snprintf(line, sizeof(line), "%c%s:torture/%s %s %s", p->is_return ? 'r' : 'p',
                      p->is_return && torture_rand(&rng) % 2 ? "2" : "", p->name, fn, args);
-            err = kprobe_run_command(line, false);
+            err = kprobe_command(line);
             if (err) {
                 failed = "make";
                 failed_err = err;
@@ -144,7 +144,7 @@ SHELL_COMMAND(kprobe_torture, "kprobe_torture SECONDS [SEED]",
         default:
             hits += kprobe_hits("torture", p->name, &misses);
             snprintf(line, sizeof(line), "-:torture/%s", p->name);
-            err = kprobe_run_command(line, false);
+            err = kprobe_command(line);
             if (p->on && err == -EBUSY) {
                 busy++;
             } else if (!p->on && err == 0) {
@@ -167,7 +167,7 @@ SHELL_COMMAND(kprobe_torture, "kprobe_torture SECONDS [SEED]",
             trace_event_enable(call, false);
         hits += kprobe_hits("torture", p->name, &misses);
         snprintf(line, sizeof(line), "-:torture/%s", p->name);
-        int err = kprobe_run_command(line, false);
+        int err = kprobe_command(line);
         if (err && !failed) {
             failed = "final remove";
             failed_err = err;

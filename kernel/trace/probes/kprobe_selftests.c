@@ -2,16 +2,20 @@
  * Self-tests of kprobe events: reads that survive faults, the parser's result for each
  * kind of fetch argument, the record a fetch writes and its text, a probe's whole life
  * (made, armed, fired, disarmed, removed, with its site back to a NOP and its memory
- * given back), several lines in one write, and the event core's run-time events.
+ * given back), several lines in one write, the event core's run-time events, and removal
+ * against a walk of the event's directory.
  */
 #include <arch/regs.h>
 #include <kernel/errno.h>
 #include <kernel/ftrace.h>
 #include <kernel/ftrace_test.h>
 #include <kernel/mm.h>
+#include <kernel/percpu.h>
 #include <kernel/pseudofs.h>
 #include <kernel/selftest.h>
 #include <kernel/symbols.h>
+#include <kernel/thread.h>
+#include <kernel/time.h>
 #include <lib/printf.h>
 #include <lib/string.h>
 
@@ -180,8 +184,8 @@ static uint64_t profile_hits(const char *name) { return kprobe_hits("selftest", 
 /* One probe's life, as the files would drive it: made, armed, fired, disarmed, removed. */
 static void kprobe_cycle(struct selftest_ctx *t, struct dyn_ftrace *rec)
 {
-    ASSERT_EQ(kprobe_run_command("p:selftest/st_hot ftrace_test_target_hot a=%di", false), 0);
-    ASSERT_EQ(kprobe_run_command("r:selftest/st_ret ftrace_test_target_hot $retval", false), 0);
+    ASSERT_EQ(kprobe_command("p:selftest/st_hot ftrace_test_target_hot a=%di"), 0);
+    ASSERT_EQ(kprobe_command("r:selftest/st_ret ftrace_test_target_hot $retval"), 0);
     const struct trace_event_call *ent = trace_event_find("selftest", "st_hot");
     const struct trace_event_call *ret = trace_event_find("selftest", "st_ret");
     ASSERT_TRUE(ent && ret);
@@ -198,15 +202,15 @@ static void kprobe_cycle(struct selftest_ctx *t, struct dyn_ftrace *rec)
     EXPECT_EQ(profile_hits("st_hot"), 5);
     EXPECT_EQ(profile_hits("st_ret"), 5);
     /* Enabled: it cannot be removed. */
-    EXPECT_EQ(kprobe_run_command("-:selftest/st_hot", false), -EBUSY);
+    EXPECT_EQ(kprobe_command("-:selftest/st_hot"), -EBUSY);
     EXPECT_EQ(trace_event_enable(ent, false), 0);
     EXPECT_EQ(trace_event_enable(ret, false), 0);
     EXPECT(!(rec->flags & FTRACE_FL_ENABLED));
     ftrace_test_target_hot(9);
     EXPECT_EQ(profile_hits("st_hot"), 5);
 
-    EXPECT_EQ(kprobe_run_command("-:selftest/st_hot", false), 0);
-    EXPECT_EQ(kprobe_run_command("-:st_ret", false), 0);
+    EXPECT_EQ(kprobe_command("-:selftest/st_hot"), 0);
+    EXPECT_EQ(kprobe_command("-:st_ret"), 0);
     EXPECT(trace_event_find("selftest", "st_hot") == NULL);
     EXPECT_EQ(profile_hits("st_hot"), 0);
     struct pfs_node *n;
@@ -255,20 +259,70 @@ SELFTEST(kprobe_files_lines)
         kfree(huge);
     }
     pfs_close(f);
-    EXPECT_EQ(kprobe_run_command("-:selftest/l1", false), 0);
-    EXPECT_EQ(kprobe_run_command("-:selftest/l3", false), 0);
-    EXPECT_EQ(kprobe_run_command("-:selftest/l4", false), 0);
+    EXPECT_EQ(kprobe_command("-:selftest/l1"), 0);
+    EXPECT_EQ(kprobe_command("-:selftest/l3"), 0);
+    EXPECT_EQ(kprobe_command("-:selftest/l4"), 0);
 }
 
 SELFTEST(kprobe_event_files_busy)
 {
-    ASSERT_EQ(kprobe_run_command("p:selftest/busy pfs_open", false), 0);
+    ASSERT_EQ(kprobe_command("p:selftest/busy pfs_open"), 0);
     struct pfs_file *f;
     ASSERT_EQ(pfs_open(NULL, TRACEFS_ROOT "/events/selftest/busy/format", PFS_READ, &f), 0);
     /* A file of it is open: it stays, whole. */
-    EXPECT_EQ(kprobe_run_command("-:selftest/busy", false), -EBUSY);
+    EXPECT_EQ(kprobe_command("-:selftest/busy"), -EBUSY);
     EXPECT(trace_event_find("selftest", "busy") != NULL);
     pfs_close(f);
-    EXPECT_EQ(kprobe_run_command("-:selftest/busy", false), 0);
+    EXPECT_EQ(kprobe_command("-:selftest/busy"), 0);
     EXPECT(trace_event_find("selftest", "busy") == NULL);
+}
+
+struct kprobe_remover {
+    volatile bool done;
+    int err;
+};
+
+static int kprobe_remover_thread(void *arg)
+{
+    struct kprobe_remover *r = arg;
+    r->err = kprobe_command("-:selftest/walked");
+    WRITE_ONCE(r->done, true);
+    return 0;
+}
+
+/*
+ * A walker (ls, completion) keeps node pointers while it holds the control mutex: another
+ * thread's removal of those nodes waits until it lets go, on this CPU as on another.
+ */
+SELFTEST(kprobe_removal_waits_for_walkers)
+{
+    unsigned last = this_cpu_id();
+    for (unsigned c = 0; c < MAX_CPUS; c++)
+        if (cpu_data(c)->online)
+            last = c;
+    unsigned cpus[] = {this_cpu_id(), last};
+    for (size_t i = 0; i < ARRAY_SIZE(cpus) - (last == this_cpu_id()); i++) {
+        unsigned cpu = cpus[i];
+        ASSERT_EQ(kprobe_command("p:selftest/walked pfs_open"), 0);
+        struct kprobe_remover r = {0};
+        struct pfs_node *dir, *child;
+        pfs_control_lock();
+        EXPECT_EQ(pfs_lookup(NULL, TRACEFS_ROOT "/events/selftest/walked", &dir), 0);
+        struct thread *th = kthread_create(kprobe_remover_thread, &r, "kpremove", cpu);
+        EXPECT(th != NULL);
+        sleep_ns(50 * NSEC_PER_MSEC);
+        EXPECT(!READ_ONCE(r.done));
+        /* Still linked and whole while the walk goes on. */
+        EXPECT_STREQ(pfs_name(dir), "walked");
+        child = pfs_child(dir, 0);
+        EXPECT(child != NULL && pfs_child(dir, 0) == child);
+        pfs_control_unlock();
+        if (th)
+            EXPECT_EQ(kthread_join(th), 0);
+        else
+            kprobe_command("-:selftest/walked");
+        EXPECT(READ_ONCE(r.done) || !th);
+        EXPECT_EQ(r.err, 0);
+        EXPECT_EQ(pfs_lookup(NULL, TRACEFS_ROOT "/events/selftest/walked", &dir), -ENOENT);
+    }
 }

@@ -22,7 +22,9 @@
 #include <kernel/errno.h>
 #include <kernel/ftrace.h>
 #include <kernel/mm.h>
+#include <kernel/panic.h>
 #include <kernel/percpu.h>
+#include <kernel/pseudofs.h>
 #include <kernel/smp.h>
 #include <kernel/spinlock.h>
 #include <kernel/symbols.h>
@@ -569,6 +571,7 @@ static int delete_places(struct kprobe_event *ev, char *const *words, unsigned c
 
 int kprobe_run_command(const char *line, bool dynamic_events)
 {
+    ASSERT(pfs_control_held());
     struct probe_words w;
     int err = probe_split_words(line, &w);
     if (err)
@@ -608,6 +611,7 @@ int kprobe_run_command(const char *line, bool dynamic_events)
 
 int kprobe_release_all(void)
 {
+    ASSERT(pfs_control_held());
     spin_lock(&kprobe_lock);
     int err = 0;
     for (struct kprobe_place *p = places; p; p = p->next)
@@ -663,4 +667,12 @@ uint64_t kprobe_hits(const char *group, const char *name, uint64_t *missed)
     }
     spin_unlock(&kprobe_lock);
     return hits;
+}
+
+int kprobe_command(const char *line)
+{
+    pfs_control_lock();
+    int err = kprobe_run_command(line, false);
+    pfs_control_unlock();
+    return err;
 }

@@ -13,6 +13,12 @@ struct seqbuf;
  * -errno; a refused line with a reason adds an error_log entry, as Linux does.
  */
 int kprobe_run_command(const char *line, bool dynamic_events);
+/*
+ * The same for code outside the ops of a tracefs file (self-tests, torture, benchmarks):
+ * takes the pseudo file system's control mutex, which kprobe_run_command needs held
+ * because it creates and removes event files.
+ */
+int kprobe_command(const char *line);
 /* `> kprobe_events`: removes every probe, or none and -EBUSY when one is enabled. */
 int kprobe_release_all(void);
 /* kprobe_events' and kprobe_profile's text. */
