@@ -133,7 +133,10 @@ static int64_t op_open(struct fileserv *fs, const char *path, uint32_t flags)
     if (!h)
         return -EMFILE;
     struct pfs_node *node;
+    /* The node is only compared, but a walk's result is used under the control mutex. */
+    pfs_control_lock();
     h->fault_files = pfs_lookup(NULL, path, &node) == 0 && fault_inject_owns_file(node);
+    pfs_control_unlock();
     /* The host does the waiting of a blocking read (see above). */
     int pfs_flags = (int)flags | (flags & PFS_NONBLOCK ? 0 : PFS_NOWAIT);
     fault_pause(h);
