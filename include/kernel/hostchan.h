@@ -90,6 +90,8 @@ int hostchan_ring_init(struct hostchan_ring *r, void *mem, size_t len, uint64_t 
  * impossible, -EINVAL when max_len can never fit.
  */
 int hostchan_ring_reserve(struct hostchan_ring *r, size_t max_len, void **payload);
+/* The same without waiting: -EAGAIN when the frame does not fit until the host reads on. */
+int hostchan_ring_try_reserve(struct hostchan_ring *r, size_t max_len, void **payload);
 /* Publishes the reserved frame with its first len (<= max_len) payload bytes. */
 void hostchan_ring_commit(struct hostchan_ring *r, uint16_t type, size_t len);
 /* Gives up a reservation: the frame is counted as dropped (len bytes of it). */

@@ -28,6 +28,10 @@ static inline void list_add_tail(struct list_node *head, struct list_node *n)
 {
     list_insert_between(n, head->prev, head);
 }
+static inline void list_add_head(struct list_node *head, struct list_node *n)
+{
+    list_insert_between(n, head, head->next);
+}
 static inline void list_remove(struct list_node *n)
 {
     n->prev->next = n->next;

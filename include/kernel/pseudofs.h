@@ -39,6 +39,12 @@ struct pfs_ops {
     ssize_t (*write)(struct pfs_file *f, const char *buf, size_t len);
     /* Commit point (filter files install their new state here); returns 0 or -errno. */
     int (*release)(struct pfs_file *f);
+    /*
+     * read runs without the control mutex: it touches only its open file's own state and
+     * data that locks of its own guard (a CPU's ring buffer pages under its reader_lock),
+     * so that readers of different CPUs' files never wait for each other or for the shell.
+     */
+    bool read_unlocked;
 };
 
 /*

@@ -38,6 +38,14 @@ struct thread {
     uint64_t runtime_ns;
     uint64_t last_switch_in_ns;
     unsigned slice_ticks;
+    /*
+     * A thread that sleeps most of the time and must run soon after it wakes (a stream's
+     * drain, which empties a CPU's trace buffer while that CPU's own threads fill it): its
+     * wakeup preempts the running thread instead of waiting behind every ready one. Once
+     * running it gets the usual slice and then goes to the back, so it never starves them.
+     */
+    bool preempt_on_wake;
+    bool resume_slice; /* preempted by such a wakeup: runs next with the rest of its slice */
     struct list_node run_node; /* run queue or timed-sleep list */
     struct list_node sleep_node;
     struct list_node all_node;   /* every live thread, for ps */
@@ -66,6 +74,8 @@ void schedule(void);
 void thread_wake(struct thread *t);
 /* Sets current's state to SLEEPING (caller then calls schedule()). */
 void thread_prepare_sleep(uint64_t deadline_ns);
+/* See struct thread's preempt_on_wake; takes effect at the thread's next wakeup. */
+void thread_set_preempt_on_wake(struct thread *t, bool on);
 void preempt_disable(void);
 void preempt_enable(void);
 

@@ -16,10 +16,12 @@
  * open (where seq files produce their text and truncating opens clear), each read, each
  * write, and release (the commit point of filter files). The ops of a file therefore never
  * run concurrently with the ops of any file, and need no locking of their own against each
- * other. A read that blocks waiting for data (trace_pipe, trace_pipe_raw) drops the mutex
- * while it sleeps in pfs_read_wait, so that the other thread can turn tracing off to end
- * it; its per-open state is its own, and the ring buffer's reader_lock keeps two consumers
- * of one CPU's buffer apart.
+ * other. A read that blocks waiting for data (trace_pipe) drops the mutex while it sleeps
+ * in pfs_read_wait, so that the other thread can turn tracing off to end it; its per-open
+ * state is its own, and the ring buffer's reader_lock keeps two consumers of one CPU's
+ * buffer apart. A file whose ops say read_unlocked (trace_pipe_raw) is read without the
+ * mutex at all: the stream's per-CPU workers read a page at a time, and through one mutex
+ * each CPU's worker would wait for the other's pages while its own CPU's writers ran on.
  *
  * Node removal (pfs_remove: a kprobe event's files when the probe is deleted) happens only
  * with pfs_control held, and so does every walk that keeps node pointers between calls
@@ -468,9 +470,12 @@ ssize_t pfs_read(struct pfs_file *f, char *buf, size_t len)
         return -EINVAL;
     if (len == 0)
         return 0;
-    pfs_control_lock();
+    bool locked = !f->node->ops->read_unlocked;
+    if (locked)
+        pfs_control_lock();
     n = f->node->ops->read(f, buf, len);
-    pfs_control_unlock();
+    if (locked)
+        pfs_control_unlock();
     if (n > 0)
         f->pos += (size_t)n;
     return n;
@@ -508,9 +513,12 @@ int pfs_read_wait(struct pfs_file *f, uint64_t ns)
     if (f->flags & PFS_NOWAIT)
         return -EAGAIN;
     /* The other thread may be the one that ends this wait (tracing off, a write). */
-    pfs_control_unlock();
+    bool held = pfs_control_held();
+    if (held)
+        pfs_control_unlock();
     int err = sleep_ns_interruptible(ns);
-    pfs_control_lock();
+    if (held)
+        pfs_control_lock();
     return err;
 }
 

@@ -117,6 +117,42 @@ SELFTEST(hostchan_ring_stalled_host)
     kfree(mem);
 }
 
+/*
+ * The reservation that does not wait: a full ring answers -EAGAIN at once and counts no
+ * drop (the caller keeps its bytes); once the host reads, the frame fits again, and
+ * impossible tails and sizes are refused as the waiting reservation refuses them.
+ */
+SELFTEST(hostchan_ring_try_reserve)
+{
+    void *mem = kzalloc(TEST_RING_MEM);
+    struct hostchan_ring r;
+    ASSERT_NOT_NULL(mem);
+    EXPECT_EQ(hostchan_ring_init(&r, mem, TEST_RING_MEM, 20 * NSEC_PER_MSEC), 0);
+    void *payload;
+    unsigned sent = 0;
+    int err;
+    uint64_t began = clock_ns();
+    while ((err = hostchan_ring_try_reserve(&r, 1000, &payload)) == 0) {
+        hostchan_ring_commit(&r, HOSTCHAN_XFER_DATA, 1000);
+        sent++;
+    }
+    EXPECT_EQ(err, -EAGAIN);
+    EXPECT_EQ(sent, 3 * PAGE_SIZE / 1024);
+    EXPECT(clock_ns() - began < r.stall_ns);
+    EXPECT_EQ(r.shared->dropped_frames, 0);
+    EXPECT_EQ(hostchan_ring_try_reserve(&r, hostchan_ring_max_payload(&r) + 1, &payload), -EINVAL);
+    uint64_t head = r.shared->head;
+    r.shared->tail = head + 16;
+    EXPECT_EQ(hostchan_ring_try_reserve(&r, 16, &payload), -EIO);
+    /* The host read the first frame: one more fits, and the next does not. */
+    r.shared->tail = ALIGN_UP(sizeof(struct hostchan_frame) + 1000, HOSTCHAN_FRAME_ALIGN);
+    EXPECT_EQ(hostchan_ring_try_reserve(&r, 1000, &payload), 0);
+    hostchan_ring_commit(&r, HOSTCHAN_XFER_DATA, 1000);
+    EXPECT_EQ(hostchan_ring_try_reserve(&r, 1000, &payload), -EAGAIN);
+    EXPECT_EQ(r.seq, sent + 1);
+    kfree(mem);
+}
+
 /* Without the device the channel says so, and xfer -c fails cleanly. */
 SELFTEST(hostchan_absent)
 {

@@ -75,24 +75,48 @@ static void publish(struct hostchan_ring *r, uint64_t head)
     __atomic_store_n(&r->shared->head, head, __ATOMIC_RELEASE);
 }
 
+/*
+ * Whether a frame of max_len payload bytes fits now: 0, -EAGAIN (not until the host
+ * consumes more), or -EIO (the host's tail is impossible). *pad is what the end of the
+ * ring must be padded with first.
+ */
+static int ring_fits(struct hostchan_ring *r, size_t max_len, uint64_t tail, uint64_t *pad)
+{
+    uint64_t to_end = r->size - r->head % r->size;
+    uint64_t need = frame_bytes(max_len);
+    *pad = need > to_end ? to_end : 0;
+    /* The host owns tail: whatever it wrote, this side must stay inside its ring. */
+    if (tail > r->head || r->head - tail > r->size)
+        return -EIO;
+    return r->head + *pad + need - tail <= r->size ? 0 : -EAGAIN;
+}
+
+static void ring_claim(struct hostchan_ring *r, size_t max_len, uint64_t pad, void **payload)
+{
+    if (pad) {
+        write_frame_header(r, r->head, HOSTCHAN_PAD, (uint32_t)(pad - FRAME_HEADER), NULL);
+        publish(r, r->head + pad);
+    }
+    r->frame_at = r->head;
+    r->reserved_len = max_len;
+    *payload = r->ring + r->frame_at % r->size + FRAME_HEADER;
+}
+
 int hostchan_ring_reserve(struct hostchan_ring *r, size_t max_len, void **payload)
 {
     if (max_len > hostchan_ring_max_payload(r))
         return -EINVAL;
-    uint64_t pos = r->head % r->size;
-    uint64_t to_end = r->size - pos;
-    uint64_t need = frame_bytes(max_len);
-    uint64_t pad = need > to_end ? to_end : 0;
-
+    uint64_t pad;
     uint64_t last_tail = __atomic_load_n(&r->shared->tail, __ATOMIC_ACQUIRE);
     uint64_t last_move = clock_ns();
     for (;;) {
         uint64_t tail = __atomic_load_n(&r->shared->tail, __ATOMIC_ACQUIRE);
-        /* The host owns tail: whatever it wrote, this side must stay inside its ring. */
-        if (tail > r->head || r->head - tail > r->size)
-            return -EIO;
-        if (r->head + pad + need - tail <= r->size)
+        int err = ring_fits(r, max_len, tail, &pad);
+        if (err != -EAGAIN) {
+            if (err)
+                return err;
             break;
+        }
         uint64_t now = clock_ns();
         if (tail != last_tail) {
             last_tail = tail;
@@ -104,14 +128,19 @@ int hostchan_ring_reserve(struct hostchan_ring *r, size_t max_len, void **payloa
         if (sleep_ns_interruptible(HOSTCHAN_POLL_NS) == -EINTR)
             return -EINTR;
     }
-    if (pad) {
-        write_frame_header(r, r->head, HOSTCHAN_PAD, (uint32_t)(pad - FRAME_HEADER), NULL);
-        publish(r, r->head + pad);
-    }
-    r->frame_at = r->head;
-    r->reserved_len = max_len;
-    *payload = r->ring + r->frame_at % r->size + FRAME_HEADER;
+    ring_claim(r, max_len, pad, payload);
     return 0;
+}
+
+int hostchan_ring_try_reserve(struct hostchan_ring *r, size_t max_len, void **payload)
+{
+    if (max_len > hostchan_ring_max_payload(r))
+        return -EINVAL;
+    uint64_t pad;
+    int err = ring_fits(r, max_len, __atomic_load_n(&r->shared->tail, __ATOMIC_ACQUIRE), &pad);
+    if (!err)
+        ring_claim(r, max_len, pad, payload);
+    return err;
 }
 
 void hostchan_ring_commit(struct hostchan_ring *r, uint16_t type, size_t len)

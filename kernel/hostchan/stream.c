@@ -10,10 +10,10 @@
  * reader keeps up with them whatever they do; other files by a worker on the shell's
  * CPU. A worker first reads into the file's staging buffer and then sends what it staged
  * as one frame (or several, when the ring carries less): a worker that finds the ring
- * taken by another goes on staging rather than wait, and waits only once its stage is
- * full. Stopping wakes the workers, each reads its files until they have nothing left,
- * and only then are the files ended: the caller turns tracing off first, so nothing is
- * left behind.
+ * taken by another, or full (the host late), goes on staging rather than wait, and waits
+ * only once its stage is full. Its wakeups preempt its CPU's threads (preempt_on_wake). Stopping
+ * wakes the workers, each reads its files until they have nothing left, and only then are the files
+ * ended: the caller turns tracing off first, so nothing is left behind.
  *
  * The ring has one producer at a time: a worker holds the stream's send lock from the
  * reservation of a frame to its commit, and may sleep in between (a full ring), so the
@@ -52,6 +52,13 @@
 #define STREAM_POLL_NS NSEC_PER_MSEC
 #define STREAM_IDLE_POLL_NS (10 * NSEC_PER_MSEC)
 #define STREAM_BUSY (4 * PAGE_SIZE)
+/*
+ * How long a worker reads before it sleeps a tick however much is left. Its wakeups
+ * preempt its CPU's threads (preempt_on_wake), but a worker that ran out its 10-tick slice
+ * would wait behind every ready thread's (20 ms with work's two a CPU, most of what the
+ * default buffer holds); one that sleeps a tick first is back a tick later.
+ */
+#define STREAM_RUN_NS (5 * NSEC_PER_MSEC)
 #define STREAM_MAX_FILES 64
 /*
  * How long a stop goes on reading files that keep growing (tracing still on); what they
@@ -121,14 +128,16 @@ static bool stream_page_was_partial(const uint8_t *page)
 
 /*
  * Reads the file's next bytes into its staging buffer, without the send lock, so that a
- * CPU's worker keeps consuming its buffer while another worker sends. Returns how many.
+ * CPU's worker keeps consuming its buffer while another worker sends, until deadline_ns
+ * (a page at least: a pass that finds nothing is how a stop knows the file is done).
+ * Returns how many.
  * A ring buffer's pages stop at the second page in a row that was being written when it
  * was read: reading on would take a page for every few events, and under a function
  * tracer that traces this very read, events of its own, without end. (Not the first: the
  * rest of a page the last pass took half written comes as a partial page too, however
  * full its writer has made it since.)
  */
-static size_t stream_stage(struct stream_file *sf)
+static size_t stream_stage(struct stream_file *sf, uint64_t deadline_ns)
 {
     size_t got = 0;
     unsigned partial = 0;
@@ -148,14 +157,17 @@ static size_t stream_stage(struct stream_file *sf)
             else if (++partial == 2)
                 break;
         }
+        if (clock_ns() >= deadline_ns)
+            break;
     }
     return got;
 }
 
 /*
  * Sends what the file has staged, in frames of up to what the ring carries. wait: take the
- * send lock even if that means sleeping (the stage is full, or the stream is ending);
- * otherwise a busy lock leaves the bytes staged for the next pass.
+ * send lock and the ring's space even if that means sleeping (the stage is full, or the
+ * stream is ending); otherwise a busy lock or a full ring leaves the bytes staged for the
+ * next pass, and the worker goes on draining its CPU's buffer meanwhile.
  */
 static void stream_flush(struct stream *s, int id, bool wait)
 {
@@ -171,10 +183,12 @@ static void stream_flush(struct stream *s, int id, bool wait)
     while (off < sf->staged && !s->channel_err) {
         size_t len = MIN(cap, sf->staged - off);
         uint8_t *payload;
-        int err = hostchan_ring_reserve(s->ring, sizeof(struct hostchan_stream_header) + len,
-                                        (void **)&payload);
-        /* A Ctrl-C typed at the shell: not this thread's to act on; the next pass tries again. */
-        if (err == -EINTR)
+        size_t frame = sizeof(struct hostchan_stream_header) + len;
+        int err = wait ? hostchan_ring_reserve(s->ring, frame, (void **)&payload)
+                       : hostchan_ring_try_reserve(s->ring, frame, (void **)&payload);
+        /* A Ctrl-C typed at the shell is not this thread's to act on, and a full ring is
+         * the host's to empty: the bytes stay staged for the next pass. */
+        if (err == -EINTR || err == -EAGAIN)
             break;
         if (err) {
             s->channel_err = err;
@@ -198,6 +212,7 @@ static int stream_worker_main(void *arg)
     struct stream_worker *w = arg;
     struct stream *s = w->s;
     uint64_t stop_seen = 0;
+    uint64_t running_since = clock_ns();
     for (;;) {
         /* Loaded before the pass: a pass that began after the stop and found nothing
          * leaves nothing behind. */
@@ -210,7 +225,7 @@ static int stream_worker_main(void *arg)
             struct stream_file *sf = &s->files[id];
             if (sf->cpu != w->cpu)
                 continue;
-            moved += stream_stage(sf);
+            moved += stream_stage(sf, running_since + STREAM_RUN_NS);
             dry &= sf->staged < STREAM_STAGE;
             stream_flush(s, id, stopping || sf->staged == STREAM_STAGE);
             staged |= sf->staged > 0;
@@ -225,8 +240,10 @@ static int stream_worker_main(void *arg)
          * the page being written: read again at once, and it would be a page for every
          * few events (of the worker's own, under an unfiltered function tracer).
          */
-        if (dry)
-            sleep_ns(moved >= STREAM_BUSY ? STREAM_POLL_NS : STREAM_IDLE_POLL_NS);
+        if (dry || clock_ns() - running_since >= STREAM_RUN_NS) {
+            sleep_ns(!dry || moved >= STREAM_BUSY ? STREAM_POLL_NS : STREAM_IDLE_POLL_NS);
+            running_since = clock_ns();
+        }
     }
 }
 
@@ -350,6 +367,10 @@ int hostchan_stream_start(struct shell_ctx *ctx, const char *cwd, int nfiles, ch
             stream_free(s);
             return 1;
         }
+        /* Each tick it sleeps, its CPU's writers fill the buffer it drains: it must not
+         * wait for their slices on top (work's threads are two a CPU: 20 ms, two thirds of
+         * what a CPU's default buffer holds of the function tracer on work_*). */
+        thread_set_preempt_on_wake(w->thread, true);
         s->nworkers++;
     }
     __atomic_store_n(&active_stream, s, __ATOMIC_RELEASE);

@@ -3,6 +3,10 @@
  * an interrupt returns to a thread, and an idle thread per CPU that halts with interrupts
  * on. Threads never migrate, so a run queue is only ever changed under its own lock and
  * only its CPU switches threads.
+ *
+ * A thread marked preempt_on_wake (struct thread) that wakes goes to the front of its run
+ * queue and preempts the running thread, which then resumes right after it with the rest
+ * of its slice: the one who waits is the thread that was running, not every ready one.
  */
 #include <arch/asm_calls.h>
 #include <arch/cpu.h>
@@ -34,6 +38,7 @@ struct run_queue {
     struct thread *prev;   /* the thread switched away from, for finish_switch */
     struct list_node dead; /* detached threads whose stacks can now be freed */
     unsigned nr_ready;
+    bool wakeup_preempts; /* a preempt_on_wake thread was queued at the front for current */
 } __cacheline_aligned;
 
 static struct run_queue run_queues[MAX_CPUS];
@@ -102,9 +107,14 @@ void schedule(void)
     spin_lock(&rq->lock);
     cpu->need_resched = false;
     struct thread *prev = rq->current;
-    if (prev->state == THREAD_RUNNING && !prev->is_idle) {
+    bool requeue = prev->state == THREAD_RUNNING && !prev->is_idle;
+    /* Preempted by a wakeup: prev goes back behind the thread that woke, not to the end. */
+    bool resume_next = requeue && rq->wakeup_preempts && !list_empty(&rq->ready);
+    rq->wakeup_preempts = false;
+    if (requeue) {
         prev->state = THREAD_READY;
-        list_add_tail(&rq->ready, &prev->run_node);
+        if (!resume_next)
+            list_add_tail(&rq->ready, &prev->run_node);
         rq->nr_ready++;
     }
     struct thread *next = rq->idle;
@@ -113,10 +123,16 @@ void schedule(void)
         next = list_entry(n, struct thread, run_node);
         rq->nr_ready--;
     }
+    if (resume_next) {
+        list_add_head(&rq->ready, &prev->run_node);
+        prev->resume_slice = true;
+    }
     if (next != prev)
         trace_sched_switch(prev, next);
     next->state = THREAD_RUNNING;
-    next->slice_ticks = 0;
+    if (!next->resume_slice)
+        next->slice_ticks = 0;
+    next->resume_slice = false;
     rq->current = next;
     cpu->current = next;
     cpu->current_pid = next->pid;
@@ -157,11 +173,14 @@ void thread_prepare_sleep(uint64_t deadline_ns)
     spin_unlock_irqrestore(&rq->lock, flags);
 }
 
-/* Called with t's run queue locked. */
-static void wake_locked(struct run_queue *rq, struct thread *t)
+/*
+ * Called with t's run queue locked. Returns true when t must preempt the running thread
+ * (the caller sees that it is told: need_resched, or an IPI to t's CPU).
+ */
+static bool wake_locked(struct run_queue *rq, struct thread *t)
 {
     if (t->state != THREAD_SLEEPING)
-        return;
+        return false;
     if (t->wake_deadline_ns) {
         list_remove(&t->sleep_node);
         t->wake_deadline_ns = 0;
@@ -171,24 +190,34 @@ static void wake_locked(struct run_queue *rq, struct thread *t)
         /* It has not switched away yet: it simply will not sleep. */
         t->state = THREAD_RUNNING;
         trace_sched_wakeup(t);
-        return;
+        return false;
     }
     t->state = THREAD_READY;
-    list_add_tail(&rq->ready, &t->run_node);
+    struct thread *cur = rq->current;
+    bool preempt = READ_ONCE(t->preempt_on_wake) && !cur->is_idle && !cur->preempt_on_wake;
+    if (preempt) {
+        list_add_head(&rq->ready, &t->run_node);
+        rq->wakeup_preempts = true;
+    } else {
+        list_add_tail(&rq->ready, &t->run_node);
+    }
     rq->nr_ready++;
     trace_sched_wakeup(t);
+    return preempt;
 }
+
+void thread_set_preempt_on_wake(struct thread *t, bool on) { WRITE_ONCE(t->preempt_on_wake, on); }
 
 void thread_wake(struct thread *t)
 {
     struct run_queue *rq = &run_queues[t->cpu];
     unsigned long flags = spin_lock_irqsave(&rq->lock);
-    bool was_idle = rq->current == rq->idle;
-    wake_locked(rq, t);
+    bool kick = rq->current == rq->idle;
+    kick |= wake_locked(rq, t);
     spin_unlock_irqrestore(&rq->lock, flags);
     if (t->cpu == this_cpu_id())
-        this_cpu()->need_resched |= was_idle;
-    else if (was_idle)
+        this_cpu()->need_resched |= kick;
+    else if (kick)
         sched_kick_cpu(t->cpu);
 }
 
@@ -211,13 +240,14 @@ void sched_tick(void)
     uint64_t now = clock_ns();
     spin_lock(&rq->lock);
     struct list_node *pos, *tmp;
+    bool preempt = false;
     list_for_each_safe(pos, tmp, &rq->timed_sleepers) {
         struct thread *t = list_entry(pos, struct thread, sleep_node);
         if (t->wake_deadline_ns <= now)
-            wake_locked(rq, t);
+            preempt |= wake_locked(rq, t);
     }
     struct thread *cur = rq->current;
-    if (rq->nr_ready && (cur->is_idle || ++cur->slice_ticks >= SLICE_TICKS))
+    if (rq->nr_ready && (cur->is_idle || ++cur->slice_ticks >= SLICE_TICKS || preempt))
         cpu->need_resched = true;
     spin_unlock(&rq->lock);
     klp_tick(); /* a livepatch transition's check of this CPU's other threads, if asked */
