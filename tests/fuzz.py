@@ -137,6 +137,10 @@ class Generator:
             return f"work {self.rng.choice(('0.01', '0', '-1', 'x', '0.02 2', '0.01 0'))}"
         if cmd == "sleep":
             return f"sleep {self.rng.choice(('0', '0.01', '-1', 'x', '1e9', ''))}"
+        if cmd == "chrt":
+            opts = self.rng.choice(("", "-f ", "-r ", "-o ", "-m ", "-x ", "-f -r ", "--fifo "))
+            prio = self.value(NUMBERS) + " " if self.rng.random() < 0.7 else ""
+            return f"chrt {opts}-p {prio}{self.value(PIDS)}"
         args = [self.value(self.rng.choice((NUMBERS, WORDS, READ_ONLY_SAFE)))
                 for _ in range(self.rng.randrange(4))]
         return " ".join([cmd] + [self.quoted(a) for a in args])

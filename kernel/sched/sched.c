@@ -4,9 +4,19 @@
  * on. Threads never migrate, so a run queue is only ever changed under its own lock and
  * only its CPU switches threads.
  *
+ * Real-time threads (SCHED_FIFO, SCHED_RR; priorities 1..99) come before every normal
+ * one: the strongest ready one runs, a wakeup of one stronger than the running thread
+ * preempts it, and equals take turns only under SCHED_RR (every RR_SLICE_TICKS). So that
+ * one spinning forever cannot take its CPU for good, real-time threads get at most
+ * RT_RUNTIME_TICKS of every RT_PERIOD_TICKS while a normal thread is ready (Linux's
+ * sched_rt_runtime_us / sched_rt_period_us, 0.95 s a second): then the CPU's normal
+ * threads, the shell among them, run for the rest of the period. A throttled CPU with no
+ * normal thread ready still runs its real-time ones: idling would serve nobody.
+ *
  * A thread marked preempt_on_wake (struct thread) that wakes goes to the front of its run
- * queue and preempts the running thread, which then resumes right after it with the rest
- * of its slice: the one who waits is the thread that was running, not every ready one.
+ * queue and preempts the running normal thread. A preempted thread resumes right after
+ * its preempter with the rest of its slice (at the front of its priority, if real time):
+ * the one who waits is the thread that was running, not every ready one.
  */
 #include <arch/asm_calls.h>
 #include <arch/cpu.h>
@@ -28,17 +38,26 @@
 #include <lib/string.h>
 
 #define SLICE_TICKS 10
+#define RR_SLICE_TICKS 100 /* Linux's sched_rr_timeslice_ms at a 1 ms tick */
+#define RT_PERIOD_TICKS 1000
+#define RT_RUNTIME_TICKS 950
 
 struct run_queue {
     struct spinlock lock;
-    struct list_node ready;
+    struct list_node ready;    /* normal threads, in turn */
+    struct list_node rt_ready; /* real-time threads, strongest first, in arrival within one */
     struct list_node timed_sleepers;
     struct thread *current;
     struct thread *idle;
     struct thread *prev;   /* the thread switched away from, for finish_switch */
     struct list_node dead; /* detached threads whose stacks can now be freed */
-    unsigned nr_ready;
-    bool wakeup_preempts; /* a preempt_on_wake thread was queued at the front for current */
+    unsigned nr_ready;     /* both lists */
+    bool wakeup_preempts;  /* a wakeup is to preempt current */
+    /* Real-time throttling: ticks real-time threads ran in the period begun at rt_period_start. */
+    uint64_t rt_period_start;
+    unsigned rt_ticks;
+    bool rt_throttled;
+    uint64_t rt_throttled_count;
 } __cacheline_aligned;
 
 static struct run_queue run_queues[MAX_CPUS];
@@ -87,6 +106,63 @@ static void reap_dead(struct run_queue *rq)
         thread_free(list_entry(n, struct thread, run_node));
 }
 
+/*
+ * Queues t behind the threads of its class and priority, or ahead of them when it was
+ * preempted (it keeps its turn, as Linux keeps a preempted real-time task's).
+ */
+static void rq_enqueue(struct run_queue *rq, struct thread *t, bool front)
+{
+    rq->nr_ready++;
+    if (!thread_is_rt(t)) {
+        if (front)
+            list_add_head(&rq->ready, &t->run_node);
+        else
+            list_add_tail(&rq->ready, &t->run_node);
+        return;
+    }
+    struct list_node *pos = rq->rt_ready.next;
+    for (; pos != &rq->rt_ready; pos = pos->next) {
+        unsigned other = list_entry(pos, struct thread, run_node)->rt_priority;
+        if (front ? other <= t->rt_priority : other < t->rt_priority)
+            break;
+    }
+    list_insert_between(&t->run_node, pos->prev, pos);
+}
+
+static void rq_dequeue(struct run_queue *rq, struct thread *t)
+{
+    list_remove(&t->run_node);
+    rq->nr_ready--;
+}
+
+/* The thread to run next, off its list; the idle thread when none is ready. */
+static struct thread *rq_pick(struct run_queue *rq)
+{
+    bool rt_first = !rq->rt_throttled || list_empty(&rq->ready);
+    struct list_node *n = NULL;
+    if (rt_first)
+        n = list_pop_head(&rq->rt_ready);
+    if (!n)
+        n = list_pop_head(&rq->ready);
+    if (!n)
+        n = list_pop_head(&rq->rt_ready);
+    if (!n)
+        return rq->idle;
+    rq->nr_ready--;
+    return list_entry(n, struct thread, run_node);
+}
+
+/* Whether t, just made ready, is to preempt rq's running thread. */
+static bool rq_wakeup_preempts(const struct run_queue *rq, const struct thread *t)
+{
+    const struct thread *cur = rq->current;
+    if (cur->is_idle)
+        return false; /* the idle thread leaves at any wakeup anyway */
+    if (thread_is_rt(t))
+        return !rq->rt_throttled && (!thread_is_rt(cur) || t->rt_priority > cur->rt_priority);
+    return READ_ONCE(t->preempt_on_wake) && !thread_is_rt(cur) && !cur->preempt_on_wake;
+}
+
 void schedule(void)
 {
     /* A livepatch safe point: a thread that calls in here has a stack that can be read
@@ -108,24 +184,23 @@ void schedule(void)
     cpu->need_resched = false;
     struct thread *prev = rq->current;
     bool requeue = prev->state == THREAD_RUNNING && !prev->is_idle;
-    /* Preempted by a wakeup: prev goes back behind the thread that woke, not to the end. */
-    bool resume_next = requeue && rq->wakeup_preempts && !list_empty(&rq->ready);
+    /* Preempted by a wakeup: prev goes back ahead of its equals, once the thread that woke
+     * (which may be one of them, at the front) has been picked. */
+    bool preempted = requeue && rq->wakeup_preempts;
     rq->wakeup_preempts = false;
     if (requeue) {
         prev->state = THREAD_READY;
-        if (!resume_next)
-            list_add_tail(&rq->ready, &prev->run_node);
-        rq->nr_ready++;
+        if (!preempted)
+            rq_enqueue(rq, prev, false);
     }
-    struct thread *next = rq->idle;
-    struct list_node *n = list_pop_head(&rq->ready);
-    if (n) {
-        next = list_entry(n, struct thread, run_node);
-        rq->nr_ready--;
-    }
-    if (resume_next) {
-        list_add_head(&rq->ready, &prev->run_node);
-        prev->resume_slice = true;
+    struct thread *next = rq_pick(rq);
+    if (preempted) {
+        if (next == rq->idle) {
+            next = prev;
+        } else {
+            rq_enqueue(rq, prev, true);
+            prev->resume_slice = true;
+        }
     }
     if (next != prev)
         trace_sched_switch(prev, next);
@@ -193,18 +268,86 @@ static bool wake_locked(struct run_queue *rq, struct thread *t)
         return false;
     }
     t->state = THREAD_READY;
-    struct thread *cur = rq->current;
-    bool preempt = READ_ONCE(t->preempt_on_wake) && !cur->is_idle && !cur->preempt_on_wake;
-    if (preempt) {
-        list_add_head(&rq->ready, &t->run_node);
-        rq->wakeup_preempts = true;
-    } else {
-        list_add_tail(&rq->ready, &t->run_node);
-    }
-    rq->nr_ready++;
+    bool preempt = rq_wakeup_preempts(rq, t);
+    /* A preempt_on_wake thread goes ahead of its equals; a real-time one's priority is
+     * its place. */
+    rq_enqueue(rq, t, preempt && !thread_is_rt(t));
+    rq->wakeup_preempts |= preempt;
     trace_sched_wakeup(t);
     return preempt;
 }
+
+/* Whether rq's normal thread of long enough must give way to a ready real-time one. */
+static bool rq_rt_waits(const struct run_queue *rq)
+{
+    return !rq->rt_throttled && !list_empty(&rq->rt_ready) && !thread_is_rt(rq->current);
+}
+
+/*
+ * Real-time throttling, once a tick; true when the CPU must switch: its real-time threads
+ * just used up their share of the period with a normal thread ready, or a new period let
+ * them run again.
+ */
+static bool rq_rt_tick(struct run_queue *rq, const struct thread *cur, uint64_t tick)
+{
+    bool switch_now = false;
+    if (tick - rq->rt_period_start >= RT_PERIOD_TICKS) {
+        rq->rt_period_start = tick;
+        rq->rt_ticks = 0;
+        if (rq->rt_throttled) {
+            rq->rt_throttled = false;
+            switch_now = rq_rt_waits(rq);
+        }
+    }
+    if (thread_is_rt(cur) && ++rq->rt_ticks >= RT_RUNTIME_TICKS && !rq->rt_throttled) {
+        rq->rt_throttled = true;
+        rq->rt_throttled_count++;
+    }
+    return switch_now || (rq->rt_throttled && thread_is_rt(cur) && !list_empty(&rq->ready));
+}
+
+/* Whether a real-time current has run its turn: SCHED_RR with an equal ready. */
+static bool rq_rr_turn_over(struct run_queue *rq, struct thread *cur)
+{
+    if (cur->policy != SCHED_RR || ++cur->slice_ticks < RR_SLICE_TICKS)
+        return false;
+    cur->slice_ticks = 0;
+    struct list_node *first = rq->rt_ready.next;
+    return first != &rq->rt_ready &&
+           list_entry(first, struct thread, run_node)->rt_priority == cur->rt_priority;
+}
+
+int sched_setscheduler(struct thread *t, int policy, int rt_priority)
+{
+    bool rt = policy == SCHED_FIFO || policy == SCHED_RR;
+    if ((policy != SCHED_NORMAL && !rt) || t->is_idle)
+        return -EINVAL;
+    if (rt ? rt_priority < SCHED_RT_PRIO_MIN || rt_priority > SCHED_RT_PRIO_MAX : rt_priority)
+        return -EINVAL;
+    struct run_queue *rq = &run_queues[t->cpu];
+    unsigned long flags = spin_lock_irqsave(&rq->lock);
+    if (t->state == THREAD_DEAD) {
+        spin_unlock_irqrestore(&rq->lock, flags);
+        return -ESRCH;
+    }
+    bool queued = t->state == THREAD_READY;
+    if (queued)
+        rq_dequeue(rq, t);
+    t->policy = (uint8_t)policy;
+    t->rt_priority = (uint8_t)rt_priority;
+    t->prio = rt ? MAX_RT_PRIO - 1 - rt_priority : SCHED_NORMAL_PRIO;
+    if (queued)
+        rq_enqueue(rq, t, false);
+    spin_unlock_irqrestore(&rq->lock, flags);
+    /* Whoever is now strongest on t's CPU gets it at its next interrupt. */
+    if (t->cpu == this_cpu_id())
+        this_cpu()->need_resched = true;
+    else
+        sched_kick_cpu(t->cpu);
+    return 0;
+}
+
+uint64_t sched_rt_throttled_count(unsigned cpu) { return run_queues[cpu].rt_throttled_count; }
 
 void thread_set_preempt_on_wake(struct thread *t, bool on) { WRITE_ONCE(t->preempt_on_wake, on); }
 
@@ -247,7 +390,13 @@ void sched_tick(void)
             preempt |= wake_locked(rq, t);
     }
     struct thread *cur = rq->current;
-    if (rq->nr_ready && (cur->is_idle || ++cur->slice_ticks >= SLICE_TICKS || preempt))
+    preempt |= rq_rt_tick(rq, cur, cpu->ticks);
+    if (thread_is_rt(cur))
+        preempt |= rq_rr_turn_over(rq, cur);
+    else if (rq_rt_waits(rq) ||
+             (rq->nr_ready && (cur->is_idle || ++cur->slice_ticks >= SLICE_TICKS)))
+        preempt = true;
+    if (preempt)
         cpu->need_resched = true;
     spin_unlock(&rq->lock);
     klp_tick(); /* a livepatch transition's check of this CPU's other threads, if asked */
@@ -279,10 +428,12 @@ void sched_init_cpu(unsigned cpu)
     struct run_queue *rq = &run_queues[cpu];
     spin_init(&rq->lock, "run_queue");
     list_init(&rq->ready);
+    list_init(&rq->rt_ready);
     list_init(&rq->timed_sleepers);
     list_init(&rq->dead);
     struct thread *idle = kzalloc(sizeof(*idle));
     ASSERT(idle);
+    idle->prio = SCHED_NORMAL_PRIO;
     idle->pid = 0;
     strlcpy(idle->name, "<idle>", sizeof(idle->name));
     idle->state = THREAD_RUNNING;
@@ -330,8 +481,7 @@ void sched_enqueue_new(struct thread *t)
     unsigned long flags = spin_lock_irqsave(&rq->lock);
     bool was_idle = rq->current == rq->idle;
     t->state = THREAD_READY;
-    list_add_tail(&rq->ready, &t->run_node);
-    rq->nr_ready++;
+    rq_enqueue(rq, t, false);
     trace_sched_wakeup_new(t);
     spin_unlock_irqrestore(&rq->lock, flags);
     if (t->cpu != this_cpu_id() && was_idle)

@@ -16,6 +16,7 @@
 #include <kernel/thread.h>
 #include <kernel/time.h>
 #include <kernel/trace_events.h>
+#include <lib/printf.h>
 #include <lib/string.h>
 
 static struct list_node all_threads = LIST_INIT(all_threads);
@@ -58,6 +59,7 @@ struct thread *kthread_create(int (*fn)(void *arg), void *arg, const char *name,
         return NULL;
     }
     t->stack_pages = THREAD_STACK_PAGES;
+    t->prio = SCHED_NORMAL_PRIO; /* and policy SCHED_NORMAL, 0, from kzalloc */
     if (ftrace_graph_init_thread(t) != 0) {
         vfree_stack(t->stack_top, t->stack_pages);
         kfree(t);
@@ -161,11 +163,52 @@ static void thread_for_each(void (*fn)(const struct thread *t, void *arg), void 
 
 size_t thread_count(void) { return nr_threads; }
 
+/* A thread's policy and priority by pid, under the list lock so it cannot be freed meanwhile. */
+struct sched_by_pid {
+    int pid;
+    bool set;
+    int policy, rt_priority;
+    int err; /* -ESRCH until the thread is found */
+};
+
+static void sched_by_pid_visit(struct thread *t, void *arg)
+{
+    struct sched_by_pid *op = arg;
+    if (t->pid != op->pid || t->is_idle || op->err != -ESRCH)
+        return;
+    if (op->set) {
+        op->err = sched_setscheduler(t, op->policy, op->rt_priority);
+        return;
+    }
+    op->err = t->state == THREAD_DEAD ? -ESRCH : 0;
+    op->policy = t->policy;
+    op->rt_priority = t->rt_priority;
+}
+
+int sched_getscheduler_pid(int pid, int *policy, int *rt_priority)
+{
+    struct sched_by_pid op = {.pid = pid, .err = -ESRCH};
+    thread_for_each_locked(sched_by_pid_visit, &op);
+    *policy = op.policy;
+    *rt_priority = op.rt_priority;
+    return op.err;
+}
+
+int sched_setscheduler_pid(int pid, int policy, int rt_priority)
+{
+    struct sched_by_pid op = {
+        .pid = pid, .set = true, .policy = policy, .rt_priority = rt_priority, .err = -ESRCH};
+    thread_for_each_locked(sched_by_pid_visit, &op);
+    return op.err;
+}
+
 /* ps output is collected first: the shell must not write while holding the list lock. */
 struct ps_row {
     int pid;
     unsigned cpu;
     char state;
+    uint8_t policy;
+    uint8_t rt_priority;
     char name[THREAD_NAME_LEN];
     uint64_t runtime_ms;
 };
@@ -187,6 +230,8 @@ static void ps_collect_one(const struct thread *t, void *arg)
     r->state = t->state == THREAD_READY ? 'R' : state_chars[t->state];
     if (t->state == THREAD_SLEEPING && t->is_idle)
         r->state = 'R';
+    r->policy = t->policy;
+    r->rt_priority = t->rt_priority;
     strlcpy(r->name, t->name, sizeof(r->name));
     uint64_t runtime = t->runtime_ns;
     if (t->state == THREAD_RUNNING && cpu_data(t->cpu)->current == t)
@@ -194,7 +239,9 @@ static void ps_collect_one(const struct thread *t, void *arg)
     r->runtime_ms = runtime / 1000000;
 }
 
-SHELL_COMMAND(ps, "ps", "list threads: pid, CPU, state (R running/ready, S sleeping, Z dead)")
+SHELL_COMMAND(ps, "ps",
+              "list threads: pid, CPU, state (R running/ready, S sleeping, Z dead), class (TS "
+              "normal, FF fifo, RR round robin), real-time priority")
 {
     if (argc != 1)
         return shell_usage(ctx);
@@ -205,11 +252,19 @@ SHELL_COMMAND(ps, "ps", "list threads: pid, CPU, state (R running/ready, S sleep
         return 1;
     }
     thread_for_each(ps_collect_one, &c);
-    int err = shell_printf(ctx, "  PID CPU S    TIME NAME\n");
-    for (size_t i = 0; i < c.n && err >= 0; i++)
-        err = shell_printf(ctx, "%5d %3u %c %5llu.%02llu %s\n", c.rows[i].pid, c.rows[i].cpu,
-                           c.rows[i].state, (unsigned long long)(c.rows[i].runtime_ms / 1000),
-                           (unsigned long long)(c.rows[i].runtime_ms / 10 % 100), c.rows[i].name);
+    /* CLS and RTPRIO as Linux's ps -o cls,rtprio shows them. */
+    static const char *const classes[] = {
+        [SCHED_NORMAL] = "TS", [SCHED_FIFO] = "FF", [SCHED_RR] = "RR"};
+    int err = shell_printf(ctx, "  PID CPU S CLS RTPRIO    TIME NAME\n");
+    for (size_t i = 0; i < c.n && err >= 0; i++) {
+        const struct ps_row *r = &c.rows[i];
+        char rtprio[4] = "-";
+        if (r->policy != SCHED_NORMAL)
+            snprintf(rtprio, sizeof(rtprio), "%u", r->rt_priority);
+        err = shell_printf(ctx, "%5d %3u %c %3s %6s %5llu.%02llu %s\n", r->pid, r->cpu, r->state,
+                           classes[r->policy], rtprio, (unsigned long long)(r->runtime_ms / 1000),
+                           (unsigned long long)(r->runtime_ms / 10 % 100), r->name);
+    }
     kfree(c.rows);
     return 0;
 }

@@ -47,7 +47,7 @@ DECLARE_EVENT_CLASS(sched_wakeup_template,
                     TP_fast_assign(
                         sched_trace_comm(__entry->comm, t);
                         __entry->pid = t->pid;
-                        __entry->prio = SCHED_TRACE_PRIO;
+                        __entry->prio = thread_trace_prio(t);
                         __entry->target_cpu = (int)t->cpu;
                     ),
                     TP_printk("comm=%s pid=%d prio=%d target_cpu=%03d",
@@ -74,11 +74,11 @@ TRACE_EVENT_WRAPPED(sched_switch,
                     TP_fast_assign(
                         sched_trace_comm(__entry->prev_comm, prev);
                         __entry->prev_pid = prev->pid;
-                        __entry->prev_prio = SCHED_TRACE_PRIO;
+                        __entry->prev_prio = thread_trace_prio(prev);
                         __entry->prev_state = sched_trace_switch_state(prev);
                         sched_trace_comm(__entry->next_comm, next);
                         __entry->next_pid = next->pid;
-                        __entry->next_prio = SCHED_TRACE_PRIO;
+                        __entry->next_prio = thread_trace_prio(next);
                     ),
                     TP_printk("prev_comm=%s prev_pid=%d prev_prio=%d prev_state=%s%s ==> next_comm=%s next_pid=%d next_prio=%d",
                               __entry->prev_comm, __entry->prev_pid, __entry->prev_prio,
@@ -109,7 +109,7 @@ TRACE_EVENT(sched_migrate_task,
             TP_fast_assign(
                 sched_trace_comm(__entry->comm, t);
                 __entry->pid = t->pid;
-                __entry->prio = SCHED_TRACE_PRIO;
+                __entry->prio = thread_trace_prio(t);
                 __entry->orig_cpu = (int)t->cpu;
                 __entry->dest_cpu = (int)dest_cpu;
             ),
@@ -129,7 +129,7 @@ DECLARE_EVENT_CLASS(sched_process_template,
                     TP_fast_assign(
                         sched_trace_comm(__entry->comm, t);
                         __entry->pid = t->pid;
-                        __entry->prio = SCHED_TRACE_PRIO;
+                        __entry->prio = thread_trace_prio(t);
                     ),
                     TP_printk("comm=%s pid=%d prio=%d",
                               __entry->comm, __entry->pid, __entry->prio))

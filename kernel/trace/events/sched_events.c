@@ -12,8 +12,6 @@
 #include "event_files.h"
 #include "trace_internal.h"
 
-#define SCHED_TRACE_PRIO 120 /* Linux's default priority, which every thread has here */
-
 /* The idle threads' comm: Linux's swapper/N, made once rather than at every switch. */
 static char sched_trace_swapper[MAX_CPUS][16];
 

@@ -8,10 +8,10 @@ CPU HWID CURRENT                TICKS   INTERRUPTS     IPIS
 $ cpus | wc -l
 ~ [2-5]
 $ ps
-  PID CPU S    TIME NAME
-~ \s+0 +0 R +[0-9]+\.[0-9]{2} <idle>
+  PID CPU S CLS RTPRIO    TIME NAME
+~ \s+0 +0 R  TS      - +[0-9]+\.[0-9]{2} <idle>
 ...
-~ \s+1 +0 R +[0-9]+\.[0-9]{2} sh
+~ \s+1 +0 R  TS      - +[0-9]+\.[0-9]{2} sh
 $ work 0.5 2
 ~ work: [0-9]+ threads on [0-9]+ CPUs for 0\.500 s: [1-9][0-9]* allocations, [1-9][0-9]* table ops \([0-9]+ contended\), [1-9][0-9]* items handed off, [1-9][0-9]* received, ([1-9][0-9]*) of \1 bit counts wrong: ok
 $ ps | grep -c work
