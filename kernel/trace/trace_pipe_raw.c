@@ -4,6 +4,9 @@
  * (ring_buffer_layout.h, rb_read_page), and reading consumes its events, as on Linux. A
  * read with nothing to return blocks like trace_pipe, ends at EOF once tracing is off and
  * something was read, and gives EAGAIN when the file was opened non-blocking.
+ *
+ * per_cpu/cpuN/snapshot_raw: the same of the snapshot's pages. The snapshot does not
+ * record, so its end is the end of the file, and a freed snapshot is an empty file.
  */
 #include <kernel/errno.h>
 #include <kernel/init.h>
@@ -15,8 +18,13 @@
 
 #include "trace_internal.h"
 
+/* A file's data: the CPU, and this bit for snapshot_raw. */
+#define RAW_SNAPSHOT 0x10000u
+
 struct raw_reader {
     unsigned cpu;
+    struct ring_buffer *snapshot; /* snapshot_raw: the buffer it reads, NULL when freed */
+    bool is_snapshot;
     size_t page_off; /* bytes of page already returned; PAGE_SIZE: none pending */
     bool read_any;
     uint8_t page[PAGE_SIZE] __aligned(8);
@@ -27,15 +35,23 @@ static int raw_open(struct pfs_file *f)
     struct raw_reader *r = kzalloc(sizeof(*r));
     if (!r)
         return -ENOMEM;
-    r->cpu = (unsigned)(uintptr_t)f->data;
+    unsigned data = (unsigned)(uintptr_t)f->data;
+    r->cpu = data & ~RAW_SNAPSHOT;
     r->page_off = PAGE_SIZE;
+    if (data & RAW_SNAPSHOT) {
+        r->is_snapshot = true;
+        r->snapshot = trace_snapshot_get(&trace_global);
+    }
     f->priv = r;
     return 0;
 }
 
 static int raw_release(struct pfs_file *f)
 {
-    kfree(f->priv);
+    struct raw_reader *r = f->priv;
+    if (r && r->is_snapshot)
+        trace_snapshot_put(&trace_global);
+    kfree(r);
     return 0;
 }
 
@@ -44,6 +60,12 @@ static ssize_t raw_read(struct pfs_file *f, char *buf, size_t len)
     struct raw_reader *r = f->priv;
 
     while (r->page_off == PAGE_SIZE) {
+        if (r->is_snapshot) {
+            if (!r->snapshot || !rb_read_page(r->snapshot, r->cpu, r->page))
+                return 0;
+            r->page_off = 0;
+            break;
+        }
         if (rb_read_page(trace_global.buffer, r->cpu, r->page)) {
             r->page_off = 0;
             r->read_any = true;
@@ -75,6 +97,9 @@ static void trace_pipe_raw_init(void)
             continue;
         snprintf(path, sizeof(path), "per_cpu/cpu%u/trace_pipe_raw", c);
         tracefs_create(path, 0444, &trace_pipe_raw_ops, NULL, NULL, (void *)(uintptr_t)c);
+        snprintf(path, sizeof(path), "per_cpu/cpu%u/snapshot_raw", c);
+        tracefs_create(path, 0444, &trace_pipe_raw_ops, NULL, NULL,
+                       (void *)(uintptr_t)(c | RAW_SNAPSHOT));
     }
 }
 LATE_INITCALL(trace_pipe_raw_init);
