@@ -213,8 +213,8 @@ SHELL_COMMAND(snapshot_torture, "snapshot_torture SECONDS [SEED]",
                  "snapshot_torture: %lu s on %u CPU%s, seed %#lx: %llu file swaps, "
                  "%llu from atomic context (%lu CPU swaps missed), %llu clears, %llu "
                  "reallocations, %llu reads; checked %lu events on %lu pages\n",
-                 seconds, cpus_online, cpus_online == 1 ? "" : "s",
-                 seed, (unsigned long long)file_swaps, (unsigned long long)atomic_swaps, missed,
+                 seconds, cpus_online, cpus_online == 1 ? "" : "s", seed,
+                 (unsigned long long)file_swaps, (unsigned long long)atomic_swaps, missed,
                  (unsigned long long)clears, (unsigned long long)reallocs,
                  (unsigned long long)checks, check.events, check.pages);
     if (!failed && check.why) {
