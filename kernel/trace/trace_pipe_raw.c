@@ -5,8 +5,9 @@
  * read with nothing to return blocks like trace_pipe, ends at EOF once tracing is off and
  * something was read, and gives EAGAIN when the file was opened non-blocking.
  *
- * per_cpu/cpuN/snapshot_raw: the same of the snapshot's pages. The snapshot does not
- * record, so its end is the end of the file, and a freed snapshot is an empty file.
+ * per_cpu/cpuN/snapshot_raw: the same of the snapshot's pages (of the snapshot allocated
+ * when the file was opened). As on Linux, a read past its last page waits like one of
+ * trace_pipe_raw, for pages a later swap brings, until interrupted.
  */
 #include <kernel/errno.h>
 #include <kernel/init.h>
@@ -60,20 +61,15 @@ static ssize_t raw_read(struct pfs_file *f, char *buf, size_t len)
     struct raw_reader *r = f->priv;
 
     while (r->page_off == PAGE_SIZE) {
-        if (r->is_snapshot) {
-            if (!r->snapshot || !rb_read_page(r->snapshot, r->cpu, r->page))
-                return 0;
-            r->page_off = 0;
-            break;
-        }
-        if (rb_read_page(trace_global.buffer, r->cpu, r->page)) {
+        struct ring_buffer *rb = r->is_snapshot ? r->snapshot : trace_global.buffer;
+        if (rb && rb_read_page(rb, r->cpu, r->page)) {
             r->page_off = 0;
             r->read_any = true;
             break;
         }
         if (f->flags & PFS_NONBLOCK)
             return -EAGAIN;
-        if (r->read_any && !rb_record_is_on(trace_global.buffer))
+        if (r->read_any && !r->is_snapshot && !rb_record_is_on(trace_global.buffer))
             return 0;
         /* Writers cannot wake readers (they run in any context): poll, as trace_pipe. */
         int err = pfs_read_wait(f, 10 * NSEC_PER_MSEC);

@@ -34,8 +34,10 @@ $ cat snapshot | head -14
 ~ \s+\S+-\d+\s+\[\d{3}\] \S{5} +\d+\.\d{6}: sched_switch: prev_comm=.* ==> next_comm=.*
 ~ \s+\S+-\d+\s+\[\d{3}\] \S{5} +\d+\.\d{6}: sched_switch: prev_comm=.* ==> next_comm=.*
 
-# The events left the live buffer: what it holds now came after the swap.
+# Reading does not consume: the same events again.
 $ echo 0 > events/sched/sched_switch/enable
+$ cat snapshot | grep -v '^#' | grep -c sched_switch
+~ [1-9]\d*
 $ cat snapshot | grep -v '^#' | grep -c sched_switch
 ~ [1-9]\d*
 $ echo 2 > snapshot; cat snapshot | head -12
@@ -51,6 +53,24 @@ $ echo 2 > snapshot; cat snapshot | head -12
 # echo 2 > snapshot : Clears snapshot buffer (but does not allocate or free)
 #                      (Doesn't have to be '2' works with any number that
 #                       is not a '0' or '1')
+$ cat per_cpu/cpu0/snapshot
+# tracer: nop
+#
+#
+# * Snapshot is allocated *
+#
+# Snapshot commands:
+# echo 0 > snapshot : Invalid for per_cpu snapshot file.
+# echo 1 > snapshot : Not supported with this kernel.
+#                     Must use main snapshot file to allocate.
+# echo 2 > snapshot : Clears this cpu's snapshot buffer (but does not allocate)
+#                      (Doesn't have to be '2' works with any number that
+#                       is not a '0' or '1')
+$ echo 2 > per_cpu/cpu0/snapshot
+$ echo abc > snapshot
+echo: write error: Invalid argument
+$ echo -1 > snapshot
+echo: write error: Invalid argument
 $ echo 0 > per_cpu/cpu0/snapshot
 echo: write error: Invalid argument
 $ echo 1 > per_cpu/cpu0/snapshot
@@ -62,3 +82,15 @@ $ echo 0 > snapshot; cat snapshot | head -6
 # * Snapshot is freed *
 #
 # Snapshot commands:
+$ cat per_cpu/cpu0/snapshot | head -4
+# tracer: nop
+#
+#
+# * Snapshot is freed *
+
+# Clearing a freed snapshot allocates nothing.
+$ echo 5 > snapshot; cat snapshot | head -4
+# tracer: nop
+#
+#
+# * Snapshot is freed *
