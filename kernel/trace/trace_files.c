@@ -255,9 +255,11 @@ static int snapshot_open(struct pfs_file *f)
 static ssize_t snapshot_write(struct pfs_file *f, const char *buf, size_t len)
 {
     unsigned long value;
-    if (tracefs_parse_ulong(buf, len, &value) != 0)
-        return -EINVAL;
-    int err = trace_snapshot_write(&trace_global, (int)(intptr_t)f->data, value);
+    /* As Linux: ERANGE for a number too big, EINVAL for anything else. */
+    int err = tracefs_parse_ulong(buf, len, &value);
+    if (err)
+        return err;
+    err = trace_snapshot_write(&trace_global, (int)(intptr_t)f->data, value);
     return err ? err : (ssize_t)len;
 }
 

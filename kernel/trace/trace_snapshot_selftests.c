@@ -38,7 +38,7 @@ static bool snap_test_ready(void)
 #define SNAP_TEST_BEGIN()                                                                          \
     do {                                                                                           \
         if (!snap_test_ready())                                                                    \
-            SKIP("a snapshot is allocated, tracing is off or markers are off");                   \
+            SKIP("a snapshot is allocated, tracing is off or markers are off");                    \
     } while (0)
 
 SELFTEST(snapshot_swap_moves_events)
@@ -99,8 +99,8 @@ SELFTEST(snapshot_swap_waits_for_writer)
  * until one write goes through: each failed write is ENOMEM, leaves no snapshot and
  * gives back every allocation it made.
  */
-static void snap_test_fail_each(struct selftest_ctx *t, struct fault_attr *attr,
-                                unsigned max_nth, unsigned step)
+static void snap_test_fail_each(struct selftest_ctx *t, struct fault_attr *attr, unsigned max_nth,
+                                unsigned step)
 {
     unsigned long verbose = attr->verbose;
     unsigned failed = 0;

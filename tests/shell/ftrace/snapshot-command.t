@@ -17,6 +17,23 @@ schedule:snapshot:count=0
 $ echo '!schedule:snapshot:0' >> set_ftrace_filter; cat set_ftrace_filter
 #### all functions enabled ####
 
+# An empty count is -1, which never fires; the same probe again adds nothing (EINVAL);
+# an unknown function is EINVAL; each removal names its own probe.
+$ echo 'schedule:snapshot:' > set_ftrace_filter; cat set_ftrace_filter
+#### all functions enabled ####
+schedule:snapshot:count=-1
+$ echo 'schedule:snapshot:3' >> set_ftrace_filter
+echo: write error: Invalid argument
+$ echo 'nosuchfn:snapshot' > set_ftrace_filter
+echo: write error: Invalid argument
+$ echo 'schedule:snapshot' >> set_ftrace_filter; cat set_ftrace_filter
+#### all functions enabled ####
+schedule:snapshot:unlimited
+schedule:snapshot:count=-1
+$ echo '!schedule:snapshot:3' >> set_ftrace_filter; echo '!schedule:snapshot' >> set_ftrace_filter
+$ cat set_ftrace_filter
+#### all functions enabled ####
+
 # Setting the command up allocated the snapshot, as Linux does.
 $ cat snapshot | head -4
 # tracer: nop

@@ -71,6 +71,16 @@ $ echo abc > snapshot
 echo: write error: Invalid argument
 $ echo -1 > snapshot
 echo: write error: Invalid argument
+$ echo 1 > snapshot extra
+echo: write error: Invalid argument
+$ echo '1 2' > snapshot
+echo: write error: Invalid argument
+$ echo ' 1' > snapshot
+echo: write error: Invalid argument
+$ echo '' > snapshot
+echo: write error: Invalid argument
+$ echo 99999999999999999999999 > snapshot
+echo: write error: Numerical result out of range
 $ echo 0 > per_cpu/cpu0/snapshot
 echo: write error: Invalid argument
 $ echo 1 > per_cpu/cpu0/snapshot
@@ -94,3 +104,8 @@ $ echo 5 > snapshot; cat snapshot | head -4
 #
 #
 # * Snapshot is freed *
+
+# A swap with tracing off leaves tracing off.
+$ echo 0 > tracing_on; echo 1 > snapshot; cat tracing_on
+0
+$ echo 1 > tracing_on; echo 0 > snapshot
