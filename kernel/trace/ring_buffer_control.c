@@ -555,8 +555,9 @@ int rb_swap_this_cpu(struct ring_buffer *a, struct ring_buffer *b)
     } else {
         /* Always in the same order, whichever buffer is passed first. */
         struct rb_cpu_buffer *first = ca < cb ? ca : cb, *second = ca < cb ? cb : ca;
-        spin_lock(&first->reader_lock);
-        spin_lock(&second->reader_lock);
+        /* Interrupts are off already; the saving forms are what every reader lock takes. */
+        unsigned long flags_first = spin_lock_irqsave(&first->reader_lock);
+        unsigned long flags_second = spin_lock_irqsave(&second->reader_lock);
         if (ca->iterators || cb->iterators) {
             err = -EBUSY;
         } else {
@@ -570,8 +571,8 @@ int rb_swap_this_cpu(struct ring_buffer *a, struct ring_buffer *b)
             rb_events_give(ca, &eb);
             rb_events_give(cb, &ea);
         }
-        spin_unlock(&second->reader_lock);
-        spin_unlock(&first->reader_lock);
+        spin_unlock_irqrestore(&second->reader_lock, flags_second);
+        spin_unlock_irqrestore(&first->reader_lock, flags_first);
     }
     /* Release: a writer that sees recording on again sees the pages it now owns. */
     __atomic_fetch_sub(&cb->record_disabled, 1, __ATOMIC_SEQ_CST);
