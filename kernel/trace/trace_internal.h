@@ -380,7 +380,6 @@ struct trace_array {
     unsigned snapshot_readers;
     volatile int snapshot_hold;
     unsigned long snapshot_missed;
-    unsigned long snapshot_taken;
     struct smp_call snapshot_calls[MAX_CPUS];
 };
 

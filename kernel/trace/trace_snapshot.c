@@ -104,8 +104,6 @@ static int snapshot_swap_all(struct trace_array *tr)
         if (todo && round > 16)
             sleep_ns(NSEC_PER_MSEC / 10);
     }
-    if (!result)
-        __atomic_fetch_add(&tr->snapshot_taken, 1, __ATOMIC_RELAXED);
     return result;
 }
 
@@ -129,6 +127,7 @@ static __noinline int tracing_snapshot_instance_cond(struct trace_array *tr)
     for (unsigned c = 0; c < MAX_CPUS; c++) {
         if (c == me || !(online & (1u << c)))
             continue;
+        /* The same two values every time: a call in flight reads them whole. */
         tr->snapshot_calls[c].fn = snapshot_async_swap;
         tr->snapshot_calls[c].arg = tr;
         /* false: a request still pending for that CPU will do for this one too. */
@@ -136,7 +135,6 @@ static __noinline int tracing_snapshot_instance_cond(struct trace_array *tr)
     }
     snapshot_async_swap(tr);
     arch_irq_restore(flags);
-    __atomic_fetch_add(&tr->snapshot_taken, 1, __ATOMIC_RELAXED);
     return 0;
 }
 
