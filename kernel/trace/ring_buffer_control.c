@@ -579,3 +579,9 @@ int rb_swap_this_cpu(struct ring_buffer *a, struct ring_buffer *b)
     __atomic_fetch_sub(&ca->record_disabled, 1, __ATOMIC_SEQ_CST);
     return err;
 }
+
+bool rb_writer_inside(struct ring_buffer *rb, unsigned cpu)
+{
+    return cpu < rb->ncpus &&
+           (__atomic_load_n(&rb->cpus[cpu]->nest, __ATOMIC_ACQUIRE) & RB_NEST_DEPTH_MASK) != 0;
+}

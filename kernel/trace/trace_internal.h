@@ -169,6 +169,8 @@ void rb_get_stats(struct ring_buffer *rb, unsigned cpu, struct rb_stats *st);
  * it lives, in ring_buffer_control.c.
  */
 int rb_swap_this_cpu(struct ring_buffer *a, struct ring_buffer *b);
+/* Whether a writer of cpu is inside rb now (a hint: it may leave or come at once). */
+bool rb_writer_inside(struct ring_buffer *rb, unsigned cpu);
 
 /* ==== the tracing core (trace.c, trace_output.c, trace_files.c) ==== */
 
@@ -347,6 +349,19 @@ enum trace_clock_id {
 
 #define TRACE_PIDS_MAX 32
 
+/*
+ * A snapshot asked of one CPU from atomic context (trace_snapshot.c): the call that swaps
+ * there, the call by which another CPU asks again once the writer the first found inside
+ * has left, and whether a request is under way (a new one then joins it).
+ */
+struct trace_snapshot_request {
+    struct smp_call swap, retry;
+    struct trace_array *tr;
+    unsigned cpu;
+    unsigned tries;
+    volatile bool pending;
+};
+
 struct trace_array {
     struct ring_buffer *buffer;
     const struct tracer *current;
@@ -374,13 +389,13 @@ struct trace_array {
      * is off for good; only swaps put events in it. readers counts its open readers (a
      * free waits for none); hold, while non-zero, makes swaps asked for from atomic
      * context leave the buffers alone (a control operation is changing them); missed
-     * counts the CPUs such swaps had to leave out; calls are their cross-CPU requests.
+     * counts the CPUs such swaps had to leave out; requests are their per-CPU state.
      */
     struct ring_buffer *volatile snapshot;
     unsigned snapshot_readers;
     volatile int snapshot_hold;
     unsigned long snapshot_missed;
-    struct smp_call snapshot_calls[MAX_CPUS];
+    struct trace_snapshot_request snapshot_requests[MAX_CPUS];
 };
 
 extern struct trace_array trace_global;
@@ -533,13 +548,15 @@ uint64_t (*trace_clock_reader(void))(void);
  * command and event trigger: any context but NMI (an NMI gets Linux's marker lines and
  * nothing else), no allocation, no waiting. This CPU swaps at once; the others swap from
  * a cross-CPU call as soon as they take it, a few microseconds later. A CPU whose call
- * arrives halfway through one of its own events, or while its buffer is being read
- * through `trace` or `snapshot`, keeps its events and counts in snapshot_missed, as
- * Linux fails such a CPU. Without a snapshot buffer it writes Linux's "*** SNAPSHOT NOT
- * ALLOCATED ***" and "*** stopping trace here!   ***" lines and turns tracing off.
+ * arrives halfway through one of its own events is asked again once that writer has left
+ * (up to TRACE_SNAPSHOT_TRIES times); one that is still busy then, or whose buffer is
+ * being read through `trace` or `snapshot`, keeps its events and counts in
+ * snapshot_missed, as Linux fails such a CPU. Without a snapshot buffer it writes Linux's "***
+ * SNAPSHOT NOT ALLOCATED ***" and "*** stopping trace here!   ***" lines and turns tracing off.
  * Returns 0, or -ENODEV without a snapshot buffer, -EBUSY in an NMI.
  */
 int tracing_snapshot(struct trace_array *tr);
+#define TRACE_SNAPSHOT_TRIES 8
 /*
  * Allocates tr's snapshot buffer (as big as the live one on every CPU) unless there is
  * one: 0 or -ENOMEM with nothing allocated. Thread context; the function command and the

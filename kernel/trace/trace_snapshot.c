@@ -44,12 +44,57 @@ static int snapshot_swap_here(struct trace_array *tr)
     return rb_swap_this_cpu(tr->buffer, spare);
 }
 
-/* The cross-CPU call of a swap asked for from atomic context. */
+/*
+ * Swaps asked for from atomic context. The call on the CPU itself cannot wait for a
+ * writer it interrupted (that writer is below it on the same stack), so it hands the
+ * request to another CPU, which watches the writer leave and sends the call again; a new
+ * request for a CPU while one is under way joins it, so a CPU never swaps twice for one
+ * snapshot.
+ */
+static void snapshot_request_done(struct trace_snapshot_request *req, bool missed)
+{
+    if (missed)
+        __atomic_fetch_add(&req->tr->snapshot_missed, 1, __ATOMIC_RELAXED);
+    req->tries = 0;
+    __atomic_store_n(&req->pending, false, __ATOMIC_RELEASE);
+}
+
+/* Another online CPU than cpu, to watch it; cpu itself when there is none. */
+static unsigned snapshot_watcher_for(unsigned cpu)
+{
+    cpumask_t others = cpu_online_mask() & ~(1u << cpu);
+    return others ? (unsigned)__builtin_ctz(others) : cpu;
+}
+
 static void snapshot_async_swap(void *arg)
 {
-    struct trace_array *tr = arg;
-    if (READ_ONCE(tr->snapshot_hold) || snapshot_swap_here(tr) != 0)
-        __atomic_fetch_add(&tr->snapshot_missed, 1, __ATOMIC_RELAXED);
+    struct trace_snapshot_request *req = arg;
+    struct trace_array *tr = req->tr;
+    if (READ_ONCE(tr->snapshot_hold)) {
+        snapshot_request_done(req, true);
+        return;
+    }
+    int err = snapshot_swap_here(tr);
+    unsigned watcher = snapshot_watcher_for(req->cpu);
+    if (err == -EAGAIN && watcher != req->cpu && req->tries < TRACE_SNAPSHOT_TRIES) {
+        req->tries++;
+        smp_call_async(watcher, &req->retry);
+        return;
+    }
+    snapshot_request_done(req, err != 0);
+}
+
+/* On the watching CPU, interrupts off: a writer's event takes well under this. */
+#define SNAPSHOT_WATCH_NS 50000
+
+static void snapshot_async_retry(void *arg)
+{
+    struct trace_snapshot_request *req = arg;
+    struct ring_buffer *live = req->tr->buffer;
+    uint64_t until = clock_ns() + SNAPSHOT_WATCH_NS;
+    while (rb_writer_inside(live, req->cpu) && clock_ns() < until)
+        arch_cpu_relax();
+    smp_call_async(req->cpu, &req->swap);
 }
 
 /*
@@ -107,6 +152,19 @@ static int snapshot_swap_all(struct trace_array *tr)
     return result;
 }
 
+/* The same values every time: a call of an earlier request still running reads them
+ * whole. */
+static void snapshot_request_init(struct trace_snapshot_request *req, struct trace_array *tr,
+                                  unsigned cpu)
+{
+    req->tr = tr;
+    req->cpu = cpu;
+    req->swap.fn = snapshot_async_swap;
+    req->swap.arg = req;
+    req->retry.fn = snapshot_async_retry;
+    req->retry.arg = req;
+}
+
 /* Linux's marker lines carry the name of the function that writes them. */
 static __noinline int tracing_snapshot_instance_cond(struct trace_array *tr)
 {
@@ -125,15 +183,26 @@ static __noinline int tracing_snapshot_instance_cond(struct trace_array *tr)
     unsigned me = this_cpu_id();
     cpumask_t online = cpu_online_mask();
     for (unsigned c = 0; c < MAX_CPUS; c++) {
-        if (c == me || !(online & (1u << c)))
+        struct trace_snapshot_request *req = &tr->snapshot_requests[c];
+        if (c == me || !(online & (1u << c)) ||
+            __atomic_exchange_n(&req->pending, true, __ATOMIC_ACQ_REL))
             continue;
-        /* The same two values every time: a call in flight reads them whole. */
-        tr->snapshot_calls[c].fn = snapshot_async_swap;
-        tr->snapshot_calls[c].arg = tr;
-        /* false: a request still pending for that CPU will do for this one too. */
-        smp_call_async(c, &tr->snapshot_calls[c]);
+        snapshot_request_init(req, tr, c);
+        smp_call_async(c, &req->swap);
     }
-    snapshot_async_swap(tr);
+    /* This CPU at once, unless the caller interrupted one of its writers (an event
+     * trigger in an interrupt): then, as for the others, a watcher asks again. */
+    int err = READ_ONCE(tr->snapshot_hold) ? -EBUSY : snapshot_swap_here(tr);
+    struct trace_snapshot_request *mine = &tr->snapshot_requests[me];
+    unsigned watcher = snapshot_watcher_for(me);
+    if (err == -EAGAIN && watcher != me &&
+        !__atomic_exchange_n(&mine->pending, true, __ATOMIC_ACQ_REL)) {
+        snapshot_request_init(mine, tr, me);
+        mine->tries = 1;
+        smp_call_async(watcher, &mine->retry);
+    } else if (err) {
+        __atomic_fetch_add(&tr->snapshot_missed, 1, __ATOMIC_RELAXED);
+    }
     arch_irq_restore(flags);
     return 0;
 }
