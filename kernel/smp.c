@@ -16,9 +16,7 @@
 #include <kernel/time.h>
 
 struct call_entry {
-    struct list_node node;
-    void (*fn)(void *arg);
-    void *arg;
+    struct smp_call call;
     volatile bool done;
     bool free_when_done;
 };
@@ -59,8 +57,15 @@ static void call_function_ipi(struct pt_regs *regs, void *arg)
         spin_unlock(&q->lock);
         if (!n)
             break;
-        struct call_entry *c = list_entry(n, struct call_entry, node);
-        c->fn(c->arg);
+        struct smp_call *sc = list_entry(n, struct smp_call, node);
+        if (sc->caller_owned) {
+            /* Queueable again from here: a request made while fn runs is not lost. */
+            __atomic_store_n(&sc->queued, false, __ATOMIC_RELEASE);
+            sc->fn(sc->arg);
+            continue;
+        }
+        struct call_entry *c = list_entry(sc, struct call_entry, call);
+        c->call.fn(c->call.arg);
         if (c->free_when_done)
             kfree(c);
         else
@@ -113,12 +118,13 @@ void smp_call_function(cpumask_t mask, void (*fn)(void *arg), void *arg, bool wa
         struct call_entry *c = wait ? &entries[cpu] : kmalloc(sizeof(*c));
         if (!c)
             panic("smp_call_function: out of memory");
-        c->fn = fn;
-        c->arg = arg;
+        c->call.fn = fn;
+        c->call.arg = arg;
+        c->call.caller_owned = false;
         c->done = false;
         c->free_when_done = !wait;
         unsigned long flags = spin_lock_irqsave(&call_queues[cpu].lock);
-        list_add_tail(&call_queues[cpu].calls, &c->node);
+        list_add_tail(&call_queues[cpu].calls, &c->call.node);
         spin_unlock_irqrestore(&call_queues[cpu].lock, flags);
         arch_send_ipi(cpu_data(cpu)->hw_id, ARCH_IPI_CALL_FUNCTION);
     }
@@ -136,6 +142,19 @@ void smp_call_function(cpumask_t mask, void (*fn)(void *arg), void *arg, bool wa
         }
     }
     this_cpu()->preempt_count--;
+}
+
+bool smp_call_async(unsigned cpu, struct smp_call *c)
+{
+    ASSERT(cpu < MAX_CPUS && cpu_data(cpu)->online);
+    if (__atomic_exchange_n(&c->queued, true, __ATOMIC_ACQ_REL))
+        return false;
+    c->caller_owned = true;
+    unsigned long flags = spin_lock_irqsave(&call_queues[cpu].lock);
+    list_add_tail(&call_queues[cpu].calls, &c->node);
+    spin_unlock_irqrestore(&call_queues[cpu].lock, flags);
+    arch_send_ipi(cpu_data(cpu)->hw_id, ARCH_IPI_CALL_FUNCTION);
+    return true;
 }
 
 void smp_call_function_single(unsigned cpu, void (*fn)(void *arg), void *arg, bool wait)

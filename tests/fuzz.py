@@ -44,6 +44,7 @@ EXCLUDED = {
     "graph_mismatch_test": "breaks the graph tracer on purpose",
     "selftest": "minutes long", "bench": "minutes long",
     "ftrace_torture": "run by its own tests", "graph_torture": "run by its own tests",
+    "snapshot_torture": "run by its own tests",
 }
 
 NUMBERS = ["0", "1", "-1", "2", "3", "7", "15", "100", "4096", "65535", "2147483647",
@@ -54,7 +55,9 @@ WORDS = ["work_*", "kfree", "*", "!kfree", "*lock*", "k?alloc", "ftrace_test_tar
          "ftrace_test_target_hot", "nosuchfunc", "[ab]*", "*[", "\\*", "sched*", "shell_*",
          "ftrace_test_target:traceoff", "ftrace_test_target_hot:traceon:3",
          "kfree:stacktrace:2", "!kfree:stacktrace:0", "*:dump", "pfs_*:cpudump",
-         "ftrace_test_target:nosuchcmd", ":mod:foo", "!", "!!", "!*", "a:b:c:d"]
+         "ftrace_test_target:nosuchcmd", ":mod:foo", "!", "!!", "!*", "a:b:c:d",
+         "ftrace_test_target:snapshot", "work_*:snapshot:3", "!ftrace_test_target:snapshot",
+         "ftrace_test_target_hot:snapshot:", "!work_*:snapshot:0", "x:snapshot:y"]
 TRACERS = ["function", "function_graph", "nop", "blk", "functio", "function_graph "]
 EVENTS = ["sched:*", "*:*", "sched_switch", "!sched:sched_switch", "irq:", ":", "*",
           "nosuch:event", "irq_vectors:local_timer_entry", "sched:sched_w*", "!*:*",
@@ -88,12 +91,14 @@ FILES = {
     "options/funcgraph-irqs": NUMBERS, "options/event-fork": NUMBERS,
     "options/function-fork": NUMBERS, "/proc/sys/kernel/stack_tracer_enabled": NUMBERS,
     "available_tracers": TRACERS, "events/header_page": NUMBERS, "README": WORDS,
+    "snapshot": NUMBERS, "per_cpu/cpu0/snapshot": NUMBERS,
 }
 READ_ONLY_SAFE = ["available_filter_functions", "enabled_functions", "trace",
                   "per_cpu/cpu0/stats", "trace_stat/function0", "stack_trace", "error_log",
                   "saved_cmdlines", "saved_tgids", "printk_formats", "events/header_event",
                   "dyn_ftrace_total_info", "/proc/kallsyms", "/proc/meminfo", "nosuchfile",
-                  "events/sched/sched_switch/format", "options", "/", "events"]
+                  "events/sched/sched_switch/format", "options", "/", "events", "snapshot",
+                  "per_cpu/cpu0/snapshot"]
 
 
 class Generator:

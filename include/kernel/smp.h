@@ -2,6 +2,7 @@
 #define KERNEL_SMP_H
 
 #include <kernel/compiler.h>
+#include <kernel/list.h>
 #include <kernel/percpu.h>
 
 typedef uint32_t cpumask_t; /* bit n = CPU n; MAX_CPUS <= 32 */
@@ -21,6 +22,22 @@ void smp_init_ipis(void);
  */
 void smp_call_function(cpumask_t mask, void (*fn)(void *arg), void *arg, bool wait);
 void smp_call_function_single(unsigned cpu, void (*fn)(void *arg), void *arg, bool wait);
+
+/*
+ * A cross-CPU call whose storage the caller owns and keeps, for callers that may neither
+ * allocate nor wait: any context but NMI. smp_call_async queues c for cpu (another CPU
+ * than the caller's) and returns true, or returns false when c is still queued from an
+ * earlier call, which then stands for both. fn(arg) runs there in interrupt context with
+ * interrupts off; c may be queued again from the moment fn starts.
+ */
+struct smp_call {
+    struct list_node node;
+    void (*fn)(void *arg);
+    void *arg;
+    volatile bool queued;
+    bool caller_owned; /* set by smp_call_async; smp_call_function's own entries clear it */
+};
+bool smp_call_async(unsigned cpu, struct smp_call *c);
 
 /*
  * One broadcast sync round: every other online CPU takes an interrupt (whose return

@@ -1,7 +1,8 @@
 /*
  * The filter commands of set_ftrace_filter: `func:traceon[:N]`, `func:traceoff[:N]`,
- * `func:stacktrace[:N]`, `func:dump` and `func:cpudump`, with Linux 6.1's semantics (the
- * dumps themselves are in trace_dump.c).
+ * `func:stacktrace[:N]`, `func:snapshot[:N]`, `func:dump` and `func:cpudump`, with Linux
+ * 6.1's semantics (the dumps themselves are in trace_dump.c, the snapshot in
+ * trace_snapshot.c).
  *
  * As in Linux, a command with a count and the same command without one are two separate
  * probe kinds: `!f:traceoff` removes the unlimited probe and `!f:traceoff:0` the counted
@@ -28,6 +29,8 @@ enum probe_kind {
     PROBE_TRACEOFF_COUNT,
     PROBE_STACKTRACE,
     PROBE_STACKTRACE_COUNT,
+    PROBE_SNAPSHOT,
+    PROBE_SNAPSHOT_COUNT,
     PROBE_DUMP,
     PROBE_CPUDUMP,
     PROBE_KINDS,
@@ -137,6 +140,26 @@ static void probe_stacktrace_count(long *count, unsigned long ip, unsigned long 
     trace_stack_from(ip, parent_slot, 1);
 }
 
+static void probe_snapshot(long *count, unsigned long ip, unsigned long parent_ip,
+                           unsigned long *parent_slot)
+{
+    tracing_snapshot(&trace_global);
+}
+
+/* As Linux: whether tracing is on or not, each hit while the count is above 0 takes one. */
+static void probe_snapshot_count(long *count, unsigned long ip, unsigned long parent_ip,
+                                 unsigned long *parent_slot)
+{
+    long old = READ_ONCE(*count);
+
+    do {
+        if (old <= 0)
+            return;
+    } while (!__atomic_compare_exchange_n(count, &old, old - 1, false, __ATOMIC_RELAXED,
+                                          __ATOMIC_RELAXED));
+    tracing_snapshot(&trace_global);
+}
+
 static void probe_dump(long *count, unsigned long ip, unsigned long parent_ip,
                        unsigned long *parent_slot)
 {
@@ -165,6 +188,8 @@ static const struct probe_kind_def probe_defs[PROBE_KINDS] = {
     [PROBE_TRACEOFF_COUNT] = {"traceoff", true, probe_traceoff_count},
     [PROBE_STACKTRACE] = {"stacktrace", false, probe_stacktrace},
     [PROBE_STACKTRACE_COUNT] = {"stacktrace", true, probe_stacktrace_count},
+    [PROBE_SNAPSHOT] = {"snapshot", false, probe_snapshot},
+    [PROBE_SNAPSHOT_COUNT] = {"snapshot", true, probe_snapshot_count},
     [PROBE_DUMP] = {"dump", true, probe_dump},
     [PROBE_CPUDUMP] = {"cpudump", false, probe_cpudump},
 };
@@ -450,6 +475,23 @@ static int probe_stacktrace_cmd(const char *glob, const char *param, bool remove
     return probe_command(PROBE_STACKTRACE, glob, param, remove);
 }
 
+/* As Linux, setting the command up allocates the snapshot it will take (and a removal
+ * leaves it allocated). */
+static int probe_snapshot_cmd(const char *glob, const char *param, bool remove)
+{
+    long count;
+
+    if (!remove) {
+        /* A bad count is refused before anything is allocated. */
+        int err = param ? probe_parse_count(param, &count) : 0;
+        if (!err)
+            err = tracing_alloc_snapshot(&trace_global);
+        if (err)
+            return err;
+    }
+    return probe_command(PROBE_SNAPSHOT, glob, param, remove);
+}
+
 /* dump dumps once whatever the parameter says; both dumps must not allocate when they fire. */
 static int probe_dump_command(enum probe_kind k, const char *glob, bool remove)
 {
@@ -509,6 +551,7 @@ static int probe_show(struct seqbuf *s)
 FTRACE_FILTER_COMMAND(traceon, .name = "traceon", .func = probe_traceon_cmd, .show = probe_show);
 FTRACE_FILTER_COMMAND(traceoff, .name = "traceoff", .func = probe_traceoff_cmd);
 FTRACE_FILTER_COMMAND(stacktrace, .name = "stacktrace", .func = probe_stacktrace_cmd);
+FTRACE_FILTER_COMMAND(snapshot, .name = "snapshot", .func = probe_snapshot_cmd);
 FTRACE_FILTER_COMMAND(dump, .name = "dump", .func = probe_dump_cmd);
 FTRACE_FILTER_COMMAND(cpudump, .name = "cpudump", .func = probe_cpudump_cmd);
 

@@ -450,3 +450,138 @@ void rb_get_stats(struct ring_buffer *rb, unsigned cpu, struct rb_stats *st)
     st->bytes = bytes_written - bytes_overrun - bytes_read;
     st->now_ts = rb_clock(rb);
 }
+
+/*
+ * Swapping one CPU's events between two buffers (the snapshot).
+ *
+ * The events move, not the per-CPU structures: every writer of a CPU reaches that CPU's
+ * structure through a pointer it may have loaded before the swap (struct percpu's
+ * trace_buffer, rb->cpus[]), so the structure must stay where it is and stay the live
+ * one. What a structure owns (its pages and every pointer and count describing them)
+ * changes hands instead, while nothing can touch either side:
+ *
+ *  - The swap runs on the CPU itself with interrupts off, so no writer of that CPU can
+ *    start, except in an NMI, which runs to its end before the swap resumes.
+ *  - Both sides' recording is turned off with a locked add (a full barrier) before their
+ *    `nest` counts are read. A writer counts itself in before it reads the disable
+ *    counter (rb_reserve_on), so a writer that saw recording on is counted, and one that
+ *    comes later (an NMI, or a writer that had loaded the structure's address when the
+ *    swap interrupted it) sees recording off and leaves without touching the pages.
+ *  - A count above zero means the swap interrupted a writer halfway through an event:
+ *    the swap does nothing and says -EAGAIN, so that the event is never torn between
+ *    two buffers. The caller tries again once that writer has gone on.
+ *  - Readers hold a side's reader lock while they look at its pages; the swap holds both.
+ *    An open iterator keeps positions into the pages: -EBUSY, as for a resize.
+ *  - read_gen changes on both sides, so a consuming reader's notion of where it was
+ *    starts over on each.
+ *
+ * Nothing allocates, waits for another CPU or takes a lock a writer takes, so it can run
+ * from a cross-CPU call on behalf of any context.
+ */
+struct rb_cpu_events {
+    struct rb_page *tail_page, *commit_page, *head_page, *reader_page;
+    uint64_t before_ts, last_ts, read_ts;
+    unsigned long written, bytes_written, overrun, bytes_overrun, commit_overrun, dropped;
+    unsigned long read, bytes_read, last_overrun, lost_events;
+    unsigned nr_pages;
+    struct rb_page *pages;
+};
+
+static void rb_events_take(struct rb_cpu_events *e, const struct rb_cpu_buffer *cb)
+{
+    *e = (struct rb_cpu_events){
+        .tail_page = cb->tail_page,
+        .commit_page = cb->commit_page,
+        .head_page = cb->head_page,
+        .reader_page = cb->reader_page,
+        .before_ts = cb->before_ts,
+        .last_ts = cb->last_ts,
+        .read_ts = cb->read_ts,
+        .written = cb->written,
+        .bytes_written = cb->bytes_written,
+        .overrun = cb->overrun,
+        .bytes_overrun = cb->bytes_overrun,
+        .commit_overrun = cb->commit_overrun,
+        .dropped = cb->dropped,
+        .read = cb->read,
+        .bytes_read = cb->bytes_read,
+        .last_overrun = cb->last_overrun,
+        .lost_events = cb->lost_events,
+        .nr_pages = cb->nr_pages,
+        .pages = cb->pages,
+    };
+}
+
+static void rb_events_give(struct rb_cpu_buffer *cb, const struct rb_cpu_events *e)
+{
+    cb->tail_page = e->tail_page;
+    __atomic_store_n(&cb->commit_page, e->commit_page, __ATOMIC_RELEASE);
+    RB_STORE(cb->head_page, e->head_page);
+    cb->reader_page = e->reader_page;
+    cb->before_ts = e->before_ts;
+    cb->last_ts = e->last_ts;
+    cb->read_ts = e->read_ts;
+    RB_STORE(cb->written, e->written);
+    RB_STORE(cb->bytes_written, e->bytes_written);
+    RB_STORE(cb->overrun, e->overrun);
+    RB_STORE(cb->bytes_overrun, e->bytes_overrun);
+    RB_STORE(cb->commit_overrun, e->commit_overrun);
+    RB_STORE(cb->dropped, e->dropped);
+    RB_STORE(cb->read, e->read);
+    RB_STORE(cb->bytes_read, e->bytes_read);
+    cb->last_overrun = e->last_overrun;
+    cb->lost_events = e->lost_events;
+    cb->nr_pages = e->nr_pages;
+    cb->pages = e->pages;
+    cb->read_gen++;
+}
+
+int rb_swap_this_cpu(struct ring_buffer *a, struct ring_buffer *b)
+{
+    unsigned cpu = this_cpu_id();
+    /* Times of two clocks must not mix on one CPU's pages. */
+    if (cpu >= a->ncpus || cpu >= b->ncpus || a == b ||
+        __atomic_load_n(&a->clock, __ATOMIC_RELAXED) !=
+            __atomic_load_n(&b->clock, __ATOMIC_RELAXED))
+        return -EINVAL;
+    struct rb_cpu_buffer *ca = a->cpus[cpu], *cb = b->cpus[cpu];
+    __atomic_fetch_add(&ca->record_disabled, 1, __ATOMIC_SEQ_CST);
+    __atomic_fetch_add(&cb->record_disabled, 1, __ATOMIC_SEQ_CST);
+    int err = 0;
+    if ((__atomic_load_n(&ca->nest, __ATOMIC_ACQUIRE) |
+         __atomic_load_n(&cb->nest, __ATOMIC_ACQUIRE)) &
+        RB_NEST_DEPTH_MASK) {
+        err = -EAGAIN;
+    } else {
+        /* Always in the same order, whichever buffer is passed first. */
+        struct rb_cpu_buffer *first = ca < cb ? ca : cb, *second = ca < cb ? cb : ca;
+        /* Interrupts are off already; the saving forms are what every reader lock takes. */
+        unsigned long flags_first = spin_lock_irqsave(&first->reader_lock);
+        unsigned long flags_second = spin_lock_irqsave(&second->reader_lock);
+        if (ca->iterators || cb->iterators) {
+            err = -EBUSY;
+        } else {
+            /* Writers nested into one that then found recording off left their events
+             * for the next outermost commit: commit them now, there is no writer. */
+            rb_advance_commit(ca);
+            rb_advance_commit(cb);
+            struct rb_cpu_events ea, eb;
+            rb_events_take(&ea, ca);
+            rb_events_take(&eb, cb);
+            rb_events_give(ca, &eb);
+            rb_events_give(cb, &ea);
+        }
+        spin_unlock_irqrestore(&second->reader_lock, flags_second);
+        spin_unlock_irqrestore(&first->reader_lock, flags_first);
+    }
+    /* Release: a writer that sees recording on again sees the pages it now owns. */
+    __atomic_fetch_sub(&cb->record_disabled, 1, __ATOMIC_SEQ_CST);
+    __atomic_fetch_sub(&ca->record_disabled, 1, __ATOMIC_SEQ_CST);
+    return err;
+}
+
+bool rb_writer_inside(struct ring_buffer *rb, unsigned cpu)
+{
+    return cpu < rb->ncpus &&
+           (__atomic_load_n(&rb->cpus[cpu]->nest, __ATOMIC_ACQUIRE) & RB_NEST_DEPTH_MASK) != 0;
+}

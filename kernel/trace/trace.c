@@ -83,6 +83,7 @@ static const struct {
                                      ARCH_TRACE_CLOCKS};
 
 uint64_t trace_clock_read(void) { return trace_clocks[trace_global.clock].read(); }
+uint64_t (*trace_clock_reader(void))(void) { return trace_clocks[trace_global.clock].read; }
 const char *trace_clock_name(enum trace_clock_id id) { return trace_clocks[id].name; }
 bool trace_clock_is_ns(void) { return trace_clocks[trace_global.clock].ns; }
 
@@ -94,6 +95,7 @@ int trace_set_clock(const char *name)
         trace_global.clock = i;
         /* Times of two clocks do not mix: the buffer is cleared, as Linux does. */
         rb_set_clock(trace_global.buffer, trace_clocks[i].read);
+        trace_snapshot_clock_changed(&trace_global);
         return 0;
     }
     return -EINVAL;
@@ -363,16 +365,22 @@ int trace_resize(int cpu, unsigned long kb)
         return -EINVAL;
     if (kb > (1UL << 30) / 1024)
         return -ENOMEM;
-    return rb_resize(trace_global.buffer, cpu, kb * 1024);
+    return trace_buffers_resize(&trace_global, cpu, kb * 1024);
 }
 
 /* ---- the merging iterator ---- */
 
 struct trace_iter *trace_iter_open(bool consume, int cpu_only)
 {
+    return trace_iter_open_buffer(trace_global.buffer, consume, cpu_only);
+}
+
+struct trace_iter *trace_iter_open_buffer(struct ring_buffer *rb, bool consume, int cpu_only)
+{
     struct trace_iter *it = kzalloc(sizeof(*it));
     if (!it)
         return NULL;
+    it->buffer = rb;
     it->consume = consume;
     it->cpu_only = cpu_only;
     /* Everything a read needs is allocated here: a CPU whose iterator or record slot
@@ -382,7 +390,7 @@ struct trace_iter *trace_iter_open(bool consume, int cpu_only)
             continue;
         it->head[c] = kmalloc(sizeof(struct rb_record));
         if (!consume)
-            it->iters[c] = rb_iter_start(trace_global.buffer, c);
+            it->iters[c] = rb_iter_start(rb, c);
         if (!it->head[c] || (!consume && !it->iters[c])) {
             trace_iter_close(it);
             return NULL;
@@ -420,7 +428,7 @@ static bool iter_fill(struct trace_iter *it, unsigned c)
         return false;
     if (it->consume) {
         unsigned long lost = 0;
-        if (!rb_consume(trace_global.buffer, c, r, &lost))
+        if (!rb_consume(it->buffer, c, r, &lost))
             return false;
         it->lost[c] += lost;
     } else {

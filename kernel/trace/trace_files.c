@@ -92,7 +92,8 @@ TRACEFS_FILE(tracing_on, .path = "tracing_on", .mode = 0644, .show = show_tracin
 /* ---- trace, trace_pipe (all CPUs or one) ---- */
 
 struct trace_reader {
-    struct trace_iter *iter;
+    struct trace_iter *iter; /* NULL for a snapshot that was freed when it was opened */
+    bool snapshot;           /* a reader of snapshot: its buffer, and its help text */
     struct seqbuf pending;
     size_t pending_off;
     bool header_done;
@@ -129,10 +130,36 @@ static int reader_release(struct pfs_file *f)
     struct trace_reader *r = f->priv;
     if (r) {
         trace_iter_close(r->iter);
+        if (r->snapshot)
+            trace_snapshot_put(&trace_global);
         seqbuf_free(&r->pending);
         kfree(r);
     }
     return 0;
+}
+
+/* Linux's text in place of the header while the snapshot holds nothing to show. */
+static void produce_snapshot_help(struct trace_reader *r)
+{
+    struct seqbuf *s = &r->pending;
+    seq_puts(s, tracing_snapshot_allocated(&trace_global) ? "#\n# * Snapshot is allocated *\n#\n"
+                                                          : "#\n# * Snapshot is freed *\n#\n");
+    seq_puts(s, "# Snapshot commands:\n");
+    if (r->cpu < 0) {
+        seq_puts(s, "# echo 0 > snapshot : Clears and frees snapshot buffer\n"
+                    "# echo 1 > snapshot : Allocates snapshot buffer, if not already allocated.\n"
+                    "#                      Takes a snapshot of the main buffer.\n"
+                    "# echo 2 > snapshot : Clears snapshot buffer (but does not allocate or free)\n"
+                    "#                      (Doesn't have to be '2' works with any number that\n"
+                    "#                       is not a '0' or '1')\n");
+        return;
+    }
+    seq_puts(s, "# echo 0 > snapshot : Invalid for per_cpu snapshot file.\n"
+                "# echo 1 > snapshot : Not supported with this kernel.\n"
+                "#                     Must use main snapshot file to allocate.\n"
+                "# echo 2 > snapshot : Clears this cpu's snapshot buffer (but does not allocate)\n"
+                "#                      (Doesn't have to be '2' works with any number that\n"
+                "#                       is not a '0' or '1')\n");
 }
 
 static void produce_header(struct trace_reader *r)
@@ -142,16 +169,18 @@ static void produce_header(struct trace_reader *r)
     if (ftrace_is_dead())
         seq_puts(&r->pending, "# WARNING: FUNCTION TRACING IS CORRUPTED\n"
                               "#          MAY BE MISSING FUNCTION EVENTS\n");
-    if (t && t->print_header)
+    if (r->snapshot && (!r->iter || trace_snapshot_empty(&trace_global, r->cpu)))
+        produce_snapshot_help(r);
+    else if (t && t->print_header)
         t->print_header(r->iter, &r->pending);
     else if (trace_opt(TRACE_OPT_CONTEXT_INFO))
-        trace_print_func_header(&r->pending, -1);
+        trace_print_func_header_of(r->iter->buffer, &r->pending, -1);
 }
 
 /* Formats the next event into pending; false when there is none now. */
 static bool produce_event(struct trace_reader *r)
 {
-    return trace_iter_print_next(r->iter, &r->pending, trace_format_default);
+    return r->iter && trace_iter_print_next(r->iter, &r->pending, trace_format_default);
 }
 
 static ssize_t reader_read(struct pfs_file *f, char *buf, size_t len)
@@ -177,7 +206,7 @@ static ssize_t reader_read(struct pfs_file *f, char *buf, size_t len)
             r->read_any = true;
             continue;
         }
-        if (!r->iter->consume || done > 0)
+        if (!r->iter || !r->iter->consume || done > 0)
             break;
         if (f->flags & PFS_NONBLOCK)
             return -EAGAIN;
@@ -196,6 +225,47 @@ static ssize_t reader_read(struct pfs_file *f, char *buf, size_t len)
 
 static ssize_t discard_write(struct pfs_file *f, const char *buf, size_t len) { return len; }
 
+/*
+ * snapshot and per_cpu/cpuN/snapshot: read as `trace` is (never consuming, and never
+ * stopping the live buffer: the snapshot does not record), written with a number.
+ */
+static int snapshot_open(struct pfs_file *f)
+{
+    int cpu = (int)(intptr_t)f->data;
+    if (!(f->flags & PFS_READ))
+        return 0;
+    struct trace_reader *r = kzalloc(sizeof(*r));
+    if (!r)
+        return -ENOMEM;
+    r->cpu = cpu;
+    r->snapshot = true;
+    struct ring_buffer *rb = trace_snapshot_get(&trace_global);
+    if (rb) {
+        r->iter = trace_iter_open_buffer(rb, false, cpu);
+        if (!r->iter) {
+            trace_snapshot_put(&trace_global);
+            kfree(r);
+            return -ENOMEM;
+        }
+    }
+    f->priv = r;
+    return 0;
+}
+
+static ssize_t snapshot_write(struct pfs_file *f, const char *buf, size_t len)
+{
+    unsigned long value;
+    /* As Linux: ERANGE for a number too big, EINVAL for anything else. */
+    int err = tracefs_parse_ulong(buf, len, &value);
+    if (err)
+        return err;
+    err = trace_snapshot_write(&trace_global, (int)(intptr_t)f->data, value);
+    return err ? err : (ssize_t)len;
+}
+
+static const struct pfs_ops snapshot_ops = {
+    .open = snapshot_open, .read = reader_read, .write = snapshot_write, .release = reader_release};
+
 static const struct pfs_ops trace_ops = {
     .open = trace_open, .read = reader_read, .write = discard_write, .release = reader_release};
 static const struct pfs_ops trace_pipe_ops = {
@@ -204,6 +274,7 @@ static const struct pfs_ops trace_pipe_ops = {
 TRACEFS_FILE(trace, .path = "trace", .mode = 0644, .ops = &trace_ops, .data = (void *)-1L);
 TRACEFS_FILE(trace_pipe, .path = "trace_pipe", .mode = 0444, .ops = &trace_pipe_ops,
              .data = (void *)-1L);
+TRACEFS_FILE(snapshot, .path = "snapshot", .mode = 0644, .ops = &snapshot_ops, .data = (void *)-1L);
 
 /* ---- buffer sizes and per-CPU stats ---- */
 
@@ -479,6 +550,8 @@ static void trace_files_init(void)
         tracefs_create(path, 0644, &trace_ops, NULL, NULL, cpu);
         snprintf(path, sizeof(path), "per_cpu/cpu%u/trace_pipe", c);
         tracefs_create(path, 0444, &trace_pipe_ops, NULL, NULL, cpu);
+        snprintf(path, sizeof(path), "per_cpu/cpu%u/snapshot", c);
+        tracefs_create(path, 0644, &snapshot_ops, NULL, NULL, cpu);
         snprintf(path, sizeof(path), "per_cpu/cpu%u/stats", c);
         tracefs_create(path, 0444, NULL, show_stats, NULL, cpu);
         snprintf(path, sizeof(path), "per_cpu/cpu%u/buffer_size_kb", c);

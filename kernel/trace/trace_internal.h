@@ -16,6 +16,7 @@
 #include <kernel/mm.h>
 #include <kernel/percpu.h>
 #include <kernel/pseudofs.h>
+#include <kernel/smp.h>
 #include <kernel/thread.h>
 
 /* ==== the ring buffer (ring_buffer.c) ==== */
@@ -157,6 +158,19 @@ bool rb_read_page(struct ring_buffer *rb, unsigned cpu, void *out_page);
 unsigned rb_page_events(const void *page, unsigned long *lost);
 
 void rb_get_stats(struct ring_buffer *rb, unsigned cpu, struct rb_stats *st);
+
+/*
+ * Swaps the current CPU's events (pages, positions, counts) between a and b, which must
+ * have the same clock; each keeps its per-CPU structure, so writers holding its address
+ * go on writing to the live side. Call on that CPU with interrupts off (from a cross-CPU
+ * call). 0; -EAGAIN when the call interrupted a writer of this CPU halfway through an
+ * event (nothing changed: try again after it returned); -EBUSY while an iterator is open
+ * on either side; -EINVAL for a CPU either buffer lacks. The protocol is described where
+ * it lives, in ring_buffer_control.c.
+ */
+int rb_swap_this_cpu(struct ring_buffer *a, struct ring_buffer *b);
+/* Whether a writer of cpu is inside rb now (a hint: it may leave or come at once). */
+bool rb_writer_inside(struct ring_buffer *rb, unsigned cpu);
 
 /* ==== the tracing core (trace.c, trace_output.c, trace_files.c) ==== */
 
@@ -335,6 +349,19 @@ enum trace_clock_id {
 
 #define TRACE_PIDS_MAX 32
 
+/*
+ * A snapshot asked of one CPU from atomic context (trace_snapshot.c): the call that swaps
+ * there, the call by which another CPU asks again once the writer the first found inside
+ * has left, and whether a request is under way (a new one then joins it).
+ */
+struct trace_snapshot_request {
+    struct smp_call swap, retry;
+    struct trace_array *tr;
+    unsigned cpu;
+    unsigned tries;
+    volatile bool pending;
+};
+
 struct trace_array {
     struct ring_buffer *buffer;
     const struct tracer *current;
@@ -357,6 +384,18 @@ struct trace_array {
     };
     int pids[TRACE_PIDS_MAX];
     int notrace_pids[TRACE_PIDS_MAX];
+    /*
+     * The snapshot (trace_snapshot.c): a second buffer, NULL while freed, whose recording
+     * is off for good; only swaps put events in it. readers counts its open readers (a
+     * free waits for none); hold, while non-zero, makes swaps asked for from atomic
+     * context leave the buffers alone (a control operation is changing them); missed
+     * counts the CPUs such swaps had to leave out; requests are their per-CPU state.
+     */
+    struct ring_buffer *volatile snapshot;
+    unsigned snapshot_readers;
+    volatile int snapshot_hold;
+    unsigned long snapshot_missed;
+    struct trace_snapshot_request snapshot_requests[MAX_CPUS];
 };
 
 extern struct trace_array trace_global;
@@ -446,6 +485,7 @@ int trace_print(const char *text, size_t len);
 
 /* Merges per-CPU buffers by time; consuming (trace_pipe) or not (trace). */
 struct trace_iter {
+    struct ring_buffer *buffer;
     bool consume;
     int cpu_only; /* -1: every CPU */
     struct rb_iter *iters[MAX_CPUS];
@@ -460,6 +500,8 @@ struct trace_iter {
 };
 
 struct trace_iter *trace_iter_open(bool consume, int cpu_only);
+/* The same over another buffer than the trace array's (the snapshot). */
+struct trace_iter *trace_iter_open_buffer(struct ring_buffer *rb, bool consume, int cpu_only);
 void trace_iter_close(struct trace_iter *it);
 /* Moves to the next event; false when there is none now. */
 bool trace_iter_next(struct trace_iter *it);
@@ -469,6 +511,7 @@ void trace_iter_drop_peeked(struct trace_iter *it, unsigned cpu);
 
 /* Output helpers (trace_output.c). */
 void trace_print_func_header(struct seqbuf *s, int cpu_only);
+void trace_print_func_header_of(struct ring_buffer *rb, struct seqbuf *s, int cpu_only);
 void trace_print_sym(struct seqbuf *s, unsigned long addr, bool offset, bool addr_too);
 bool trace_format_default(struct trace_iter *it, struct seqbuf *s);
 /*
@@ -494,6 +537,51 @@ const char *trace_clock_name(enum trace_clock_id id);
 bool trace_clock_is_ns(void);
 void trace_set_option(unsigned opt, bool on);
 int trace_resize(int cpu, unsigned long kb);
+/* The clock trace_clock names, as the ring buffer takes it. */
+uint64_t (*trace_clock_reader(void))(void);
+
+/* ---- the snapshot (trace_snapshot.c) ---- */
+
+/*
+ * Takes a snapshot of tr now: swaps every CPU's events into the snapshot buffer and the
+ * snapshot's into the live buffer, which goes on recording. For the `snapshot` function
+ * command and event trigger: any context but NMI (an NMI gets Linux's marker lines and
+ * nothing else), no allocation, no waiting. This CPU swaps at once; the others swap from
+ * a cross-CPU call as soon as they take it, a few microseconds later. A CPU whose call
+ * arrives halfway through one of its own events is asked again once that writer has left
+ * (up to TRACE_SNAPSHOT_TRIES times); one that is still busy then, or whose buffer is
+ * being read through `trace` or `snapshot`, keeps its events and counts in
+ * snapshot_missed, as Linux fails such a CPU. Without a snapshot buffer it writes Linux's "***
+ * SNAPSHOT NOT ALLOCATED ***" and "*** stopping trace here!   ***" lines and turns tracing off.
+ * Returns 0, or -ENODEV without a snapshot buffer, -EBUSY in an NMI.
+ */
+int tracing_snapshot(struct trace_array *tr);
+#define TRACE_SNAPSHOT_TRIES 8
+/*
+ * Allocates tr's snapshot buffer (as big as the live one on every CPU) unless there is
+ * one: 0 or -ENOMEM with nothing allocated. Thread context; the function command and the
+ * event trigger call it when they are set up, as Linux's do.
+ */
+int tracing_alloc_snapshot(struct trace_array *tr);
+/* Whether tr has a snapshot buffer now. */
+bool tracing_snapshot_allocated(struct trace_array *tr);
+/*
+ * What a write of `value` to snapshot (cpu -1) or per_cpu/cpuN/snapshot does, as Linux
+ * 6.1: 0 frees (-EINVAL for one CPU, -EBUSY while a reader has it open), 1 allocates
+ * if needed and swaps every CPU (-EINVAL for one CPU, as Linux built without per-CPU
+ * swaps; -ENOMEM, -EBUSY when an iterator holds a CPU's pages), anything else clears
+ * the snapshot (of one CPU) if there is one.
+ */
+int trace_snapshot_write(struct trace_array *tr, int cpu, unsigned long value);
+/* A reader of the snapshot: its buffer (NULL when freed), kept until put. */
+struct ring_buffer *trace_snapshot_get(struct trace_array *tr);
+void trace_snapshot_put(struct trace_array *tr);
+/* Whether tr's snapshot holds no event (of cpu, -1: of every CPU). */
+bool trace_snapshot_empty(struct trace_array *tr, int cpu);
+/* Resizes the live buffer and the snapshot's with it (buffer_size_kb). */
+int trace_buffers_resize(struct trace_array *tr, int cpu, size_t bytes);
+/* The live buffer's clock changed: the snapshot takes it too, and is cleared. */
+void trace_snapshot_clock_changed(struct trace_array *tr);
 
 /* ---- stack tracer (trace_stack.c) ---- */
 

@@ -74,12 +74,17 @@ static unsigned count_online(void)
 
 void trace_print_func_header(struct seqbuf *s, int cpu_only)
 {
+    trace_print_func_header_of(trace_global.buffer, s, cpu_only);
+}
+
+void trace_print_func_header_of(struct ring_buffer *rb, struct seqbuf *s, int cpu_only)
+{
     unsigned long entries = 0, written = 0;
     for (unsigned c = 0; c < MAX_CPUS; c++) {
         if (!cpu_data(c)->online || (cpu_only >= 0 && (int)c != cpu_only))
             continue;
         struct rb_stats st;
-        rb_get_stats(trace_global.buffer, c, &st);
+        rb_get_stats(rb, c, &st);
         entries += st.entries;
         written += st.entries + st.overrun;
     }

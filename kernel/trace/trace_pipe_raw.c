@@ -4,6 +4,10 @@
  * (ring_buffer_layout.h, rb_read_page), and reading consumes its events, as on Linux. A
  * read with nothing to return blocks like trace_pipe, ends at EOF once tracing is off and
  * something was read, and gives EAGAIN when the file was opened non-blocking.
+ *
+ * per_cpu/cpuN/snapshot_raw: the same of the snapshot's pages (of the snapshot allocated
+ * when the file was opened). As on Linux, a read past its last page waits like one of
+ * trace_pipe_raw, for pages a later swap brings, until interrupted.
  */
 #include <kernel/errno.h>
 #include <kernel/init.h>
@@ -15,8 +19,13 @@
 
 #include "trace_internal.h"
 
+/* A file's data: the CPU, and this bit for snapshot_raw. */
+#define RAW_SNAPSHOT 0x10000u
+
 struct raw_reader {
     unsigned cpu;
+    struct ring_buffer *snapshot; /* snapshot_raw: the buffer it reads, NULL when freed */
+    bool is_snapshot;
     size_t page_off; /* bytes of page already returned; PAGE_SIZE: none pending */
     bool read_any;
     uint8_t page[PAGE_SIZE] __aligned(8);
@@ -27,15 +36,23 @@ static int raw_open(struct pfs_file *f)
     struct raw_reader *r = kzalloc(sizeof(*r));
     if (!r)
         return -ENOMEM;
-    r->cpu = (unsigned)(uintptr_t)f->data;
+    unsigned data = (unsigned)(uintptr_t)f->data;
+    r->cpu = data & ~RAW_SNAPSHOT;
     r->page_off = PAGE_SIZE;
+    if (data & RAW_SNAPSHOT) {
+        r->is_snapshot = true;
+        r->snapshot = trace_snapshot_get(&trace_global);
+    }
     f->priv = r;
     return 0;
 }
 
 static int raw_release(struct pfs_file *f)
 {
-    kfree(f->priv);
+    struct raw_reader *r = f->priv;
+    if (r && r->is_snapshot)
+        trace_snapshot_put(&trace_global);
+    kfree(r);
     return 0;
 }
 
@@ -47,7 +64,8 @@ static ssize_t raw_read(struct pfs_file *f, char *buf, size_t len)
      * straight into its buffer, without the copy through r->page. */
     bool whole_page = r->page_off == PAGE_SIZE && len >= PAGE_SIZE && ((uintptr_t)buf & 7) == 0;
     while (r->page_off == PAGE_SIZE) {
-        if (rb_read_page(trace_global.buffer, r->cpu, whole_page ? (void *)buf : r->page)) {
+        struct ring_buffer *rb = r->is_snapshot ? r->snapshot : trace_global.buffer;
+        if (rb && rb_read_page(rb, r->cpu, whole_page ? (void *)buf : r->page)) {
             r->read_any = true;
             if (whole_page)
                 return PAGE_SIZE;
@@ -56,7 +74,7 @@ static ssize_t raw_read(struct pfs_file *f, char *buf, size_t len)
         }
         if (f->flags & PFS_NONBLOCK)
             return -EAGAIN;
-        if (r->read_any && !rb_record_is_on(trace_global.buffer))
+        if (r->read_any && !r->is_snapshot && !rb_record_is_on(trace_global.buffer))
             return 0;
         /* Writers cannot wake readers (they run in any context): poll, as trace_pipe. */
         int err = pfs_read_wait(f, 10 * NSEC_PER_MSEC);
@@ -69,9 +87,15 @@ static ssize_t raw_read(struct pfs_file *f, char *buf, size_t len)
     return (ssize_t)n;
 }
 
-/* Reads need no control mutex: a reader's state is its own, the pages its CPU's reader_lock's. */
+/*
+ * trace_pipe_raw's reads need no control mutex: a reader's state is its own, the pages its
+ * CPU's reader_lock's, which swaps and resizes take too. snapshot_raw's stay under it,
+ * with the snapshot's other files (allocation, clearing, freeing).
+ */
 static const struct pfs_ops trace_pipe_raw_ops = {
     .open = raw_open, .read = raw_read, .release = raw_release, .read_unlocked = true};
+static const struct pfs_ops snapshot_raw_ops = {
+    .open = raw_open, .read = raw_read, .release = raw_release};
 
 static void trace_pipe_raw_init(void)
 {
@@ -81,6 +105,9 @@ static void trace_pipe_raw_init(void)
             continue;
         snprintf(path, sizeof(path), "per_cpu/cpu%u/trace_pipe_raw", c);
         tracefs_create(path, 0444, &trace_pipe_raw_ops, NULL, NULL, (void *)(uintptr_t)c);
+        snprintf(path, sizeof(path), "per_cpu/cpu%u/snapshot_raw", c);
+        tracefs_create(path, 0444, &snapshot_raw_ops, NULL, NULL,
+                       (void *)(uintptr_t)(c | RAW_SNAPSHOT));
     }
 }
 LATE_INITCALL(trace_pipe_raw_init);

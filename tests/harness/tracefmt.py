@@ -349,6 +349,7 @@ def reset_tracing(sh):
           "echo > set_event_notrace_pid",
           *[f"echo 0 > events/{system}/filter" for system in EVENT_SYSTEMS],
           f"echo {cpu_mask(range(sh.smp))} > tracing_cpumask",
+          "echo 0 > snapshot",
           "echo local > trace_clock",
           f"echo {DEFAULT_BUFFER_KB} > buffer_size_kb",
           *[f"echo {value} > options/{name}" for name, value in DEFAULT_OPTIONS.items()],

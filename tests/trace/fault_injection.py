@@ -16,7 +16,7 @@ import re
 
 from harness import shelltest
 from harness import tracefmt as tf
-from harness.faultinject import injected, restore_defaults, set_injection
+from harness.faultinject import INJECTORS, injected, restore_defaults, set_injection
 from harness.paths import SHELL_DIR
 
 SMP = [2]
@@ -219,4 +219,45 @@ def test_state_whole_on_failure(sh):
                              "a failed resize lost the buffer's events")
             sh.do("echo > trace")
         sh.do(f"echo '{values[1]}' > {path}")
+    sh.check(outcomes["ok"] and outcomes["failed"], f"no mix of outcomes: {outcomes}")
+
+
+def test_snapshot_whole_on_failure(sh):
+    """`echo 1 > snapshot` at 30 %: it works (the trace moved into the snapshot) or fails
+    for want of memory with nothing half-made (no snapshot when there was none, the trace
+    still live), and the heap holds what it held before once the snapshot is freed."""
+    sh.do("echo 0 > snapshot", "echo > trace")
+    before = live_allocations(sh)
+    outcomes = {"ok": 0, "failed": 0, "write refused": 0}
+    for round_ in range(36):
+        allocated = round_ % 3 == 2  # then the swap alone, which allocates nothing itself
+        sh.do("echo 1 > snapshot" if allocated else "echo 0 > snapshot", "echo > trace",
+              f"echo marker-{round_} > trace_marker")
+        # Pages fail in odd rounds too: the buffer's hundreds of them then never all come.
+        injectors = INJECTORS if round_ % 2 else ("failslab",)
+        set_injection(sh, 30, injectors)
+        lines = sh.run("echo 1 > snapshot")
+        set_injection(sh, 0, injectors)
+        if any("write error" in line for line in lines):
+            outcomes["write refused"] += 1
+        in_snapshot = sh.run(f"cat snapshot | grep -c marker-{round_}")
+        in_trace = sh.run(f"cat trace | grep -c marker-{round_}")
+        help_text = sh.run("cat snapshot | head -n 4")
+        if not lines:
+            outcomes["ok"] += 1
+            sh.check(in_snapshot == ["1"] and in_trace == ["0"],
+                     f"round {round_}: a swap that worked left the marker live",
+                     in_snapshot + in_trace)
+        else:
+            outcomes["failed"] += 1
+            sh.check(all("Cannot allocate memory" in line for line in lines),
+                     f"round {round_}: a failed `echo 1 > snapshot` said something else", lines)
+            sh.check(in_trace == ["1"] and in_snapshot == ["0"],
+                     f"round {round_}: a failed swap moved the marker", in_snapshot + in_trace)
+            if not allocated:
+                sh.check(help_text[-1:] == ["# * Snapshot is freed *"],
+                         f"round {round_}: a failed allocation left a snapshot", help_text)
+    sh.do("echo 0 > snapshot", "echo > trace")
+    after = live_allocations(sh)
+    sh.check(after <= before, f"{after - before} allocations left behind by the rounds")
     sh.check(outcomes["ok"] and outcomes["failed"], f"no mix of outcomes: {outcomes}")

@@ -120,3 +120,14 @@ $ bench -s livepatch
 ~ bench: name=livepatch\.transition value=[1-9][0-9]* unit=us
 ! skipped
 ! failed
+
+$ bench -s snapshot
+...
+~ snapshot\.file +.* +[1-9][0-9]* +[1-9][0-9]* +[0-9]+\.[0-9] +[0-9]+\.[0-9]
+~ bench: name=snapshot\.file min_cycles=[1-9][0-9]* median_cycles=[1-9][0-9]* min_ns=[0-9]+\.[0-9] median_ns=[0-9]+\.[0-9]
+~ snapshot\.trigger +.* +[1-9][0-9]* +[1-9][0-9]* +[0-9]+\.[0-9] +[0-9]+\.[0-9]
+~ bench: name=snapshot\.trigger min_cycles=[1-9][0-9]* median_cycles=[1-9][0-9]* min_ns=[0-9]+\.[0-9] median_ns=[0-9]+\.[0-9]
+~ snapshot\.missed +.* +[0-9]+ swaps
+~ bench: name=snapshot\.missed value=[0-9]+ unit=swaps
+! skipped
+! failed

@@ -172,6 +172,8 @@ dropped events: 0
 read events: 0
 $ ls per_cpu/cpu0
 buffer_size_kb
+snapshot
+snapshot_raw
 stats
 trace
 trace_pipe
