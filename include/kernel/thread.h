@@ -16,14 +16,8 @@ enum thread_state {
     THREAD_DEAD,     /* exited, waiting to be reaped */
 };
 
-/* Scheduling policies, with Linux's numbers (sched_setscheduler(2), chrt). */
-enum sched_policy {
-    SCHED_NORMAL = 0, /* round robin among themselves, below every real-time thread */
-    SCHED_FIFO = 1,   /* real time: runs until it sleeps, yields or a higher one wakes */
-    SCHED_RR = 2,     /* real time: as FIFO, taking turns with its equals every 100 ticks */
-};
-#define SCHED_RT_PRIO_MIN 1
-#define SCHED_RT_PRIO_MAX 99
+/* The normal class's policy; the real-time ones are in <kernel/sched.h>. */
+#define SCHED_NORMAL 0
 /* Linux's kernel priorities, as sched events show them: 0..98 real time (99 - rt_priority,
  * lower is stronger), 120 for every normal thread (nice 0). */
 #define MAX_RT_PRIO 100
@@ -51,7 +45,7 @@ struct thread {
     uint64_t runtime_ns;
     uint64_t last_switch_in_ns;
     unsigned slice_ticks;
-    uint8_t policy;      /* enum sched_policy */
+    uint8_t policy;      /* SCHED_NORMAL, or SCHED_FIFO or SCHED_RR (<kernel/sched.h>) */
     uint8_t rt_priority; /* 1..99 under SCHED_FIFO and SCHED_RR, else 0 */
     int prio;            /* what sched events show: kept with the two, loaded as is */
     /*
@@ -90,20 +84,9 @@ void schedule(void);
 void thread_wake(struct thread *t);
 /* Sets current's state to SLEEPING (caller then calls schedule()). */
 void thread_prepare_sleep(uint64_t deadline_ns);
-/*
- * Sets t's policy and real-time priority, as sched_setscheduler(2): -EINVAL for a priority
- * outside the policy's range (0 for SCHED_NORMAL, 1..99 for the others) or an idle thread,
- * -ESRCH for a thread that has exited. Takes effect at once on t's CPU.
- */
-int sched_setscheduler(struct thread *t, int policy, int rt_priority);
-/* The same by pid (-ESRCH: no such thread), and the policy and priority a pid has. */
-int sched_setscheduler_pid(int pid, int policy, int rt_priority);
-int sched_getscheduler_pid(int pid, int *policy, int *rt_priority);
 static inline bool thread_is_rt(const struct thread *t) { return t->policy != SCHED_NORMAL; }
 /* The priority Linux's sched events show for t. */
 static inline int thread_trace_prio(const struct thread *t) { return t->prio; }
-/* Times cpu's real-time threads were throttled (kernel/sched/sched.c). */
-uint64_t sched_rt_throttled_count(unsigned cpu);
 /* See struct thread's preempt_on_wake; takes effect at the thread's next wakeup. */
 void thread_set_preempt_on_wake(struct thread *t, bool on);
 void preempt_disable(void);

@@ -5,6 +5,7 @@
  * shell itself, as it is the caller on Linux.
  */
 #include <kernel/errno.h>
+#include <kernel/sched.h>
 #include <kernel/shell.h>
 #include <kernel/thread.h>
 #include <lib/string.h>

@@ -10,6 +10,7 @@
  */
 #include <kernel/errno.h>
 #include <kernel/percpu.h>
+#include <kernel/sched.h>
 #include <kernel/selftest.h>
 #include <kernel/thread.h>
 #include <kernel/time.h>

@@ -10,6 +10,7 @@
 #include <kernel/mm.h>
 #include <kernel/panic.h>
 #include <kernel/percpu.h>
+#include <kernel/sched.h>
 #include <kernel/shell.h>
 #include <kernel/smp.h>
 #include <kernel/spinlock.h>
