@@ -279,6 +279,7 @@ enum trace_option {
     TRACE_OPT_MARKERS,
     TRACE_OPT_EVENT_FORK,
     TRACE_OPT_FUNCTION_FORK,
+    TRACE_OPT_STACKTRACE,       /* a kernel stack after each event */
     TRACE_OPT_FUNC_STACK_TRACE, /* function tracer */
     TRACE_OPT_GRAPH_OVERRUN,    /* function_graph ... */
     TRACE_OPT_GRAPH_CPU,
@@ -439,6 +440,11 @@ static __always_inline bool trace_should_record_on(struct percpu *cpu)
  * not the tracer's.
  */
 void trace_stack_from(unsigned long ip, unsigned long *parent_slot, unsigned extra_preempt);
+/*
+ * The same from inside the tracer's own code: the frames above frame (a function's
+ * __builtin_frame_address(0)), less the first skip return addresses (the tracer's).
+ */
+void trace_stack_from_frame(uintptr_t frame, unsigned skip, unsigned extra_preempt);
 /* trace_marker: a print event. */
 int trace_print(const char *text, size_t len);
 

@@ -317,7 +317,7 @@ def backwards_in_time(events):
 # other tracers are not touched here.
 DEFAULT_OPTIONS = {"print-parent": 1, "sym-offset": 0, "sym-addr": 0, "context-info": 1,
                    "overwrite": 1, "irq-info": 1, "markers": 1, "event-fork": 0,
-                   "function-fork": 0,
+                   "function-fork": 0, "stacktrace": 0,
                    "func_stack_trace": 0}
 DEFAULT_BUFFER_KB = 1408
 # The event systems whose filters reset_tracing clears.

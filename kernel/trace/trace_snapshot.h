@@ -1,0 +1,13 @@
+/*
+ * The snapshot as the rest of the tracer uses it (the `snapshot` event trigger, and the
+ * `func:snapshot` command): tracing_snapshot() swaps the live buffer with the spare one,
+ * as Linux's. Without a spare buffer it does what Linux does then: it writes
+ * "*** SNAPSHOT NOT ALLOCATED ***" and "*** stopping trace here!   ***" into the trace
+ * and turns tracing off. Any context; from an NMI it does nothing.
+ */
+#ifndef KERNEL_TRACE_TRACE_SNAPSHOT_H
+#define KERNEL_TRACE_TRACE_SNAPSHOT_H
+
+void tracing_snapshot(void);
+
+#endif
