@@ -282,37 +282,56 @@ static void scratch_release(struct percpu *cpu)
     scratch[cpu->cpu].used--;
 }
 
+/* A record for triggers only, in this CPU's scratch slot; NULL if there is none free. */
+static void *scratch_record(struct percpu *cpu, const struct trace_event_state *state, size_t size)
+{
+    void *rec = scratch_reserve(cpu, size);
+    if (!rec)
+        return NULL;
+    /* Again now that this CPU is marked: a removal that took the record-needing triggers
+     * away before the mark does not wait for it. */
+    if (!(READ_ONCE(state->trigger_flags) & TRACE_EVENT_TRIGGERS_COND)) {
+        scratch_release(cpu);
+        return NULL;
+    }
+    uint64_t common = trace_event_common_on(cpu, state->id);
+    __builtin_memcpy(rec, &common, sizeof(common));
+    return rec;
+}
+
 void *trace_event_reserve_slow(struct percpu *cpu, const struct trace_event_call *call, size_t size,
-                               int other_pid)
+                               int other_pid, struct rb_reservation *res)
 {
     struct trace_event_state *state = call->state;
     uint8_t on = state->enabled ? READ_ONCE(*state->enabled) : TRACE_EVENT_ON_RECORD;
     bool recording = on & TRACE_EVENT_ON_RECORD;
+    uint8_t mode = 0;
+    void *rec = NULL;
 
     if (on & TRACE_EVENT_ON_TRIGGER) {
-        uint8_t mode = READ_ONCE(state->trigger_flags);
+        mode = READ_ONCE(state->trigger_flags);
         /* As Linux: triggers that need no record run first, and before the pid lists. */
         if (mode & TRACE_EVENT_TRIGGERS_UNCOND)
             event_triggers_call_uncond(call);
-        if (!recording) {
-            if (!(mode & TRACE_EVENT_TRIGGERS_COND) || !pids_let_in(cpu, other_pid))
-                goto refuse;
-            void *rec = scratch_reserve(cpu, size);
-            if (!rec)
-                goto refuse;
-            /* Again now that this CPU is marked: a removal that took the record-needing
-             * triggers away before the mark does not wait for it. */
-            if (!(READ_ONCE(state->trigger_flags) & TRACE_EVENT_TRIGGERS_COND)) {
-                scratch_release(cpu);
-                goto refuse;
-            }
+    }
+    if (!pids_let_in(cpu, other_pid))
+        goto refuse;
+    if (recording && ((trace_global.cpumask >> cpu->cpu) & 1)) {
+        if (!(mode & TRACE_EVENT_TRIGGERS_COND))
+            return TRACE_EVENT_RESERVE_INLINE;
+        rec = rb_reserve_on(cpu->trace_buffer, (unsigned)size, res);
+        if (rec) {
             uint64_t common = trace_event_common_on(cpu, state->id);
             __builtin_memcpy(rec, &common, sizeof(common));
             return rec;
         }
     }
-    if (recording && ((trace_global.cpumask >> cpu->cpu) & 1) && pids_let_in(cpu, other_pid))
-        return TRACE_EVENT_RESERVE_INLINE;
+    /* As Linux's temp buffer: triggers that test the record still see it when the event,
+     * the CPU or tracing itself records nothing. */
+    if (mode & TRACE_EVENT_TRIGGERS_COND)
+        rec = scratch_record(cpu, state, size);
+    if (rec)
+        return rec;
 refuse:
     barrier();
     cpu->preempt_count--;
@@ -325,7 +344,8 @@ void *trace_event_reserve(const struct trace_event_call *call, size_t size, int 
     return trace_event_reserve_on(this_cpu(), call, size, other_pid, res);
 }
 
-/* Not inlined: the stack it records starts two frames up, in the emitter's caller. */
+/* Not inlined: the stack it records starts one frame up, in the emitter, as Linux's
+ * starts in trace_event_raw_event_NAME. */
 __noinline void trace_event_commit_filtered(const struct trace_event_call *call, void *record,
                                             size_t size, struct rb_reservation *res)
 {
@@ -347,7 +367,7 @@ __noinline void trace_event_commit_filtered(const struct trace_event_call *call,
         rb_discard(trace_global.buffer, res);
     uintptr_t frame = (uintptr_t)__builtin_frame_address(0);
     if (keep && trace_opt(TRACE_OPT_STACKTRACE))
-        trace_stack_from_frame(frame, 1, 0);
+        trace_stack_from_frame(frame, 0, 0);
     if (post)
         event_triggers_post_call(call, post, frame);
 }

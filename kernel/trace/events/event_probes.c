@@ -50,12 +50,14 @@ struct event_probe_set {
 };
 
 static struct event_probe_set *volatile event_probe_sets[EVENT_PROBE_KINDS];
-static uint64_t event_probe_generation;
 /* Serialises every change of the kinds and of event_probe_ops; the callback takes none. */
 static DEFINE_SPINLOCK(event_probe_lock);
 
 static bool kind_enables(int k) { return k <= EVENT_PROBE_ENABLE_COUNT; }
-static bool kind_counted(int k) { return k == EVENT_PROBE_ENABLE_COUNT || k == EVENT_PROBE_DISABLE_COUNT; }
+static bool kind_counted(int k)
+{
+    return k == EVENT_PROBE_ENABLE_COUNT || k == EVENT_PROBE_DISABLE_COUNT;
+}
 
 static void event_probe_call(unsigned long ip, unsigned long parent_ip, struct ftrace_ops *op,
                              struct ftrace_regs *fregs)
@@ -64,10 +66,24 @@ static void event_probe_call(unsigned long ip, unsigned long parent_ip, struct f
     if (!rec)
         return;
     long idx = ftrace_rec_index(rec);
+    /* The kind made last runs first, as Linux's newest probe op comes first in its list. */
+    struct event_probe_set *sets[EVENT_PROBE_KINDS];
+    int kinds[EVENT_PROBE_KINDS], n = 0;
     for (int k = 0; k < EVENT_PROBE_KINDS; k++) {
         struct event_probe_set *ps = READ_ONCE(event_probe_sets[k]);
         if (!ps || !ftrace_hash_test(ps->funcs, idx))
             continue;
+        int at = n++;
+        for (; at > 0 && sets[at - 1]->created < ps->created; at--) {
+            sets[at] = sets[at - 1];
+            kinds[at] = kinds[at - 1];
+        }
+        sets[at] = ps;
+        kinds[at] = k;
+    }
+    for (int i = 0; i < n; i++) {
+        struct event_probe_set *ps = sets[i];
+        int k = kinds[i];
         /* Pairs with the release in event_probe_add: the probe is there before the bit. */
         __atomic_thread_fence(__ATOMIC_ACQUIRE);
         struct event_probe *p = READ_ONCE(ps->probes[idx]);
@@ -184,7 +200,7 @@ static int event_probe_add(int k, const char *glob, struct event_probe *probe)
         goto out;
     }
     if (created) {
-        ps->created = ++event_probe_generation;
+        ps->created = ftrace_probe_stamp();
         WRITE_ONCE(event_probe_sets[k], ps);
     }
     err = event_probe_sync_ops();
@@ -345,30 +361,34 @@ static int event_probe_disable_cmd(const char *glob, const char *param, bool rem
     return event_probe_command(false, glob, param, remove);
 }
 
-/* `func:enable_event:sys:event:unlimited` or `:count=N`, the kind made last first. */
-static int event_probe_show(struct seqbuf *s)
+static uint64_t event_probe_newest_below(uint64_t below)
+{
+    uint64_t newest = 0;
+    spin_lock(&event_probe_lock);
+    for (int k = 0; k < EVENT_PROBE_KINDS; k++) {
+        struct event_probe_set *ps = event_probe_sets[k];
+        if (ps && ps->created < below && ps->created > newest)
+            newest = ps->created;
+    }
+    spin_unlock(&event_probe_lock);
+    return newest;
+}
+
+/* A kind's probes: `func:enable_event:sys:event:unlimited` or `...:count=N`. */
+static int event_probe_show_kind(struct seqbuf *s, uint64_t stamp)
 {
     size_t total = ftrace_rec_total();
-    uint64_t below = UINT64_MAX;
-
     spin_lock(&event_probe_lock);
-    for (;;) {
-        int next = -1;
-        for (int k = 0; k < EVENT_PROBE_KINDS; k++) {
-            struct event_probe_set *ps = event_probe_sets[k];
-            if (ps && ps->created < below &&
-                (next < 0 || ps->created > event_probe_sets[next]->created))
-                next = k;
-        }
-        if (next < 0)
-            break;
-        struct event_probe_set *ps = event_probe_sets[next];
+    for (int k = 0; k < EVENT_PROBE_KINDS; k++) {
+        struct event_probe_set *ps = event_probe_sets[k];
+        if (!ps || ps->created != stamp)
+            continue;
         for (size_t i = 0; i < total; i++) {
             struct event_probe *p = ps->probes[i];
             if (!p || !ftrace_hash_test(ps->funcs, i))
                 continue;
             seq_printf(s, "%s:%s:%s:%s", ftrace_rec_name(ftrace_rec(i)),
-                       kind_enables(next) ? "enable_event" : "disable_event", p->target->system,
+                       kind_enables(k) ? "enable_event" : "disable_event", p->target->system,
                        p->target->name);
             long count = READ_ONCE(p->count);
             if (count == -1)
@@ -376,12 +396,12 @@ static int event_probe_show(struct seqbuf *s)
             else
                 seq_printf(s, ":count=%ld\n", count);
         }
-        below = ps->created;
     }
     spin_unlock(&event_probe_lock);
     return s->overflow ? -ENOMEM : 0;
 }
 
+/* One command lists the kinds of both. */
 FTRACE_FILTER_COMMAND(enable_event, .name = "enable_event", .func = event_probe_enable_cmd,
-                      .show = event_probe_show);
+                      .newest_below = event_probe_newest_below, .show_kind = event_probe_show_kind);
 FTRACE_FILTER_COMMAND(disable_event, .name = "disable_event", .func = event_probe_disable_cmd);

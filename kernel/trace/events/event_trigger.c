@@ -112,13 +112,13 @@ static void fire_snapshot(struct event_trigger *t, uintptr_t frame)
         tracing_snapshot();
 }
 
-/* From the committing function's frame: its caller is the emitter, whose caller has the
- * tracepoint, where the stack starts. */
+/* From the committing function's frame up: the emitter first, then the code with the
+ * tracepoint, as Linux's starts with trace_event_raw_event_NAME. */
 static void fire_stacktrace(struct event_trigger *t, uintptr_t frame)
 {
     if (!frame || this_cpu()->nmi_depth || !trigger_take_count(t))
         return;
-    trace_stack_from_frame(frame, 1, 0);
+    trace_stack_from_frame(frame, 0, 0);
 }
 
 /* As Linux: a counted switch is spent only when the target changes state. */

@@ -20,11 +20,9 @@ struct trace_event_call;
 void event_triggers_call_uncond(const struct trace_event_call *call);
 /* TRACE_EVENT_TRIGGERS_COND: those whose filter the record passes; the ones that must run
  * after the record is committed are returned (a mask of trigger types) instead. */
-unsigned event_triggers_call(const struct trace_event_call *call, const void *record,
-                             size_t size);
+unsigned event_triggers_call(const struct trace_event_call *call, const void *record, size_t size);
 /* Runs the returned ones; frame is the committing function's, for a stack trace. */
-void event_triggers_post_call(const struct trace_event_call *call, unsigned types,
-                              uintptr_t frame);
+void event_triggers_post_call(const struct trace_event_call *call, unsigned types, uintptr_t frame);
 
 /* Writers holding a record built outside the ring buffer (event_core.c). */
 extern struct sync_readers trace_event_scratch_writers;

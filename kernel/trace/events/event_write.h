@@ -29,7 +29,7 @@ extern volatile unsigned trace_event_slow_checks;
  */
 #define TRACE_EVENT_RESERVE_INLINE ((void *)1)
 void *trace_event_reserve_slow(struct percpu *cpu, const struct trace_event_call *call, size_t size,
-                               int other_pid);
+                               int other_pid, struct rb_reservation *res);
 /* Out of line: the event has a filter or triggers, or wants a stack after it: run them,
  * then commit or discard. */
 void trace_event_commit_filtered(const struct trace_event_call *call, void *record, size_t size,
@@ -69,7 +69,7 @@ static __always_inline void *trace_event_reserve_on(struct percpu *cpu,
     cpu->preempt_count++;
     barrier();
     if (unlikely(trace_global.cpus_excluded | trace_event_slow_checks)) {
-        void *built = trace_event_reserve_slow(cpu, call, size, other_pid);
+        void *built = trace_event_reserve_slow(cpu, call, size, other_pid, res);
         if (built != TRACE_EVENT_RESERVE_INLINE)
             return built;
     }

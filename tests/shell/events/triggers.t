@@ -114,3 +114,45 @@ echo: write error: Invalid argument
 0*
 $ echo '!traceoff' > events/sched/sched_switch/trigger; cat events/sched/sched_switch/enable; echo 1 > tracing_on
 0
+
+# stacktrace: a kernel stack after the event's record, starting in the emitter as Linux's
+# starts in trace_event_raw_event_sched_switch.
+$ echo > trace; echo 'stacktrace:1' > events/sched/sched_switch/trigger; sleep 0.1; cat trace | grep -v '^#' | head -3; cat events/sched/sched_switch/trigger; echo '!stacktrace:1' > events/sched/sched_switch/trigger; cat events/sched/sched_switch/enable
+~ \s+\S+-\d+\s+\[\d{3}\] d\.\.\d\.\s+\d+\.\d{6}: <stack trace>
+ => trace_event_emit_sched_switch
+~  => \w+
+stacktrace:count=0
+0
+
+# options/stacktrace: the same after every recorded event.
+$ cat options/stacktrace; cat trace_options | grep stacktrace
+0
+nostacktrace
+$ echo > trace; echo 1 > options/stacktrace; echo 1 > events/sched/sched_switch/enable; sleep 0.1; echo 0 > events/sched/sched_switch/enable; echo 0 > options/stacktrace; cat trace | grep -v '^#' | head -3
+~ \s+\S+-\d+\s+\[\d{3}\] d\.\.\d\.\s+\d+\.\d{6}: sched_switch: prev_comm=.*
+~ \s+\S+-\d+\s+\[\d{3}\] d\.\.\d\.\s+\d+\.\d{6}: <stack trace>
+ => trace_event_emit_sched_switch
+
+# snapshot:1 fires once; traceon turns tracing back on from an event that records nothing,
+# with a filter too (the record it tests is built outside the ring buffer, as Linux's temp
+# buffer), and from one that records while tracing is off.
+$ echo 'snapshot:1' > events/sched/sched_switch/trigger; sleep 0.1; cat events/sched/sched_switch/trigger; echo '!snapshot' > events/sched/sched_switch/trigger; echo 1 > tracing_on
+snapshot:count=0
+$ echo 'traceon' > events/sched/sched_switch/trigger; echo 0 > tracing_on; sleep 0.1; cat tracing_on; echo '!traceon' > events/sched/sched_switch/trigger
+1
+$ echo 'traceon if prev_pid == 0' > events/sched/sched_switch/trigger; echo 0 > tracing_on; sleep 0.1; cat tracing_on; echo '!traceon' > events/sched/sched_switch/trigger
+1
+$ echo 1 > events/sched/sched_switch/enable; echo 'traceon if prev_pid == 0' > events/sched/sched_switch/trigger; echo 0 > tracing_on; sleep 0.1; cat tracing_on; echo '!traceon' > events/sched/sched_switch/trigger; echo 0 > events/sched/sched_switch/enable; echo 1 > tracing_on
+1
+$ echo 'traceon if prev_pid == 12345' > events/sched/sched_switch/trigger; echo 0 > tracing_on; sleep 0.1; cat tracing_on; echo '!traceon' > events/sched/sched_switch/trigger; echo 1 > tracing_on
+0
+
+# A trigger's filter tests the trigger's own event; enable_event may aim at the event itself.
+$ echo 'enable_event:ftrace:function' > events/sched/sched_switch/trigger
+echo: write error: Invalid argument
+$ echo 'enable_event:sched:sched_switch' > events/sched/sched_switch/trigger; cat events/sched/sched_switch/trigger; echo '!enable_event:sched:sched_switch' > events/sched/sched_switch/trigger
+enable_event:sched:sched_switch:unlimited
+$ echo 0 > events/sched/sched_switch/enable; cat events/sched/sched_switch/enable; cat events/sched/sched_switch/trigger
+0
+# Available triggers:
+# traceon traceoff snapshot stacktrace enable_event disable_event enable_hist disable_hist hist
