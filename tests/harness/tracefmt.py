@@ -335,8 +335,9 @@ def cpu_mask(cpus):
 def reset_tracing(sh):
     """Puts tracing back in its boot state and leaves the shell in the tracefs directory.
     Tests use it as setup and teardown, so one that failed halfway leaves nothing behind."""
-    sh.do(f"cd {TRACEFS}",
-          "echo 0 > tracing_on",
+    sh.do(f"cd {TRACEFS}")
+    remove_event_triggers(sh)
+    sh.do("echo 0 > tracing_on",
           "echo nop > current_tracer",
           "echo > set_ftrace_filter",
           "echo > set_ftrace_notrace",
@@ -354,6 +355,21 @@ def reset_tracing(sh):
           *[f"echo {value} > options/{name}" for name, value in DEFAULT_OPTIONS.items()],
           "echo > trace",
           "echo 1 > tracing_on")
+
+
+def remove_event_triggers(sh):
+    """Event triggers outlive `echo > set_event` and a `>` write to the trigger file, as on
+    Linux: each goes with its own `!`. An event with triggers is in soft mode, which
+    set_event lists, so only the events it names are looked at."""
+    for event in sh.run(f"cat {TRACEFS}/set_event"):
+        system, _, name = event.partition(":")
+        path = f"{TRACEFS}/events/{system}/{name}/trigger"
+        for line in sh.run(f"cat {path}"):
+            if line.startswith("#"):
+                continue
+            fields = line.split(" ")[0].split(":")
+            command = ":".join(fields[:3] if fields[0].endswith("_event") else fields[:1])
+            sh.run(f"echo '!{command}' >> {path}")
 
 
 def remove_function_commands(sh):

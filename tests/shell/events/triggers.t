@@ -1,5 +1,5 @@
-# events/SYS/EVENT/trigger, replaying Linux 6.1 (tests/reference/linux-6.1-trigger-captures.txt,
-# made by linux-6.1-trigger-captures.sh): the list when there is none, read-back newest
+# events/SYS/EVENT/trigger, replaying Linux 6.1 (runs t1 and t2 of
+# tests/reference/linux-6.1-trigger-captures.txt): the list when there is none, read-back newest
 # first with `:unlimited` / `:count=N` and ` if FILTER`, EEXIST for a second trigger of a
 # type (traceon and traceoff are one; enable_event and disable_event one per target),
 # EINVAL for an unknown command, a bad count or filter (and no error_log entry, as Linux
