@@ -144,8 +144,8 @@ SELFTEST(event_triggers_change_under_writers)
     for (unsigned cpu = 0; cpu < MAX_CPUS; cpu++) {
         trig_torture.writes[cpu] = 0;
         if ((online >> cpu) & 1)
-            writers[cpu] = kthread_create(trig_torture_writer, (void *)(uintptr_t)cpu,
-                                          "trig_writer", cpu);
+            writers[cpu] =
+                kthread_create(trig_torture_writer, (void *)(uintptr_t)cpu, "trig_writer", cpu);
     }
     uint64_t end = clock_ns() + TRIG_TORTURE_NS;
     unsigned rounds = 0, failed = 0;
