@@ -379,8 +379,12 @@ def remove_function_commands(sh):
     for line in sh.run(f"cat {TRACEFS}/set_ftrace_filter"):
         if ":" in line and not line.startswith("#"):
             fields = line.split(":")
-            count = ":0" if len(fields) > 2 and fields[2].startswith("count=") else ""
-            sh.run(f"echo '!{fields[0]}:{fields[1]}{count}' >> {TRACEFS}/set_ftrace_filter")
+            # enable_event and disable_event name their event (SYS:EVENT) too.
+            named = 4 if fields[1].endswith("_event") else 2
+            rest = fields[named:]
+            count = ":0" if rest and rest[0].startswith("count=") else ""
+            command = ":".join(fields[:named])
+            sh.run(f"echo '!{command}{count}' >> {TRACEFS}/set_ftrace_filter")
 
 
 def read_trace(sh, path="trace", header=True, timeout=None, **formats):
