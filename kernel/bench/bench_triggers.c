@@ -37,9 +37,9 @@ static uint64_t bench_trigger_sample(struct thread *me, bool call)
 
 static struct bench_stats bench_trigger_over(struct bench_stats a, struct bench_stats base)
 {
-    return (struct bench_stats){
-        (a.min > base.min ? a.min - base.min : 0) / BENCH_TRIGGER_CALLS,
-        (a.median > base.median ? a.median - base.median : 0) / BENCH_TRIGGER_CALLS};
+    return (struct bench_stats){(a.min > base.min ? a.min - base.min : 0) / BENCH_TRIGGER_CALLS,
+                                (a.median > base.median ? a.median - base.median : 0) /
+                                    BENCH_TRIGGER_CALLS};
 }
 
 static int bench_trigger_write(const struct trace_event_call *call, const char *text)
@@ -91,8 +91,8 @@ BENCH_ROW(event_trigger, "sched_wakeup on, without a trigger and with traceoff:0
     trace_set_cpumask(cpumask);
     trace_set_on(was_on);
     if (err || !still_on) {
-        bench_row_failed(ctx, "event_trigger", err ? "the trigger was refused: %d"
-                                                   : "traceoff:0 turned tracing off (%d)",
+        bench_row_failed(ctx, "event_trigger",
+                         err ? "the trigger was refused: %d" : "traceoff:0 turned tracing off (%d)",
                          err);
         kfree(base);
         return;
@@ -101,8 +101,7 @@ BENCH_ROW(event_trigger, "sched_wakeup on, without a trigger and with traceoff:0
                        t = bench_stats_of(triggered, runs);
     bench_report_cycles(ctx, "event_trigger.without", "sched_wakeup on: one record",
                         bench_trigger_over(p, b));
-    bench_report_cycles(ctx, "event_trigger.with",
-                        "sched_wakeup on, with traceoff:0 (never fires)",
+    bench_report_cycles(ctx, "event_trigger.with", "sched_wakeup on, with traceoff:0 (never fires)",
                         bench_trigger_over(t, b));
     kfree(base);
 }

@@ -9,5 +9,10 @@
 #define KERNEL_TRACE_TRACE_SNAPSHOT_H
 
 void tracing_snapshot(void);
+/*
+ * Makes sure the spare buffer exists, as Linux does when a snapshot trigger or command is
+ * added: 0, or -ENOMEM. Process context.
+ */
+int tracing_alloc_snapshot(void);
 
 #endif

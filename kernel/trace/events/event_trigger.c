@@ -391,6 +391,9 @@ static int trigger_parse(const struct trace_event_call *call,
     err = trigger_parse_count(param, t);
     if (!err && filter)
         err = trigger_set_filter(call, t, filter);
+    /* As Linux: the snapshot trigger has its spare buffer from the start. */
+    if (!err && (cmd->type & TRIGGER_TYPE_SNAPSHOT))
+        err = tracing_alloc_snapshot();
     if (!err)
         err = trigger_register(call, t);
     if (!err)
@@ -475,6 +478,9 @@ __attribute__((weak)) void tracing_snapshot(void)
     trace_print(stopping, sizeof(stopping) - 1);
     trace_set_on(false);
 }
+
+/* Nothing to allocate without a snapshot buffer, whose own definition replaces this. */
+__attribute__((weak)) int tracing_alloc_snapshot(void) { return 0; }
 
 /* ---- options/stacktrace ---- */
 
