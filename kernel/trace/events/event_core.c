@@ -235,10 +235,11 @@ static bool pids_let_in(struct percpu *cpu, int other_pid)
 }
 
 /*
- * A soft-disabled event whose triggers need its record (a filter to test) builds it here,
- * never in the ring buffer: one slot per nesting level of this CPU (a thread, an
- * interrupt, an NMI), as Linux's trace_buffered_event. A record that does not fit, or a
- * fourth level, runs no trigger.
+ * An event whose triggers need its record (a filter to test) but that records nothing
+ * (soft-disabled, tracing off, its CPU outside tracing_cpumask) builds it here, never in
+ * the ring buffer: one slot per nesting level of this CPU (a thread, an interrupt, an
+ * NMI), as Linux's trace_buffered_event and temp buffer. A record that does not fit, or a
+ * fifth level, runs no trigger.
  */
 #define SCRATCH_LEVELS 4
 #define SCRATCH_SIZE 512

@@ -156,3 +156,15 @@ $ echo 0 > events/sched/sched_switch/enable; cat events/sched/sched_switch/enabl
 0
 # Available triggers:
 # traceon traceoff snapshot stacktrace enable_event disable_event enable_hist disable_hist hist
+
+# On a kprobe event: the probe is armed for the trigger while the event is off, and the
+# event cannot go while it has one (EBUSY, as Linux: it is enabled in soft mode).
+$ echo 'p:trigprobe ftrace_test_target' > kprobe_events
+$ echo 'traceoff' > events/kprobes/trigprobe/trigger; cat events/kprobes/trigprobe/enable; cat tracing_on
+0*
+1
+$ ftrace_test_call target 1; cat tracing_on
+0
+$ echo > kprobe_events
+echo: write error: Device or resource busy
+$ echo '!traceoff' > events/kprobes/trigprobe/trigger; echo > kprobe_events; echo 1 > tracing_on; cat kprobe_events
