@@ -166,5 +166,5 @@ $ echo 'traceoff' > events/kprobes/trigprobe/trigger; cat events/kprobes/trigpro
 $ ftrace_test_call target 1; cat tracing_on
 0
 $ echo > kprobe_events
-echo: write error: Device or resource busy
+fentros: kprobe_events: Device or resource busy
 $ echo '!traceoff' > events/kprobes/trigprobe/trigger; echo > kprobe_events; echo 1 > tracing_on; cat kprobe_events
