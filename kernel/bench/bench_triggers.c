@@ -9,6 +9,7 @@
 #include <kernel/bench.h>
 #include <kernel/mm.h>
 #include <kernel/percpu.h>
+#include <kernel/pseudofs.h>
 #include <kernel/thread.h>
 #include <kernel/trace_events.h>
 #include <lib/string.h>
@@ -42,9 +43,12 @@ static struct bench_stats bench_trigger_over(struct bench_stats a, struct bench_
                                     BENCH_TRIGGER_CALLS};
 }
 
+/* As a write to the event's trigger file, under the lock every file operation holds. */
 static int bench_trigger_write(const struct trace_event_call *call, const char *text)
 {
+    pfs_control_lock();
     ssize_t n = trace_event_trigger_store((void *)call, text, strlen(text));
+    pfs_control_unlock();
     return n < 0 ? (int)n : 0;
 }
 

@@ -5,6 +5,7 @@
  */
 #include <kernel/errno.h>
 #include <kernel/percpu.h>
+#include <kernel/pseudofs.h>
 #include <kernel/selftest.h>
 #include <kernel/smp.h>
 #include <kernel/thread.h>
@@ -22,10 +23,20 @@ static const struct trace_event_call *trig_event(void)
     return trace_event_find("sched", "sched_waking");
 }
 
+/* As a write to the event's trigger file, under the lock every file operation holds. */
 static int trig_write(const struct trace_event_call *call, const char *text)
 {
+    pfs_control_lock();
     ssize_t n = trace_event_trigger_store((void *)call, text, strlen(text));
+    pfs_control_unlock();
     return n < 0 ? (int)n : 0;
+}
+
+static void trig_enable(const struct trace_event_call *call, bool on)
+{
+    pfs_control_lock();
+    trace_event_enable(call, on);
+    pfs_control_unlock();
 }
 
 static bool trig_none(const struct trace_event_call *call)
@@ -88,7 +99,7 @@ SELFTEST(event_triggers_soft_mode)
         EXPECT(trace_event_is_enabled(target));
         EXPECT_EQ(trig_write(call, "!enable_event:sched:sched_wakeup_new"), 0);
         EXPECT(!trace_event_in_soft_mode(target) && trace_event_is_enabled(target));
-        EXPECT_EQ(trace_event_enable(target, false), 0);
+        trig_enable(target, false);
     }
     EXPECT(trig_none(call));
     trace_set_on(was_on);
@@ -153,10 +164,10 @@ SELFTEST(event_triggers_change_under_writers)
         for (size_t i = 0; i < ARRAY_SIZE(edits); i++)
             failed += trig_write(call, edits[i]) != 0;
         /* The event itself on and off under its triggers too. */
-        trace_event_enable(call, rounds & 1);
+        trig_enable(call, rounds & 1);
         rounds++;
     }
-    trace_event_enable(call, false);
+    trig_enable(call, false);
     WRITE_ONCE(trig_torture.stop, true);
     unsigned long writes = 0;
     for (unsigned cpu = 0; cpu < MAX_CPUS; cpu++) {
@@ -169,7 +180,7 @@ SELFTEST(event_triggers_change_under_writers)
     EXPECT(trig_none(call));
     EXPECT(!trace_event_in_soft_mode(target));
     if (trace_event_is_enabled(target))
-        trace_event_enable(target, false);
+        trig_enable(target, false);
     trace_set_on(false);
     trace_clear(-1);
     trace_set_on(was_on);
