@@ -335,16 +335,19 @@ def cpu_mask(cpus):
 def reset_tracing(sh):
     """Puts tracing back in its boot state and leaves the shell in the tracefs directory.
     Tests use it as setup and teardown, so one that failed halfway leaves nothing behind."""
-    sh.do(f"cd {TRACEFS}")
-    remove_event_triggers(sh)
-    sh.do("echo 0 > tracing_on",
+    sh.do(f"cd {TRACEFS}",
+          "echo 0 > tracing_on",
           "echo nop > current_tracer",
           "echo > set_ftrace_filter",
           "echo > set_ftrace_notrace",
           "echo > set_ftrace_pid",
           "echo > set_ftrace_notrace_pid",
-          "echo > set_event",
-          "echo > kprobe_events",
+          "echo > set_event")
+    # Only events in soft mode are left in set_event now; an enable_event that fired leaves
+    # its target on when it goes.
+    if remove_event_triggers(sh):
+        sh.do("echo > set_event")
+    sh.do("echo > kprobe_events",
           "echo > error_log",
           "echo > set_event_pid",
           "echo > set_event_notrace_pid",
@@ -360,7 +363,8 @@ def reset_tracing(sh):
 def remove_event_triggers(sh):
     """Event triggers outlive `echo > set_event` and a `>` write to the trigger file, as on
     Linux: each goes with its own `!`. An event with triggers is in soft mode, which
-    set_event lists, so only the events it names are looked at."""
+    set_event lists, so only the events it names are looked at. Returns how many."""
+    removed = 0
     for event in sh.run(f"cat {TRACEFS}/set_event"):
         system, _, name = event.partition(":")
         path = f"{TRACEFS}/events/{system}/{name}/trigger"
@@ -370,6 +374,8 @@ def remove_event_triggers(sh):
             fields = line.split(" ")[0].split(":")
             command = ":".join(fields[:3] if fields[0].endswith("_event") else fields[:1])
             sh.run(f"echo '!{command}' >> {path}")
+            removed += 1
+    return removed
 
 
 def remove_function_commands(sh):
