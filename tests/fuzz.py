@@ -3,9 +3,9 @@
 
 Lines come from the shell's grammar (commands from `help`, words, quotes, `;`, `|`, `>`
 and `>>`) and from each file's own vocabulary (tracers, function globs and commands,
-event names, filter expressions, numbers at their boundaries, cpumasks, pid lists), with
-hostile variants (long words, unbalanced quotes, control bytes, raw bytes). After every
-line the prompt must come back (a command still running after a while gets Ctrl-C, and
+event names, filter expressions, event triggers, numbers at their boundaries, cpumasks,
+pid lists), with hostile variants (long words, unbalanced quotes, control bytes, raw
+bytes). After every line the prompt must come back (a command still running after a while gets Ctrl-C, and
 must stop), and no fault text may appear; every CHECK_EVERY lines tracing is reset and
 must still trace a known call exactly.
 
@@ -57,7 +57,11 @@ WORDS = ["work_*", "kfree", "*", "!kfree", "*lock*", "k?alloc", "ftrace_test_tar
          "kfree:stacktrace:2", "!kfree:stacktrace:0", "*:dump", "pfs_*:cpudump",
          "ftrace_test_target:nosuchcmd", ":mod:foo", "!", "!!", "!*", "a:b:c:d",
          "ftrace_test_target:snapshot", "work_*:snapshot:3", "!ftrace_test_target:snapshot",
-         "ftrace_test_target_hot:snapshot:", "!work_*:snapshot:0", "x:snapshot:y"]
+         "ftrace_test_target_hot:snapshot:", "!work_*:snapshot:0", "x:snapshot:y",
+         "schedule:enable_event:sched:sched_wakeup", "kfree:disable_event:sched:sched_switch:2",
+         "!schedule:enable_event:sched:sched_wakeup", "!kfree:disable_event:sched:sched_switch:0",
+         "ftrace_test_target:enable_event:sched:nosuch", "*:enable_event:irq:irq_handler_entry:1",
+         "work_*:disable_event:sched:sched_wakeup:", "!*:enable_event:irq:irq_handler_entry:0"]
 TRACERS = ["function", "function_graph", "nop", "blk", "functio", "function_graph "]
 EVENTS = ["sched:*", "*:*", "sched_switch", "!sched:sched_switch", "irq:", ":", "*",
           "nosuch:event", "irq_vectors:local_timer_entry", "sched:sched_w*", "!*:*",
@@ -66,11 +70,20 @@ FILTERS = ["prev_pid == 1", "next_comm ~ \"work*\"", "(((", "prev_pid == abc", "
            "cpu & 1", "common_pid != 0 && prev_pid < 5 || !(next_pid >= 3)", "==", "&&",
            "prev_comm == \"sh", "next_pid == 99999999999999999999", "!", "()",
            "prev_pid == 1 &&", "nosuch == 1", "comm ~ \"*\"", "prev_state & 2"]
+TRIGGERS = ["traceon", "traceoff", "traceoff:1", "!traceoff", "!traceon:0", "stacktrace",
+            "stacktrace:2 if prev_pid == 0", "!stacktrace", "snapshot", "!snapshot:1",
+            "enable_event:sched:sched_wakeup", "disable_event:sched:sched_wakeup:3",
+            "!enable_event:sched:sched_wakeup", "!disable_event:sched:sched_wakeup",
+            "enable_event:irq:irq_handler_entry if cpu == 0", "!enable_event:irq:irq_handler_entry",
+            "traceon if nosuch == 1", "traceon:abc", "traceon:", "traceoff  if  common_pid != 0",
+            "enable_event:sched", "enable_event:nosys:nosuch", "hist:keys=pid", "bogus", "!",
+            "!bogus", "traceoff if", "traceon traceoff", "stacktrace:0x10", "traceon:2:3"]
 MASKS = ["1", "3", "f", "ffffffff", "0", "zz", "1,1", "ffffffffffffffffffff", "-1"]
 PIDS = ["1", "0", "1 2 3", "-1", "99999999", "abc", "1,2", "2 2 2 2"]
 CLOCKS = ["local", "global", "counter", "uptime", "x86-tsc", "nosuch", "[local]"]
 OPTIONS = ["print-parent", "noprint-parent", "sym-offset", "nosym-offset", "func_stack_trace",
-           "nofunc_stack_trace", "overwrite", "nooverwrite", "nosuch", "no", "funcgraph-proc"]
+           "nofunc_stack_trace", "overwrite", "nooverwrite", "nosuch", "no", "funcgraph-proc",
+           "stacktrace", "nostacktrace"]
 
 # tracefs files and the vocabularies written to them.
 FILES = {
@@ -92,13 +105,17 @@ FILES = {
     "options/function-fork": NUMBERS, "/proc/sys/kernel/stack_tracer_enabled": NUMBERS,
     "available_tracers": TRACERS, "events/header_page": NUMBERS, "README": WORDS,
     "snapshot": NUMBERS, "per_cpu/cpu0/snapshot": NUMBERS,
+    "events/sched/sched_switch/trigger": TRIGGERS, "events/sched/sched_wakeup/trigger": TRIGGERS,
+    "events/irq_vectors/local_timer_entry/trigger": TRIGGERS,
+    "events/irq/irq_handler_entry/trigger": TRIGGERS, "options/stacktrace": NUMBERS,
 }
 READ_ONLY_SAFE = ["available_filter_functions", "enabled_functions", "trace",
                   "per_cpu/cpu0/stats", "trace_stat/function0", "stack_trace", "error_log",
                   "saved_cmdlines", "saved_tgids", "printk_formats", "events/header_event",
                   "dyn_ftrace_total_info", "/proc/kallsyms", "/proc/meminfo", "nosuchfile",
-                  "events/sched/sched_switch/format", "options", "/", "events", "snapshot",
-                  "per_cpu/cpu0/snapshot"]
+                  "events/sched/sched_switch/format", "options", "/", "events",
+                  "events/sched/sched_switch/trigger", "events/sched/sched_switch/enable",
+                  "snapshot", "per_cpu/cpu0/snapshot"]
 
 
 class Generator:

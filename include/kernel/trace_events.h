@@ -26,6 +26,13 @@ struct thread;
 /* sched_switch only, while any event is on, or a tracer: keep saved_cmdlines, as Linux does. */
 #define TRACE_EVENT_ON_CMDLINE 0x4
 #define TRACE_EVENT_ON_CMDLINE_TRACER 0x8
+/*
+ * The event is in soft mode (triggers): its emitter runs whether or not it records, and
+ * decides in the write path's slow check (TRACE_EVENT_ON_RECORD clear: soft-disabled).
+ */
+#define TRACE_EVENT_ON_TRIGGER 0x10
+/* The bits that make an emitter write (or try to) a record. */
+#define TRACE_EVENT_ON_EMIT (TRACE_EVENT_ON_RECORD | TRACE_EVENT_ON_TRIGGER)
 
 /*
  * The events: one definition each, in include/kernel/events/, read here for their

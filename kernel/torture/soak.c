@@ -5,7 +5,7 @@
  *   ops      a private ftrace op registers and unregisters with random filters, and
  *            set_ftrace_filter changes under the function tracer
  *   graph    a private function-graph client comes and goes, and the profiler toggles
- *   events   set_event, an event filter and a system's enable change
+ *   events   set_event, an event filter, a system's enable and an event's triggers change
  *   resize   buffer_size_kb changes (resizes keep events or count them lost)
  *   readers  one thread consumes trace_pipe_raw pages of every CPU, another trace_pipe
  *
@@ -159,12 +159,43 @@ static const char *const soak_set_events[] = {"sched:sched_switch", "sched:*", "
 static const char *const soak_filters[] = {"prev_pid == 0", "next_comm ~ \"work*\"",
                                            "prev_pid != 1 && next_pid < 100", "0", "1"};
 
+/*
+ * Triggers on an event every CPU writes. None turns tracing on or off (traceoff:0 never
+ * fires): the books at the end need every CPU recording until tracing stops, and nothing
+ * recording after. The events thread takes them all away again before it returns.
+ */
+#define SOAK_TRIGGER_FILE "events/sched/sched_waking/trigger"
+static const char *const soak_triggers[] = {
+    "stacktrace:5 if pid != 0",
+    "!stacktrace",
+    "enable_event:sched:sched_wakeup_new",
+    "traceoff:0 if cpu == 0",
+    "!traceoff",
+    "!enable_event:sched:sched_wakeup_new",
+    "snapshot:0",
+    "!snapshot",
+    "disable_event:irq_vectors:local_timer_entry",
+    "!disable_event:irq_vectors:local_timer_entry",
+};
+
+static void soak_triggers_remove(void)
+{
+    for (size_t i = 0; i < ARRAY_SIZE(soak_triggers); i++)
+        if (soak_triggers[i][0] == '!')
+            soak_write(SOAK_TRIGGER_FILE, soak_triggers[i]);
+}
+
 static int soak_events_main(void *arg)
 {
     struct soak *s = arg;
     uint64_t rng = s->seed ^ 0x3333;
     while (!READ_ONCE(s->stop)) {
-        switch (xorshift64(&rng) % 3) {
+        switch (xorshift64(&rng) % 4) {
+        case 2:
+            s->write_errors +=
+                soak_write(SOAK_TRIGGER_FILE,
+                           soak_triggers[xorshift64(&rng) % ARRAY_SIZE(soak_triggers)]) != 0;
+            break;
         case 0:
             s->write_errors +=
                 soak_write("set_event",
@@ -182,6 +213,7 @@ static int soak_events_main(void *arg)
         s->event_writes++;
         soak_nap(s, &rng, 20);
     }
+    soak_triggers_remove();
     return 0;
 }
 
@@ -289,6 +321,9 @@ static void soak_text_line(struct soak *s, const char *line)
             s->text.lost[cpu] += lost;
         return;
     }
+    /* The frames of a <stack trace> event (the stacktrace trigger): its first line counted. */
+    if (strncmp(line, " => ", 4) == 0)
+        return;
     const char *p = line;
     while ((p = strchr(p, '['))) {
         if (p[1] >= '0' && p[1] <= '9' && p[2] >= '0' && p[2] <= '9' && p[3] >= '0' &&

@@ -52,7 +52,6 @@ struct probe_set {
 };
 
 static struct probe_set *volatile probe_sets[PROBE_KINDS];
-static uint64_t probe_generation;
 /* Serialises every change of the kinds and of probe_ops; the callback takes no lock. */
 static DEFINE_SPINLOCK(probe_lock);
 
@@ -328,7 +327,7 @@ static int probe_add(enum probe_kind k, const char *glob, long count)
         goto out_unlock;
     }
     if (created) {
-        ps->created = ++probe_generation;
+        ps->created = ftrace_probe_stamp();
         WRITE_ONCE(probe_sets[k], ps);
     }
     err = probe_sync_ops();
@@ -513,25 +512,32 @@ static int probe_cpudump_cmd(const char *glob, const char *param, bool remove)
     return probe_dump_command(PROBE_CPUDUMP, glob, remove);
 }
 
-/* Every kind's probes, the kind made last first: `func:cmd:unlimited` or `func:cmd:count=N`. */
-static int probe_show(struct seqbuf *s)
+/* The newest kind made before below, for the listing (ftrace_filter_commands_show). */
+static uint64_t probe_newest_below(uint64_t below)
 {
-    size_t total = ftrace_rec_total();
-    uint64_t below = UINT64_MAX;
+    uint64_t newest = 0;
 
     spin_lock(&probe_lock);
-    for (;;) {
-        int next = -1;
+    for (int k = 0; k < PROBE_KINDS; k++) {
+        struct probe_set *ps = probe_sets[k];
+        if (ps && ps->created < below && ps->created > newest)
+            newest = ps->created;
+    }
+    spin_unlock(&probe_lock);
+    return newest;
+}
 
-        for (int k = 0; k < PROBE_KINDS; k++) {
-            struct probe_set *ps = probe_sets[k];
-            if (ps && ps->created < below && (next < 0 || ps->created > probe_sets[next]->created))
-                next = k;
-        }
-        if (next < 0)
-            break;
-        struct probe_set *ps = probe_sets[next];
-        const struct probe_kind_def *def = &probe_defs[next];
+/* A kind's probes: `func:cmd:unlimited` or `func:cmd:count=N`. */
+static int probe_show_kind(struct seqbuf *s, uint64_t stamp)
+{
+    size_t total = ftrace_rec_total();
+
+    spin_lock(&probe_lock);
+    for (int k = 0; k < PROBE_KINDS; k++) {
+        struct probe_set *ps = probe_sets[k];
+        const struct probe_kind_def *def = &probe_defs[k];
+        if (!ps || ps->created != stamp)
+            continue;
         for (size_t i = 0; i < total; i++) {
             if (!ftrace_hash_test(ps->funcs, i))
                 continue;
@@ -541,14 +547,14 @@ static int probe_show(struct seqbuf *s)
             else
                 seq_puts(s, ":unlimited\n");
         }
-        below = ps->created;
     }
     spin_unlock(&probe_lock);
     return s->overflow ? -ENOMEM : 0;
 }
 
-/* One show lists every kind, so that the order across commands is Linux's. */
-FTRACE_FILTER_COMMAND(traceon, .name = "traceon", .func = probe_traceon_cmd, .show = probe_show);
+/* One command lists every kind, whatever its command. */
+FTRACE_FILTER_COMMAND(traceon, .name = "traceon", .func = probe_traceon_cmd,
+                      .newest_below = probe_newest_below, .show_kind = probe_show_kind);
 FTRACE_FILTER_COMMAND(traceoff, .name = "traceoff", .func = probe_traceoff_cmd);
 FTRACE_FILTER_COMMAND(stacktrace, .name = "stacktrace", .func = probe_stacktrace_cmd);
 FTRACE_FILTER_COMMAND(snapshot, .name = "snapshot", .func = probe_snapshot_cmd);

@@ -180,11 +180,35 @@ const struct ftrace_filter_command *ftrace_filter_command_find(const char *name)
     return NULL;
 }
 
+uint64_t ftrace_probe_stamp(void)
+{
+    static uint64_t stamp;
+    return __atomic_add_fetch(&stamp, 1, __ATOMIC_RELAXED);
+}
+
 int ftrace_filter_commands_show(struct seqbuf *s)
 {
     const struct ftrace_filter_command *cmd;
+    uint64_t below = UINT64_MAX;
     int err;
 
+    for (;;) {
+        const struct ftrace_filter_command *newest = NULL;
+        uint64_t newest_stamp = 0;
+        for (cmd = __start_ftrace_commands; cmd < __stop_ftrace_commands; cmd++) {
+            uint64_t stamp = cmd->newest_below ? cmd->newest_below(below) : 0;
+            if (stamp > newest_stamp) {
+                newest = cmd;
+                newest_stamp = stamp;
+            }
+        }
+        if (!newest)
+            break;
+        err = newest->show_kind(s, newest_stamp);
+        if (err < 0)
+            return err;
+        below = newest_stamp;
+    }
     for (cmd = __start_ftrace_commands; cmd < __stop_ftrace_commands; cmd++) {
         if (!cmd->show)
             continue;

@@ -14,6 +14,7 @@
 #include <lib/string.h>
 
 #include "events/event_core.h"
+#include "events/event_trigger.h"
 #include "trace_internal.h"
 
 #define TRACE_DEFAULT_KB 1408
@@ -28,6 +29,7 @@ const struct trace_option_def trace_option_defs[TRACE_OPT_COUNT] = {
     [TRACE_OPT_MARKERS] = {"markers", true, NULL},
     [TRACE_OPT_EVENT_FORK] = {"event-fork", false, NULL},
     [TRACE_OPT_FUNCTION_FORK] = {"function-fork", false, NULL},
+    [TRACE_OPT_STACKTRACE] = {"stacktrace", false, NULL},
     [TRACE_OPT_FUNC_STACK_TRACE] = {"func_stack_trace", false, "function"},
     [TRACE_OPT_GRAPH_OVERRUN] = {"funcgraph-overrun", false, "function_graph"},
     [TRACE_OPT_GRAPH_CPU] = {"funcgraph-cpu", true, "function_graph"},
@@ -247,6 +249,36 @@ void trace_stack_from(unsigned long ip, unsigned long *parent_slot, unsigned ext
     rb_commit(trace_global.buffer, &res);
 }
 
+static void trace_stack_commit(const uint32_t *calls, unsigned nr, unsigned extra_preempt)
+{
+    struct rb_reservation res;
+    struct trace_stack_event *ev = rb_reserve(trace_global.buffer, 8 + nr * 4, &res);
+    if (!ev)
+        return;
+    ev->ctx = trace_ctx_now(TRACE_STACK, extra_preempt);
+    ev->nr = nr;
+    memcpy(ev->calls, calls, nr * 4);
+    rb_commit(trace_global.buffer, &res);
+}
+
+void trace_stack_from_frame(uintptr_t frame, unsigned skip, unsigned extra_preempt)
+{
+    uint32_t calls[TRACE_STACK_MAX];
+    unsigned nr = 0;
+    struct unwind_state st;
+    unwind_start(&st, this_cpu()->current, frame, 0, 0);
+    st.strict = true;
+    while (nr < TRACE_STACK_MAX && unwind_next(&st)) {
+        if (skip) {
+            skip--;
+            continue;
+        }
+        calls[nr++] = trace_addr_pack(st.ret);
+    }
+    if (nr)
+        trace_stack_commit(calls, nr, extra_preempt);
+}
+
 int trace_print(const char *text, size_t len)
 {
     if (!trace_opt(TRACE_OPT_MARKERS))
@@ -354,6 +386,8 @@ void trace_set_option(unsigned opt, bool on)
         rb_set_overwrite(trace_global.buffer, on);
     if (opt == TRACE_OPT_EVENT_FORK || opt == TRACE_OPT_FUNCTION_FORK)
         trace_event_update_follow();
+    if (opt == TRACE_OPT_STACKTRACE)
+        trace_event_stacktrace_option(on);
     const struct tracer *t = __atomic_load_n(&trace_global.current, __ATOMIC_SEQ_CST);
     if (t && t->option_changed)
         t->option_changed(opt, on);

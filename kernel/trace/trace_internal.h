@@ -293,6 +293,7 @@ enum trace_option {
     TRACE_OPT_MARKERS,
     TRACE_OPT_EVENT_FORK,
     TRACE_OPT_FUNCTION_FORK,
+    TRACE_OPT_STACKTRACE,       /* a kernel stack after each event */
     TRACE_OPT_FUNC_STACK_TRACE, /* function tracer */
     TRACE_OPT_GRAPH_OVERRUN,    /* function_graph ... */
     TRACE_OPT_GRAPH_CPU,
@@ -478,6 +479,11 @@ static __always_inline bool trace_should_record_on(struct percpu *cpu)
  * not the tracer's.
  */
 void trace_stack_from(unsigned long ip, unsigned long *parent_slot, unsigned extra_preempt);
+/*
+ * The same from inside the tracer's own code: the frames above frame (a function's
+ * __builtin_frame_address(0)), less the first skip return addresses (the tracer's).
+ */
+void trace_stack_from_frame(uintptr_t frame, unsigned skip, unsigned extra_preempt);
 /* trace_marker: a print event. */
 int trace_print(const char *text, size_t len);
 
@@ -759,14 +765,25 @@ extern struct ftrace_ops *ftrace_global_ops;
  * A removal ignores param. Returns 0 or -errno; a glob that matches nothing, or a removal
  * that finds no probe, is -EINVAL.
  *
- * show() (optional) appends the command's probes to a read of set_ftrace_filter, one line
- * each, after the functions: `schedule:traceoff:count=3`, `kfree:dump:unlimited`.
+ * A read of set_ftrace_filter lists the probes after the functions, one line each
+ * (`schedule:traceoff:count=3`, `kfree:dump:unlimited`), as Linux does: by kind (a command
+ * with or without a count, and whatever else makes Linux a separate probe op), the kind
+ * made last first, whatever its command. A kind is stamped with ftrace_probe_stamp() when
+ * it is made; newest_below() (optional) returns the stamp of the newest of the command's
+ * kinds older than below (0: none), and show_kind() lists that kind. One command may stand
+ * for several that share their kinds. show() (optional) lists probes without stamps, after
+ * all the others.
  */
 struct ftrace_filter_command {
     const char *name;
     int (*func)(const char *glob, const char *param, bool remove);
+    uint64_t (*newest_below)(uint64_t below);
+    int (*show_kind)(struct seqbuf *s, uint64_t stamp);
     int (*show)(struct seqbuf *s);
 };
+
+/* A new probe kind's place in the listing: later kinds get higher stamps. */
+uint64_t ftrace_probe_stamp(void);
 
 #define FTRACE_FILTER_COMMAND(id, ...)                                                             \
     static const struct ftrace_filter_command ftrace_filter_command_##id __used __section(         \

@@ -317,7 +317,7 @@ def backwards_in_time(events):
 # other tracers are not touched here.
 DEFAULT_OPTIONS = {"print-parent": 1, "sym-offset": 0, "sym-addr": 0, "context-info": 1,
                    "overwrite": 1, "irq-info": 1, "markers": 1, "event-fork": 0,
-                   "function-fork": 0,
+                   "function-fork": 0, "stacktrace": 0,
                    "func_stack_trace": 0}
 DEFAULT_BUFFER_KB = 1408
 # The event systems whose filters reset_tracing clears.
@@ -342,8 +342,12 @@ def reset_tracing(sh):
           "echo > set_ftrace_notrace",
           "echo > set_ftrace_pid",
           "echo > set_ftrace_notrace_pid",
-          "echo > set_event",
-          "echo > kprobe_events",
+          "echo > set_event")
+    # Only events in soft mode are left in set_event now; an enable_event that fired leaves
+    # its target on when it goes.
+    if remove_event_triggers(sh):
+        sh.do("echo > set_event")
+    sh.do("echo > kprobe_events",
           "echo > error_log",
           "echo > set_event_pid",
           "echo > set_event_notrace_pid",
@@ -357,6 +361,24 @@ def reset_tracing(sh):
           "echo 1 > tracing_on")
 
 
+def remove_event_triggers(sh):
+    """Event triggers outlive `echo > set_event` and a `>` write to the trigger file, as on
+    Linux: each goes with its own `!`. An event with triggers is in soft mode, which
+    set_event lists, so only the events it names are looked at. Returns how many."""
+    removed = 0
+    for event in sh.run(f"cat {TRACEFS}/set_event"):
+        system, _, name = event.partition(":")
+        path = f"{TRACEFS}/events/{system}/{name}/trigger"
+        for line in sh.run(f"cat {path}"):
+            if line.startswith("#"):
+                continue
+            fields = line.split(" ")[0].split(":")
+            command = ":".join(fields[:3] if fields[0].endswith("_event") else fields[:1])
+            sh.run(f"echo '!{command}' >> {path}")
+            removed += 1
+    return removed
+
+
 def remove_function_commands(sh):
     """Function commands (func:traceoff ...) outlive `echo > set_ftrace_filter`, as on
     Linux: each goes with its own `!func:cmd`, and a counted one with a count too (the
@@ -364,8 +386,12 @@ def remove_function_commands(sh):
     for line in sh.run(f"cat {TRACEFS}/set_ftrace_filter"):
         if ":" in line and not line.startswith("#"):
             fields = line.split(":")
-            count = ":0" if len(fields) > 2 and fields[2].startswith("count=") else ""
-            sh.run(f"echo '!{fields[0]}:{fields[1]}{count}' >> {TRACEFS}/set_ftrace_filter")
+            # enable_event and disable_event name their event (SYS:EVENT) too.
+            named = 4 if fields[1].endswith("_event") else 2
+            rest = fields[named:]
+            count = ":0" if rest and rest[0].startswith("count=") else ""
+            command = ":".join(fields[:named])
+            sh.run(f"echo '!{command}{count}' >> {TRACEFS}/set_ftrace_filter")
 
 
 def read_trace(sh, path="trace", header=True, timeout=None, **formats):

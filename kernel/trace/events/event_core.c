@@ -17,6 +17,7 @@
 
 #include "event_core.h"
 #include "event_files.h"
+#include "event_trigger.h"
 #include "event_write.h"
 #include "trace_internal.h"
 
@@ -113,6 +114,8 @@ int trace_event_add(struct trace_event_call *call)
     dyn_events[dyn_nr] = call;
     __atomic_store_n(&dyn_nr, dyn_nr + 1, __ATOMIC_RELEASE);
     spin_unlock(&dyn_lock);
+    if (trace_opt(TRACE_OPT_STACKTRACE))
+        call->state->commit_flags |= TRACE_EVENT_COMMIT_STACK;
     int err = trace_event_files_create(call);
     if (err) {
         trace_event_files_remove(call);
@@ -123,7 +126,7 @@ int trace_event_add(struct trace_event_call *call)
 
 int trace_event_remove(struct trace_event_call *call)
 {
-    if (trace_event_is_enabled(call))
+    if (trace_event_is_registered(call) || trace_event_has_triggers(call))
         return -EBUSY;
     int err = trace_event_files_remove(call);
     if (err && err != -ENOENT)
@@ -179,7 +182,9 @@ CORE_INITCALL(trace_events_init);
 /* ---- set_event_pid / set_event_notrace_pid ---- */
 
 struct trace_event_pids trace_event_pids[2];
-volatile unsigned trace_event_pids_active;
+volatile unsigned trace_event_slow_checks;
+static DEFINE_SPINLOCK(slow_checks_lock);
+static unsigned soft_mode_events;
 
 static bool pid_in(const struct trace_event_pids *l, int pid)
 {
@@ -198,20 +203,140 @@ static bool trace_event_pid_allowed(int pid)
     return READ_ONCE(allow->count) == 0 || pid_in(allow, pid);
 }
 
+static void slow_checks_update_locked(void)
+{
+    unsigned pids = trace_event_pids[0].count + trace_event_pids[1].count;
+    WRITE_ONCE(trace_event_slow_checks, pids | (soft_mode_events ? TRACE_EVENT_SLOW_SOFT_MODE : 0));
+}
+
 void trace_event_pids_changed(void)
 {
-    WRITE_ONCE(trace_event_pids_active, trace_event_pids[0].count + trace_event_pids[1].count);
+    unsigned long irq = spin_lock_irqsave(&slow_checks_lock);
+    slow_checks_update_locked();
+    spin_unlock_irqrestore(&slow_checks_lock, irq);
     trace_event_update_follow();
+}
+
+void trace_event_soft_mode_count(bool entering)
+{
+    unsigned long irq = spin_lock_irqsave(&slow_checks_lock);
+    soft_mode_events += entering ? 1 : -1;
+    slow_checks_update_locked();
+    spin_unlock_irqrestore(&slow_checks_lock, irq);
 }
 
 /* ---- the write path ---- */
 
-bool trace_event_may_record(struct percpu *cpu, int other_pid)
+static bool pids_let_in(struct percpu *cpu, int other_pid)
 {
-    if (!((trace_global.cpumask >> cpu->cpu) & 1))
-        return false;
-    return !READ_ONCE(trace_event_pids_active) || trace_event_pid_allowed(cpu->current_pid) ||
+    return !(READ_ONCE(trace_event_slow_checks) & ~TRACE_EVENT_SLOW_SOFT_MODE) ||
+           trace_event_pid_allowed(cpu->current_pid) ||
            (other_pid >= 0 && trace_event_pid_allowed(other_pid));
+}
+
+/*
+ * An event whose triggers need its record (a filter to test) but that records nothing
+ * (soft-disabled, tracing off, its CPU outside tracing_cpumask) builds it here, never in
+ * the ring buffer: one slot per nesting level of this CPU (a thread, an interrupt, an
+ * NMI), as Linux's trace_buffered_event and temp buffer. A record that does not fit, or a
+ * fifth level, runs no trigger.
+ */
+#define SCRATCH_LEVELS 4
+#define SCRATCH_SIZE 512
+static struct scratch_cpu {
+    uint8_t slot[SCRATCH_LEVELS][SCRATCH_SIZE] __aligned(8);
+    unsigned used;
+} scratch[MAX_CPUS];
+
+/*
+ * Writers between a scratch reservation and its commit. The commit must go out of line
+ * for such a record, so an event's TRACE_EVENT_COMMIT_TRIGGERS is taken away only after
+ * waiting for them (event_trigger.c).
+ */
+struct sync_readers trace_event_scratch_writers = SYNC_READERS_INIT;
+
+static bool is_scratch(struct percpu *cpu, const void *record)
+{
+    const struct scratch_cpu *sc = &scratch[cpu->cpu];
+    return (const uint8_t *)record >= sc->slot[0] &&
+           (const uint8_t *)record < sc->slot[SCRATCH_LEVELS - 1] + SCRATCH_SIZE;
+}
+
+static void *scratch_reserve(struct percpu *cpu, size_t size)
+{
+    struct scratch_cpu *sc = &scratch[cpu->cpu];
+    if (size > SCRATCH_SIZE || sc->used >= SCRATCH_LEVELS)
+        return NULL;
+    /* An interrupt that comes now takes the next slot and gives it back before returning. */
+    void *rec = sc->slot[sc->used++];
+    barrier();
+    /* The CPU's marker, for as long as the record lives (see trace_event_scratch_writers);
+     * the writer keeps the CPU until then. */
+    sync_read_enter(&trace_event_scratch_writers);
+    return rec;
+}
+
+static void scratch_release(struct percpu *cpu)
+{
+    sync_read_exit(&trace_event_scratch_writers, cpu->cpu);
+    barrier();
+    scratch[cpu->cpu].used--;
+}
+
+/* A record for triggers only, in this CPU's scratch slot; NULL if there is none free. */
+static void *scratch_record(struct percpu *cpu, const struct trace_event_state *state, size_t size)
+{
+    void *rec = scratch_reserve(cpu, size);
+    if (!rec)
+        return NULL;
+    /* Again now that this CPU is marked: a removal that took the record-needing triggers
+     * away before the mark does not wait for it. */
+    if (!(READ_ONCE(state->trigger_flags) & TRACE_EVENT_TRIGGERS_COND)) {
+        scratch_release(cpu);
+        return NULL;
+    }
+    uint64_t common = trace_event_common_on(cpu, state->id);
+    __builtin_memcpy(rec, &common, sizeof(common));
+    return rec;
+}
+
+void *trace_event_reserve_slow(struct percpu *cpu, const struct trace_event_call *call, size_t size,
+                               int other_pid, struct rb_reservation *res)
+{
+    struct trace_event_state *state = call->state;
+    uint8_t on = state->enabled ? READ_ONCE(*state->enabled) : TRACE_EVENT_ON_RECORD;
+    bool recording = on & TRACE_EVENT_ON_RECORD;
+    uint8_t mode = 0;
+    void *rec = NULL;
+
+    if (on & TRACE_EVENT_ON_TRIGGER) {
+        mode = READ_ONCE(state->trigger_flags);
+        /* As Linux: triggers that need no record run first, and before the pid lists. */
+        if (mode & TRACE_EVENT_TRIGGERS_UNCOND)
+            event_triggers_call_uncond(call);
+    }
+    if (!pids_let_in(cpu, other_pid))
+        goto refuse;
+    if (recording && ((trace_global.cpumask >> cpu->cpu) & 1)) {
+        if (!(mode & TRACE_EVENT_TRIGGERS_COND))
+            return TRACE_EVENT_RESERVE_INLINE;
+        rec = rb_reserve_on(cpu->trace_buffer, (unsigned)size, res);
+        if (rec) {
+            uint64_t common = trace_event_common_on(cpu, state->id);
+            __builtin_memcpy(rec, &common, sizeof(common));
+            return rec;
+        }
+    }
+    /* As Linux's temp buffer: triggers that test the record still see it when the event,
+     * the CPU or tracing itself records nothing. */
+    if (mode & TRACE_EVENT_TRIGGERS_COND)
+        rec = scratch_record(cpu, state, size);
+    if (rec)
+        return rec;
+refuse:
+    barrier();
+    cpu->preempt_count--;
+    return NULL;
 }
 
 void *trace_event_reserve(const struct trace_event_call *call, size_t size, int other_pid,
@@ -220,18 +345,32 @@ void *trace_event_reserve(const struct trace_event_call *call, size_t size, int 
     return trace_event_reserve_on(this_cpu(), call, size, other_pid, res);
 }
 
-void trace_event_commit_filtered(const struct trace_event_call *call, void *record, size_t size,
-                                 struct rb_reservation *res)
+/* Not inlined: the stack it records starts one frame up, in the emitter, as Linux's
+ * starts in trace_event_raw_event_NAME. */
+__noinline void trace_event_commit_filtered(const struct trace_event_call *call, void *record,
+                                            size_t size, struct rb_reservation *res)
 {
+    struct percpu *cpu = this_cpu();
+    bool scratch_rec = is_scratch(cpu, record);
+    unsigned post = 0;
     /* Counted in before the filter is read, so that its replacement waits for us. */
     unsigned reader = sync_read_enter(&trace_event_filter_readers);
+    if (scratch_rec || (READ_ONCE(call->state->trigger_flags) & TRACE_EVENT_TRIGGERS_COND))
+        post = event_triggers_call(call, record, size);
     struct event_filter *filter = __atomic_load_n(&call->state->filter, __ATOMIC_ACQUIRE);
-    bool keep = !filter || event_filter_match(filter, record, size);
+    bool keep = !scratch_rec && (!filter || event_filter_match(filter, record, size));
     sync_read_exit(&trace_event_filter_readers, reader);
-    if (keep)
+    if (scratch_rec)
+        scratch_release(cpu);
+    else if (keep)
         rb_commit_inline(res);
     else
         rb_discard(trace_global.buffer, res);
+    uintptr_t frame = (uintptr_t)__builtin_frame_address(0);
+    if (keep && trace_opt(TRACE_OPT_STACKTRACE))
+        trace_stack_from_frame(frame, 0, 0);
+    if (post)
+        event_triggers_post_call(call, post, frame);
 }
 
 void trace_event_commit(const struct trace_event_call *call, void *record, size_t size,

@@ -58,10 +58,31 @@ enum {
     TRACE_EVENT_ID_FIRST_DYNAMIC = 20, /* past Linux's __TRACE_LAST_TYPE */
 };
 
+/* commit_flags: why a record of the event cannot be committed inline. */
+#define TRACE_EVENT_COMMIT_FILTERED 0x1 /* it has a filter */
+#define TRACE_EVENT_COMMIT_TRIGGERS 0x2 /* its triggers look at the record (event_trigger.c) */
+#define TRACE_EVENT_COMMIT_STACK 0x4    /* options/stacktrace: a kernel stack after it */
+
+/* trigger_flags: how the event's triggers run (event_trigger.c). */
+#define TRACE_EVENT_TRIGGERS_UNCOND 0x1 /* all of them, before the record, without it */
+#define TRACE_EVENT_TRIGGERS_COND 0x2   /* all of them on the record (a filter, or one after it) */
+
+struct event_trigger;
+
 struct trace_event_state {
     uint16_t id;
+    /* Non-zero: trace_event_commit_on goes out of line. Tested where the filter pointer
+     * was, so that an event with none of these costs what it did. */
+    volatile uint8_t commit_flags;
+    volatile uint8_t trigger_flags;
     volatile uint8_t *enabled;   /* the byte the tracepoint tests (trace_events.h) */
     struct event_filter *filter; /* NULL: every record passes; swapped under the files' lock */
+    /* The event's triggers, newest first; read without a lock by the writers of the event,
+     * edited under the trigger lock and freed after a wait for those readers. */
+    struct event_trigger *volatile triggers;
+    /* Soft mode (Linux's SOFT_MODE): users that need the emitter to run even while the
+     * event records nothing (its own triggers, enable_event/disable_event aimed at it). */
+    unsigned soft_users;
 };
 
 struct trace_event_call;
@@ -146,7 +167,22 @@ void trace_event_print_flags(struct seqbuf *s, const void *record);
 
 /* Enabling: 1 on, 0 off; changes the event's enabled byte (and what it implies). */
 int trace_event_enable(const struct trace_event_call *call, bool on);
+/* Whether the event records (TRACE_EVENT_ON_RECORD): on, and not soft-disabled. */
 bool trace_event_is_enabled(const struct trace_event_call *call);
+/* Whether its emitter runs at all: recording or in soft mode (Linux's ENABLED flag, which
+ * set_event and a system's enable file go by). */
+bool trace_event_is_registered(const struct trace_event_call *call);
+bool trace_event_in_soft_mode(const struct trace_event_call *call);
+/*
+ * Soft mode, counted: the first user puts the event in it (its emitter runs whether or
+ * not it records), the last takes it out again; an event that was not recording when it
+ * entered soft mode and is not recording when it leaves is turned off. Process context,
+ * as trace_event_enable.
+ */
+int trace_event_soft_mode(const struct trace_event_call *call, bool on);
+/* enable_event/disable_event firing: recording on or off without leaving soft mode. Any
+ * context; a no-op outside soft mode. */
+void trace_event_soft_set(const struct trace_event_call *call, bool record);
 /* The format file's text. */
 void trace_event_print_format(struct seqbuf *s, const struct trace_event_call *call);
 

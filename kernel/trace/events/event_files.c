@@ -17,6 +17,7 @@
 
 #include "event_core.h"
 #include "event_files.h"
+#include "event_trigger.h"
 #include "trace_internal.h"
 
 /* Serialises every change of enabled bytes, pid lists and filters made from the files. */
@@ -36,6 +37,18 @@ bool trace_event_is_enabled(const struct trace_event_call *call)
 {
     volatile uint8_t *b = call->state->enabled;
     return b && (*b & TRACE_EVENT_ON_RECORD);
+}
+
+bool trace_event_is_registered(const struct trace_event_call *call)
+{
+    volatile uint8_t *b = call->state->enabled;
+    return b && (*b & TRACE_EVENT_ON_EMIT);
+}
+
+bool trace_event_in_soft_mode(const struct trace_event_call *call)
+{
+    volatile uint8_t *b = call->state->enabled;
+    return b && (*b & TRACE_EVENT_ON_TRIGGER);
 }
 
 static void set_bit_in(volatile uint8_t *b, uint8_t bit, bool on)
@@ -92,18 +105,60 @@ int trace_event_enable(const struct trace_event_call *call, bool on)
 {
     if (call->flags & TRACE_EVENT_FL_FTRACE)
         return -EINVAL;
-    if (call->reg && on && !trace_event_is_enabled(call)) {
+    bool was_registered = trace_event_is_registered(call);
+    if (call->reg && on && !was_registered) {
         int err = call->reg(call, true);
         if (err)
             return err;
     }
-    bool was_on = trace_event_is_enabled(call);
     unsigned long irq = spin_lock_irqsave(&event_files_lock);
     enable_locked(call, on);
     spin_unlock_irqrestore(&event_files_lock, irq);
-    if (call->reg && !on && was_on)
+    /* In soft mode an event turned off stays registered, soft-disabled (Linux's `0*`). */
+    if (call->reg && !on && was_registered && !trace_event_is_registered(call))
         return call->reg(call, false);
     return 0;
+}
+
+int trace_event_soft_mode(const struct trace_event_call *call, bool on)
+{
+    struct trace_event_state *st = call->state;
+    if (!st->enabled || (call->flags & TRACE_EVENT_FL_FTRACE))
+        return -EINVAL;
+    if (on) {
+        if (st->soft_users++)
+            return 0;
+        if (call->reg && !trace_event_is_registered(call)) {
+            int err = call->reg(call, true);
+            if (err) {
+                st->soft_users--;
+                return err;
+            }
+        }
+        /* The write path's slow check first: it is what reads the soft-disabled state. */
+        trace_event_soft_mode_count(true);
+        set_bit_in(st->enabled, TRACE_EVENT_ON_TRIGGER, true);
+        return 0;
+    }
+    if (!st->soft_users || --st->soft_users)
+        return 0;
+    /*
+     * Leaving soft mode, a soft-disabled event goes off and a recording one stays on. A
+     * writer that saw the trigger bit just before it went may find the slow check gone too
+     * and record that one event: nothing waits for writers between the two tests.
+     */
+    set_bit_in(st->enabled, TRACE_EVENT_ON_TRIGGER, false);
+    trace_event_soft_mode_count(false);
+    if (call->reg && !trace_event_is_registered(call))
+        return call->reg(call, false);
+    return 0;
+}
+
+void trace_event_soft_set(const struct trace_event_call *call, bool record)
+{
+    volatile uint8_t *b = call->state->enabled;
+    if (b && (*b & TRACE_EVENT_ON_TRIGGER))
+        set_bit_in(b, TRACE_EVENT_ON_RECORD, record);
 }
 
 /* "0", "1" or "X" over the events of one system (NULL: every system). */
@@ -114,7 +169,7 @@ static char enable_state(const char *system)
         const struct trace_event_call *c = trace_event_at(i);
         if ((c->flags & TRACE_EVENT_FL_FTRACE) || (system && strcmp(c->system, system) != 0))
             continue;
-        if (trace_event_is_enabled(c))
+        if (trace_event_is_registered(c))
             some_on = true;
         else
             some_off = true;
@@ -149,9 +204,11 @@ static int parse_enable(const char *buf, size_t len, bool *on)
     return 0;
 }
 
+/* As Linux: `0*` soft-disabled, `1*` recording in soft mode. */
 static int show_event_enable(struct seqbuf *s, void *data)
 {
-    return seq_puts(s, trace_event_is_enabled(data) ? "1\n" : "0\n");
+    return seq_printf(s, "%c%s\n", trace_event_is_enabled(data) ? '1' : '0',
+                      trace_event_in_soft_mode(data) ? "*" : "");
 }
 
 static ssize_t store_event_enable(void *data, const char *buf, size_t len)
@@ -347,7 +404,7 @@ static int show_set_event(struct seqbuf *s, void *data)
 {
     for (size_t i = 0; i < trace_event_count(); i++) {
         const struct trace_event_call *c = trace_event_at(i);
-        if (trace_event_is_enabled(c))
+        if (trace_event_is_registered(c))
             seq_printf(s, "%s:%s\n", c->system, c->name);
     }
     return 0;
@@ -568,6 +625,10 @@ static int create_event_files(const struct trace_event_call *c)
         snprintf(path, sizeof(path), "events/%s/%s/filter", c->system, c->name);
         made += tracefs_create(path, 0644, NULL, show_event_filter, trace_event_store_filter,
                                call) != NULL;
+        want++;
+        snprintf(path, sizeof(path), "events/%s/%s/trigger", c->system, c->name);
+        made += tracefs_create(path, 0644, NULL, trace_event_trigger_show,
+                               trace_event_trigger_store, call) != NULL;
     }
     return made == want ? 0 : -ENOMEM;
 }

@@ -29,6 +29,14 @@ void trace_event_filter_install(const struct trace_event_call *call, struct even
     unsigned long irq = spin_lock_irqsave(&filter_install_lock);
     struct event_filter *old = call->state->filter;
     __atomic_store_n(&call->state->filter, filter, __ATOMIC_RELEASE);
+    /* After the pointer, so that a commit sent out of line finds it; a commit that misses
+     * the flag just keeps its record unfiltered, as one that came before the write. */
+    if (filter)
+        __atomic_fetch_or(&call->state->commit_flags, TRACE_EVENT_COMMIT_FILTERED,
+                          __ATOMIC_RELEASE);
+    else
+        __atomic_fetch_and(&call->state->commit_flags, (uint8_t)~TRACE_EVENT_COMMIT_FILTERED,
+                           __ATOMIC_RELEASE);
     spin_unlock_irqrestore(&filter_install_lock, irq);
     if (old) {
         synchronize_readers(&trace_event_filter_readers);

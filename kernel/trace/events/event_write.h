@@ -14,11 +14,24 @@
 #include "event_core.h"
 #include "ring_buffer_write.h"
 
-/* Non-zero while set_event_pid or set_event_notrace_pid holds a pid. */
-extern volatile unsigned trace_event_pids_active;
-/* Out of line: tracing_cpumask holds cpu, and the pid lists let current or other_pid in. */
-bool trace_event_may_record(struct percpu *cpu, int other_pid);
-/* Out of line: the event has a filter: run it, then commit or discard. */
+/*
+ * Non-zero while a record needs more than the inline reservation: set_event_pid or
+ * set_event_notrace_pid holds a pid, or some event is in soft mode (triggers). One word,
+ * so that the write path tests both with the one load it always had.
+ */
+extern volatile unsigned trace_event_slow_checks;
+#define TRACE_EVENT_SLOW_SOFT_MODE 0x80000000u /* the rest counts the pids */
+/*
+ * Out of line: those checks (tracing_cpumask, the pid lists, the event's soft mode and
+ * triggers). Returns TRACE_EVENT_RESERVE_INLINE when the record goes in the ring buffer
+ * as usual, NULL when there is none (the CPU given back), or a record built elsewhere
+ * with its common fields filled.
+ */
+#define TRACE_EVENT_RESERVE_INLINE ((void *)1)
+void *trace_event_reserve_slow(struct percpu *cpu, const struct trace_event_call *call, size_t size,
+                               int other_pid, struct rb_reservation *res);
+/* Out of line: the event has a filter or triggers, or wants a stack after it: run them,
+ * then commit or discard. */
 void trace_event_commit_filtered(const struct trace_event_call *call, void *record, size_t size,
                                  struct rb_reservation *res);
 
@@ -55,9 +68,11 @@ static __always_inline void *trace_event_reserve_on(struct percpu *cpu,
 {
     cpu->preempt_count++;
     barrier();
-    if (unlikely(trace_global.cpus_excluded | trace_event_pids_active) &&
-        !trace_event_may_record(cpu, other_pid))
-        goto refuse;
+    if (unlikely(trace_global.cpus_excluded | trace_event_slow_checks)) {
+        void *built = trace_event_reserve_slow(cpu, call, size, other_pid, res);
+        if (built != TRACE_EVENT_RESERVE_INLINE)
+            return built;
+    }
     struct trace_event_common *rec = rb_reserve_on(cpu->trace_buffer, (unsigned)size, res);
     if (!rec)
         goto refuse;
@@ -74,9 +89,9 @@ static __always_inline void trace_event_commit_on(struct percpu *cpu,
                                                   const struct trace_event_call *call, void *record,
                                                   size_t size, struct rb_reservation *res)
 {
-    /* A NULL filter is never dereferenced: only a filter seen set needs the counting-in
-     * that its replacement waits for, which the out-of-line path does. */
-    if (likely(!__atomic_load_n(&call->state->filter, __ATOMIC_RELAXED)))
+    /* A filter or trigger never looked at here needs none of the counting-in that its
+     * replacement waits for, which the out-of-line path does. */
+    if (likely(!__atomic_load_n(&call->state->commit_flags, __ATOMIC_RELAXED)))
         rb_commit_inline(res);
     else
         trace_event_commit_filtered(call, record, size, res);

@@ -74,7 +74,7 @@ void trace_event_emit_sched_switch(struct thread *prev, struct thread *next)
         trace_event_save_thread_cmdline(prev->pid, prev->name);
         trace_event_save_thread_cmdline(next->pid, next->name);
     }
-    if (on & TRACE_EVENT_ON_RECORD)
+    if (on & TRACE_EVENT_ON_EMIT)
         trace_event_write_sched_switch(prev, next);
 }
 
@@ -87,14 +87,14 @@ void trace_event_emit_sched_process_fork(struct thread *parent, struct thread *c
         trace_event_pids_follow(parent->pid, child->pid);
     if (on & TRACE_EVENT_ON_FOLLOW_FUNCTIONS)
         trace_pids_follow(parent->pid, child->pid);
-    if (on & TRACE_EVENT_ON_RECORD)
+    if (on & TRACE_EVENT_ON_EMIT)
         trace_event_write_sched_process_fork(parent, child);
 }
 
 void trace_event_emit_sched_process_free(struct thread *t)
 {
     uint8_t on = trace_event_on_sched_process_free;
-    if (on & TRACE_EVENT_ON_RECORD)
+    if (on & TRACE_EVENT_ON_EMIT)
         trace_event_write_sched_process_free(t);
     /* Only once the thread is off its CPU for good, so its last switch is still seen. */
     if (on & TRACE_EVENT_ON_FOLLOW)

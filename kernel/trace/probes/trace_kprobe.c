@@ -157,7 +157,7 @@ static void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip, str
             continue;
         local_inc(&p->nhit[cpu]);
         struct kprobe_event *ev = p->ev;
-        if (!(ev->enabled & TRACE_EVENT_ON_RECORD))
+        if (!(ev->enabled & TRACE_EVENT_ON_EMIT))
             continue;
         if (ev->is_return) {
             kretprobe_hook(p, ip, fregs);
@@ -182,7 +182,7 @@ static void kretprobe_return(const struct fgraph_frame *f, struct fgraph_ret *re
         while (active && !__atomic_compare_exchange_n(&p->nactive, &active, active - 1, false,
                                                       __ATOMIC_RELAXED, __ATOMIC_RELAXED))
             ;
-        if (p->ev->enabled & TRACE_EVENT_ON_RECORD) {
+        if (p->ev->enabled & TRACE_EVENT_ON_EMIT) {
             struct pt_regs regs;
             arch_regs_init_return(&regs, ret->retval, f->retp, f->ret);
             struct probe_ctx ctx = {.regs = &regs, .retval = ret->retval};
@@ -482,7 +482,7 @@ static int create_probe(struct probe_cmd *cmd, struct probe_error *e)
     p->armed_slot = -1;
     p->serial = next_serial++;
     /* A new place of an enabled event fires at once, as on Linux. */
-    if (trace_event_is_enabled(&ev->call)) {
+    if (trace_event_is_registered(&ev->call)) {
         err = arm(p);
         if (err) {
             kfree(p);
@@ -501,7 +501,7 @@ static int create_probe(struct probe_cmd *cmd, struct probe_error *e)
 /* Removes an event and all its places: -EBUSY if it is enabled or a file of it is open. */
 static int delete_event(struct kprobe_event *ev)
 {
-    if (trace_event_is_enabled(&ev->call))
+    if (trace_event_is_registered(&ev->call))
         return -EBUSY;
     int err = trace_event_remove(&ev->call);
     if (err)
@@ -553,7 +553,7 @@ static int delete_places(struct kprobe_event *ev, char *const *words, unsigned c
         return -ENOENT;
     if (matched == ev->places)
         return delete_event(ev);
-    if (trace_event_is_enabled(&ev->call))
+    if (trace_event_is_registered(&ev->call))
         return -EBUSY;
     for (struct kprobe_place **pp = &places; *pp;) {
         struct kprobe_place *p = *pp;
@@ -615,7 +615,7 @@ int kprobe_release_all(void)
     spin_lock(&kprobe_lock);
     int err = 0;
     for (struct kprobe_place *p = places; p; p = p->next)
-        if (trace_event_is_enabled(&p->ev->call))
+        if (trace_event_is_registered(&p->ev->call))
             err = -EBUSY;
     while (!err && places)
         err = delete_event(places->ev);

@@ -131,3 +131,12 @@ $ bench -s snapshot
 ~ bench: name=snapshot\.missed value=[0-9]+ unit=swaps
 ! skipped
 ! failed
+
+$ bench -s event_trigger
+...
+~ event_trigger\.without +.* +[1-9][0-9]* +[1-9][0-9]* +[0-9]+\.[0-9] +[0-9]+\.[0-9]
+~ bench: name=event_trigger\.without min_cycles=[1-9][0-9]* median_cycles=[1-9][0-9]* min_ns=[0-9]+\.[0-9] median_ns=[0-9]+\.[0-9]
+~ event_trigger\.with +.* +[1-9][0-9]* +[1-9][0-9]* +[0-9]+\.[0-9] +[0-9]+\.[0-9]
+~ bench: name=event_trigger\.with min_cycles=[1-9][0-9]* median_cycles=[1-9][0-9]* min_ns=[0-9]+\.[0-9] median_ns=[0-9]+\.[0-9]
+! skipped
+! failed

@@ -30,6 +30,7 @@ irq-info
 markers
 noevent-fork
 nofunction-fork
+nostacktrace
 $ cat set_graph_function
 ftrace_test_chain_a
 $ cat set_graph_notrace

@@ -32,6 +32,7 @@ enable
 filter
 format
 id
+trigger
 $ ls events/ftrace/function
 format
 id

@@ -34,6 +34,7 @@ enable
 filter
 format
 id
+trigger
 $ cat events/kprobes/pt/format
 name: pt
 ~ ID: \d+

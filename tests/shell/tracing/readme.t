@@ -11,3 +11,5 @@ $ cat README | grep 'kprobe'
  kprobe events (kprobe_events; dynamic_events lists and takes the same lines):
   kprobe_events		- Create/append/remove/show the kernel dynamic events
   events/GROUP/EVENT/	- enable, filter, format, id, as any event; kprobe_profile: hits, misses
+$ cat README | grep -c 'trigger'
+6

@@ -64,6 +64,7 @@ irq-info
 markers
 noevent-fork
 nofunction-fork
+nostacktrace
 $ echo function > current_tracer
 $ cat trace_options | tail -n 1
 nofunc_stack_trace

@@ -1,0 +1,479 @@
+/*
+ * Event triggers, as Linux 6.1's: events/SYS/EVENT/trigger takes
+ *
+ *   [!]traceon|traceoff|snapshot|stacktrace[:N] [if FILTER]
+ *   [!]enable_event|disable_event:SYS:EVENT[:N] [if FILTER]
+ *
+ * and each time the event fires the trigger runs (N times, or without end): turns tracing
+ * on or off, takes a snapshot, records a kernel stack, or switches another event's
+ * recording. The hist commands Linux lists (enable_hist, disable_hist, hist) are listed and
+ * refused (EINVAL): there are no histograms.
+ *
+ * An event with triggers is in soft mode: its tracepoint calls the emitter even when the
+ * event itself records nothing (`enable` reads `0*`), and the write path's slow check
+ * (trace_event_reserve_slow) runs the triggers. Triggers that need no record run there,
+ * before it is made; as soon as one trigger has a filter or must run after the record
+ * (traceoff, stacktrace), they all run on the record at commit, which for an event that
+ * does not record is built in a per-CPU scratch slot instead of the ring buffer.
+ *
+ * Linux's choices kept here: a second trigger of the same type (traceon and traceoff are
+ * one type; enable_event and disable_event one per target event) is EEXIST; removing one
+ * that is not there succeeds; a `>` write does not remove triggers (only hist ones, which
+ * cannot exist); a refused filter is EINVAL with no error_log entry; triggers are listed
+ * newest first.
+ *
+ * The list of an event's triggers is read without a lock by every CPU that writes the
+ * event; edits are serialised by trigger_lock and a removed trigger is freed once those
+ * readers have left (trigger_readers).
+ */
+#include <kernel/errno.h>
+#include <kernel/mm.h>
+#include <kernel/percpu.h>
+#include <kernel/spinlock.h>
+#include <lib/ctype.h>
+#include <lib/string.h>
+
+#include "event_core.h"
+#include "event_files.h"
+#include "event_filter.h"
+#include "event_trigger.h"
+#include "trace_internal.h"
+
+/* Linux's trigger types: at most one trigger of a type per event (per target event for
+ * enable_event/disable_event). */
+enum {
+    TRIGGER_TYPE_TRACE_ONOFF = 1 << 0,
+    TRIGGER_TYPE_SNAPSHOT = 1 << 1,
+    TRIGGER_TYPE_STACKTRACE = 1 << 2,
+    TRIGGER_TYPE_EVENT_ENABLE = 1 << 3,
+};
+
+struct event_trigger;
+
+struct event_trigger_command {
+    const char *name;
+    unsigned type;
+    bool post;          /* runs after the record is committed (Linux's POST_TRIGGER) */
+    bool targets_event; /* SYS:EVENT comes first (enable_event, disable_event) */
+    bool unsupported;   /* listed, refused (the hist ones) */
+    void (*fire)(struct event_trigger *t, uintptr_t frame);
+};
+
+struct event_trigger {
+    struct event_trigger *volatile next;
+    const struct event_trigger_command *cmd;
+    volatile long count; /* -1: unlimited */
+    struct event_filter *filter;
+    char *filter_text; /* after "if ", as written */
+    const struct trace_event_call *target;
+};
+
+static struct sync_readers trigger_readers = SYNC_READERS_INIT;
+/* Serialises edits of every event's list; never taken where events fire. */
+static DEFINE_SPINLOCK(trigger_lock);
+
+/* ---- what the triggers do ---- */
+
+/* One firing spends one count; -1 is never spent, 0 fires no more. */
+static bool trigger_take_count(struct event_trigger *t)
+{
+    long old = READ_ONCE(t->count);
+    do {
+        if (old == 0)
+            return false;
+        if (old < 0)
+            return true;
+    } while (!__atomic_compare_exchange_n(&t->count, &old, old - 1, false, __ATOMIC_RELAXED,
+                                          __ATOMIC_RELAXED));
+    return true;
+}
+
+static bool tracing_is_on(void) { return rb_record_is_on(trace_global.buffer); }
+
+/* As Linux: a count is spent only when tracing really changes. Switching takes a lock an
+ * NMI may have interrupted. */
+static void trigger_tracing_set(struct event_trigger *t, bool on)
+{
+    if (this_cpu()->nmi_depth || tracing_is_on() == on || !trigger_take_count(t))
+        return;
+    trace_set_on(on);
+}
+
+static void fire_traceon(struct event_trigger *t, uintptr_t frame) { trigger_tracing_set(t, true); }
+static void fire_traceoff(struct event_trigger *t, uintptr_t frame)
+{
+    trigger_tracing_set(t, false);
+}
+
+static void fire_snapshot(struct event_trigger *t, uintptr_t frame)
+{
+    if (trigger_take_count(t))
+        tracing_snapshot(&trace_global);
+}
+
+/* From the committing function's frame up: the emitter first, then the code with the
+ * tracepoint, as Linux's starts with trace_event_raw_event_NAME. */
+static void fire_stacktrace(struct event_trigger *t, uintptr_t frame)
+{
+    if (!frame || this_cpu()->nmi_depth || !trigger_take_count(t))
+        return;
+    trace_stack_from_frame(frame, 0, 0);
+}
+
+/* As Linux: a counted switch is spent only when the target changes state. */
+static void fire_event_enable(struct event_trigger *t, bool enable)
+{
+    if (t->count >= 0 && trace_event_is_enabled(t->target) == enable)
+        return;
+    if (trigger_take_count(t))
+        trace_event_soft_set(t->target, enable);
+}
+
+static void fire_enable_event(struct event_trigger *t, uintptr_t frame)
+{
+    fire_event_enable(t, true);
+}
+static void fire_disable_event(struct event_trigger *t, uintptr_t frame)
+{
+    fire_event_enable(t, false);
+}
+
+/* Linux's registration order, which "# Available triggers:" lists. */
+static const struct event_trigger_command trigger_commands[] = {
+    {"traceon", TRIGGER_TYPE_TRACE_ONOFF, false, false, false, fire_traceon},
+    {"traceoff", TRIGGER_TYPE_TRACE_ONOFF, true, false, false, fire_traceoff},
+    {"snapshot", TRIGGER_TYPE_SNAPSHOT, false, false, false, fire_snapshot},
+    {"stacktrace", TRIGGER_TYPE_STACKTRACE, true, false, false, fire_stacktrace},
+    {"enable_event", TRIGGER_TYPE_EVENT_ENABLE, false, true, false, fire_enable_event},
+    {"disable_event", TRIGGER_TYPE_EVENT_ENABLE, false, true, false, fire_disable_event},
+    {"enable_hist", 0, false, true, true, NULL},
+    {"disable_hist", 0, false, true, true, NULL},
+    {"hist", 0, false, false, true, NULL},
+};
+
+/* ---- the write path ---- */
+
+void event_triggers_call_uncond(const struct trace_event_call *call)
+{
+    unsigned reader = sync_read_enter(&trigger_readers);
+    for (struct event_trigger *t = __atomic_load_n(&call->state->triggers, __ATOMIC_ACQUIRE); t;
+         t = __atomic_load_n(&t->next, __ATOMIC_ACQUIRE))
+        t->cmd->fire(t, 0);
+    sync_read_exit(&trigger_readers, reader);
+}
+
+unsigned event_triggers_call(const struct trace_event_call *call, const void *record, size_t size)
+{
+    unsigned post = 0;
+    unsigned reader = sync_read_enter(&trigger_readers);
+    for (struct event_trigger *t = __atomic_load_n(&call->state->triggers, __ATOMIC_ACQUIRE); t;
+         t = __atomic_load_n(&t->next, __ATOMIC_ACQUIRE)) {
+        if (t->filter && !event_filter_match(t->filter, record, size))
+            continue;
+        if (t->cmd->post)
+            post |= t->cmd->type;
+        else
+            t->cmd->fire(t, 0);
+    }
+    sync_read_exit(&trigger_readers, reader);
+    return post;
+}
+
+void event_triggers_post_call(const struct trace_event_call *call, unsigned types, uintptr_t frame)
+{
+    unsigned reader = sync_read_enter(&trigger_readers);
+    for (struct event_trigger *t = __atomic_load_n(&call->state->triggers, __ATOMIC_ACQUIRE); t;
+         t = __atomic_load_n(&t->next, __ATOMIC_ACQUIRE))
+        if (t->cmd->post && (t->cmd->type & types))
+            t->cmd->fire(t, frame);
+    sync_read_exit(&trigger_readers, reader);
+}
+
+/* ---- adding and removing ---- */
+
+static void trigger_free(struct event_trigger *t)
+{
+    if (!t)
+        return;
+    if (t->filter)
+        event_filter_free(t->filter);
+    kfree(t->filter_text);
+    kfree(t);
+}
+
+/*
+ * The event's trigger mode after an edit. A commit must go out of line while any record
+ * may be in a scratch slot, so the commit flag is set before the mode that makes such
+ * records and cleared only after waiting for their writers. Called with trigger_lock held.
+ */
+static void trigger_flags_update(const struct trace_event_call *call)
+{
+    struct trace_event_state *st = call->state;
+    bool any = st->triggers != NULL, cond = false;
+    for (struct event_trigger *t = st->triggers; t; t = t->next)
+        cond |= t->filter || t->cmd->post;
+    uint8_t mode = !any ? 0 : cond ? TRACE_EVENT_TRIGGERS_COND : TRACE_EVENT_TRIGGERS_UNCOND;
+    if (cond)
+        __atomic_fetch_or(&st->commit_flags, TRACE_EVENT_COMMIT_TRIGGERS, __ATOMIC_SEQ_CST);
+    __atomic_store_n(&st->trigger_flags, mode, __ATOMIC_SEQ_CST);
+    if (!cond && (st->commit_flags & TRACE_EVENT_COMMIT_TRIGGERS)) {
+        synchronize_readers(&trace_event_scratch_writers);
+        __atomic_fetch_and(&st->commit_flags, (uint8_t)~TRACE_EVENT_COMMIT_TRIGGERS,
+                           __ATOMIC_SEQ_CST);
+    }
+}
+
+static bool trigger_same(const struct event_trigger *a, const struct event_trigger *b)
+{
+    return a->cmd->type == b->cmd->type && a->target == b->target;
+}
+
+/* The event enters soft mode with its first trigger, an enable_event's target with it. */
+static int trigger_register(const struct trace_event_call *call, struct event_trigger *t)
+{
+    int err = 0;
+    if (t->target) {
+        err = trace_event_soft_mode(t->target, true);
+        if (err)
+            return err;
+    }
+    spin_lock(&trigger_lock);
+    for (struct event_trigger *o = call->state->triggers; o; o = o->next) {
+        if (trigger_same(o, t)) {
+            spin_unlock(&trigger_lock);
+            err = -EEXIST;
+            goto undo;
+        }
+    }
+    bool first = call->state->triggers == NULL;
+    t->next = call->state->triggers;
+    __atomic_store_n(&call->state->triggers, t, __ATOMIC_RELEASE);
+    trigger_flags_update(call);
+    spin_unlock(&trigger_lock);
+    if (first) {
+        err = trace_event_soft_mode(call, true);
+        if (err) {
+            spin_lock(&trigger_lock);
+            __atomic_store_n(&call->state->triggers, t->next, __ATOMIC_RELEASE);
+            trigger_flags_update(call);
+            spin_unlock(&trigger_lock);
+            synchronize_readers(&trigger_readers);
+            goto undo;
+        }
+    }
+    return 0;
+undo:
+    if (t->target)
+        trace_event_soft_mode(t->target, false);
+    return err;
+}
+
+/* Takes out the trigger like t (type and target): true if there was one. */
+static bool trigger_unregister(const struct trace_event_call *call, const struct event_trigger *t)
+{
+    struct event_trigger *found = NULL;
+    spin_lock(&trigger_lock);
+    for (struct event_trigger *volatile *link = &call->state->triggers; *link;
+         link = &(*link)->next) {
+        if (trigger_same(*link, t)) {
+            found = *link;
+            /* Readers on found still reach the rest through its next. */
+            __atomic_store_n(link, found->next, __ATOMIC_RELEASE);
+            break;
+        }
+    }
+    if (found)
+        trigger_flags_update(call);
+    bool last = call->state->triggers == NULL;
+    spin_unlock(&trigger_lock);
+    if (!found)
+        return false;
+    if (last)
+        trace_event_soft_mode(call, false);
+    synchronize_readers(&trigger_readers);
+    if (found->target)
+        trace_event_soft_mode(found->target, false);
+    trigger_free(found);
+    return true;
+}
+
+bool trace_event_has_triggers(const struct trace_event_call *call)
+{
+    return call->state->triggers || call->state->soft_users;
+}
+
+/* ---- parsing: Linux's trigger_process_regex and event_trigger_parse ---- */
+
+static char *skip_blanks(char *s)
+{
+    while (isspace((unsigned char)*s))
+        s++;
+    return s;
+}
+
+/* "[if FILTER]": Linux's set_trigger_filter, with the trigger's event's fields. */
+static int trigger_set_filter(const struct trace_event_call *call, struct event_trigger *t,
+                              char *text)
+{
+    char *word = strsep(&text, " \t");
+    if (!*word || strcmp(word, "if") != 0 || !text)
+        return -EINVAL;
+    struct event_filter_error fe = {0};
+    int err = event_filter_create(text, call->fields, call->nfields, &t->filter, &fe);
+    if (err)
+        return err;
+    t->filter_text = kstrdup(text);
+    return t->filter_text ? 0 : -ENOMEM;
+}
+
+/* ":N" (base 0, as kstrtoul); the text after another ':' is ignored, as Linux does. */
+static int trigger_parse_count(char *param, struct event_trigger *t)
+{
+    if (!param)
+        return 0;
+    char *number = strsep(&param, ":");
+    unsigned long v;
+    if (!*number || kstrtoul(number, 0, &v))
+        return -EINVAL;
+    t->count = (long)v;
+    return 0;
+}
+
+/*
+ * What follows the command: for a command without a target, a count if it starts with a
+ * digit (then a blank and the filter), else the filter alone; for enable_event and
+ * disable_event, SYS:EVENT[:N] up to the first blank, then the filter.
+ */
+static int trigger_parse(const struct trace_event_call *call,
+                         const struct event_trigger_command *cmd, bool remove, char *rest)
+{
+    char *param = NULL, *filter = NULL;
+    if (cmd->unsupported)
+        return -EINVAL;
+    if (cmd->targets_event && !rest)
+        return -EINVAL;
+    if (rest) {
+        if (!cmd->targets_event && !isdigit((unsigned char)rest[0])) {
+            filter = rest;
+        } else {
+            param = strsep(&rest, " \t");
+            if (rest) {
+                filter = skip_blanks(rest);
+                if (!*filter)
+                    filter = NULL;
+            }
+        }
+    }
+    struct event_trigger *t = kzalloc(sizeof(*t));
+    if (!t)
+        return -ENOMEM;
+    t->cmd = cmd;
+    t->count = -1;
+    int err = 0;
+    if (cmd->targets_event) {
+        char *system = strsep(&param, ":");
+        if (!param) {
+            err = -EINVAL;
+            goto out;
+        }
+        char *event = strsep(&param, ":");
+        t->target = trace_event_find(system, event);
+        if (!t->target || (t->target->flags & TRACE_EVENT_FL_FTRACE)) {
+            err = -EINVAL;
+            goto out;
+        }
+    }
+    if (remove) {
+        trigger_unregister(call, t);
+        goto out;
+    }
+    err = trigger_parse_count(param, t);
+    if (!err && filter)
+        err = trigger_set_filter(call, t, filter);
+    /* As Linux: the snapshot trigger has its spare buffer from the start. */
+    if (!err && (cmd->type & TRIGGER_TYPE_SNAPSHOT))
+        err = tracing_alloc_snapshot(&trace_global);
+    if (!err)
+        err = trigger_register(call, t);
+    if (!err)
+        return 0;
+out:
+    trigger_free(t);
+    return err;
+}
+
+ssize_t trace_event_trigger_store(void *data, const char *buf, size_t len)
+{
+    const struct trace_event_call *call = data;
+    if (len >= 4096)
+        return -EINVAL;
+    char *copy = kmalloc(len + 1);
+    if (!copy)
+        return -ENOMEM;
+    memcpy(copy, buf, len);
+    copy[len] = '\0';
+    size_t end = strlen(copy);
+    while (end && isspace((unsigned char)copy[end - 1]))
+        copy[--end] = '\0';
+    char *next = skip_blanks(copy);
+    char *command = strsep(&next, ": \t");
+    if (next) {
+        next = skip_blanks(next);
+        if (!*next)
+            next = NULL;
+    }
+    bool remove = command[0] == '!';
+    if (remove)
+        command++;
+    int err = -EINVAL;
+    for (size_t i = 0; i < ARRAY_SIZE(trigger_commands); i++) {
+        if (strcmp(trigger_commands[i].name, command) == 0) {
+            err = trigger_parse(call, &trigger_commands[i], remove, next);
+            break;
+        }
+    }
+    kfree(copy);
+    return err ? err : (ssize_t)len;
+}
+
+int trace_event_trigger_show(struct seqbuf *s, void *data)
+{
+    const struct trace_event_call *call = data;
+    spin_lock(&trigger_lock);
+    struct event_trigger *t = call->state->triggers;
+    if (!t) {
+        seq_puts(s, "# Available triggers:\n#");
+        for (size_t i = 0; i < ARRAY_SIZE(trigger_commands); i++)
+            seq_printf(s, " %s", trigger_commands[i].name);
+        seq_putc(s, '\n');
+    }
+    for (; t; t = t->next) {
+        seq_puts(s, t->cmd->name);
+        if (t->target)
+            seq_printf(s, ":%s:%s", t->target->system, t->target->name);
+        long count = READ_ONCE(t->count);
+        if (count == -1)
+            seq_puts(s, ":unlimited");
+        else
+            seq_printf(s, ":count=%ld", count);
+        if (t->filter_text)
+            seq_printf(s, " if %s", t->filter_text);
+        seq_putc(s, '\n');
+    }
+    spin_unlock(&trigger_lock);
+    return 0;
+}
+
+/* ---- options/stacktrace ---- */
+
+void trace_event_stacktrace_option(bool on)
+{
+    for (size_t i = 0; i < trace_event_count(); i++) {
+        struct trace_event_state *st = trace_event_at(i)->state;
+        if (on)
+            __atomic_fetch_or(&st->commit_flags, TRACE_EVENT_COMMIT_STACK, __ATOMIC_SEQ_CST);
+        else
+            __atomic_fetch_and(&st->commit_flags, (uint8_t)~TRACE_EVENT_COMMIT_STACK,
+                               __ATOMIC_SEQ_CST);
+    }
+}

@@ -1,0 +1,43 @@
+/*
+ * Event triggers (event_trigger.c): the events/SYS/EVENT/trigger files and what runs when
+ * an event with triggers fires. Private to kernel/trace/events/.
+ *
+ * The write path reaches them only out of line and only for an event in soft mode (its
+ * enabled byte has TRACE_EVENT_ON_TRIGGER, and trace_event_slow_checks sends every
+ * reservation to trace_event_reserve_slow), so an event without triggers pays nothing.
+ */
+#ifndef KERNEL_TRACE_EVENTS_EVENT_TRIGGER_H
+#define KERNEL_TRACE_EVENTS_EVENT_TRIGGER_H
+
+#include <kernel/compiler.h>
+#include <kernel/synchronize.h>
+
+struct seqbuf;
+struct trace_event_call;
+
+/* The write path (any context, no lock, no allocation). */
+/* TRACE_EVENT_TRIGGERS_UNCOND: every trigger, before any record exists. */
+void event_triggers_call_uncond(const struct trace_event_call *call);
+/* TRACE_EVENT_TRIGGERS_COND: those whose filter the record passes; the ones that must run
+ * after the record is committed are returned (a mask of trigger types) instead. */
+unsigned event_triggers_call(const struct trace_event_call *call, const void *record, size_t size);
+/* Runs the returned ones; frame is the committing function's, for a stack trace. */
+void event_triggers_post_call(const struct trace_event_call *call, unsigned types, uintptr_t frame);
+
+/* Writers holding a record built outside the ring buffer (event_core.c). */
+extern struct sync_readers trace_event_scratch_writers;
+
+/* The trigger file of an event (data: its call). */
+int trace_event_trigger_show(struct seqbuf *s, void *data);
+ssize_t trace_event_trigger_store(void *data, const char *buf, size_t len);
+
+/* Whether call has triggers, or is the target of one (it cannot be removed then). */
+bool trace_event_has_triggers(const struct trace_event_call *call);
+
+/* The soft-mode count of events, for the write path's slow check (event_core.c). */
+void trace_event_soft_mode_count(bool entering);
+
+/* options/stacktrace changed: every event's commit goes out of line, or no longer. */
+void trace_event_stacktrace_option(bool on);
+
+#endif
