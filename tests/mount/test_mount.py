@@ -152,7 +152,10 @@ class Tracefs(Mounted):
 
     def test_trace_pipe_ended_by_sigint(self):
         self.sh(": > trace")
-        cat = subprocess.Popen(["cat", "trace_pipe"], cwd=self.dir, stdout=subprocess.PIPE)
+        # SIGINT at its default action whatever this process inherited: a shell starts
+        # its background commands with SIGINT ignored, and cat would outlive Ctrl-C.
+        cat = subprocess.Popen(["env", "--default-signal=INT", "cat", "trace_pipe"],
+                               cwd=self.dir, stdout=subprocess.PIPE)
         try:
             time.sleep(0.5)
             with open(self.path("trace_marker"), "w") as f:

@@ -183,7 +183,10 @@ class FakeMount(unittest.TestCase):
             os.close(fd)
 
     def test_trace_pipe_ended_by_sigint(self) -> None:
-        cat = subprocess.Popen(["cat", "trace_pipe"], cwd=self.dir, stdout=subprocess.PIPE)
+        # SIGINT at its default action whatever this process inherited: a shell starts
+        # its background commands with SIGINT ignored, and cat would outlive Ctrl-C.
+        cat = subprocess.Popen(["env", "--default-signal=INT", "cat", "trace_pipe"],
+                               cwd=self.dir, stdout=subprocess.PIPE)
         assert cat.stdout is not None
         self.tell("push hello")
         self.assertEqual(cat.stdout.readline(), b"hello\n")
