@@ -203,8 +203,8 @@ static void write_file(const char *path, const void *buf, size_t len)
 int main(int argc, char **argv)
 {
     if (argc == 3 && strcmp(argv[1], "--empty") == 0) {
-        struct ksymtab_header hdr = {KSYMTAB_MAGIC, 0,           sizeof(hdr), sizeof(hdr),
-                                     0,             sizeof(hdr), sizeof(hdr)};
+        struct ksymtab_header hdr = {KSYMTAB_MAGIC, 0,          sizeof(hdr), sizeof(hdr), 0,
+                                     sizeof(hdr),   sizeof(hdr)};
         write_file(argv[2], &hdr, sizeof(hdr));
         return 0;
     }
