@@ -52,20 +52,35 @@ static int show_uptime(struct seqbuf *s, void *data)
 extern const char __text_start[], __text_end[];
 
 /*
- * Linux's "address type name" lines, in address order. The table keeps text symbols
- * without their binding, so every one shows as t; tools reading the file (trace-cmd)
- * only need the address and the name. _stext and _etext bound the text as on Linux:
- * a reader takes a function to end where the next symbol starts, so the last one needs
- * _etext after it.
+ * Linux's "address type name" lines, in address order: functions (t, T when global), data
+ * objects (d, r, b, capitals when global), as Linux's with CONFIG_KALLSYMS_ALL, which
+ * kprobe users need for @SYM. _stext and _etext bound the text as on Linux: a reader takes
+ * a function to end where the next symbol starts, so the last one needs _etext after it.
+ * The two sorted tables and the two bounds are merged as they are printed.
  */
 static int show_kallsyms(struct seqbuf *s, void *data)
 {
-    uintptr_t addr;
-    const char *name;
-    seq_printf(s, "%016lx T _stext\n", (unsigned long)__text_start);
-    for (size_t i = 0; (name = sym_at(i, &addr)); i++)
-        seq_printf(s, "%016lx t %s\n", (unsigned long)addr, name);
-    seq_printf(s, "%016lx T _etext\n", (unsigned long)__text_end);
+    size_t f = 0, d = 0;
+    bool stext = false, etext = false;
+
+    while (!s->overflow) {
+        uintptr_t faddr = UINTPTR_MAX, daddr = UINTPTR_MAX;
+        const char *fname = sym_at(f, &faddr), *dname = sym_data_at(d, &daddr);
+        uintptr_t next = faddr < daddr ? faddr : daddr;
+        if (!stext && (uintptr_t)__text_start <= next) {
+            seq_printf(s, "%016lx T _stext\n", (unsigned long)__text_start);
+            stext = true;
+        } else if (!etext && (uintptr_t)__text_end <= next) {
+            seq_printf(s, "%016lx T _etext\n", (unsigned long)__text_end);
+            etext = true;
+        } else if (fname && faddr == next) {
+            seq_printf(s, "%016lx %c %s\n", (unsigned long)faddr, sym_type_at(f++, false), fname);
+        } else if (dname) {
+            seq_printf(s, "%016lx %c %s\n", (unsigned long)daddr, sym_type_at(d++, true), dname);
+        } else {
+            break;
+        }
+    }
     return s->overflow ? -ENOMEM : 0;
 }
 

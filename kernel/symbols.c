@@ -44,6 +44,36 @@ const char *sym_at(size_t i, uintptr_t *addr)
     return name_of(h, e);
 }
 
+static const struct ksym *data_entries(const struct ksymtab_header *h)
+{
+    return (const struct ksym *)((const char *)h + h->data_offset);
+}
+
+size_t sym_data_count(void)
+{
+    const struct ksymtab_header *h = table();
+    return h ? h->data_count : 0;
+}
+
+const char *sym_data_at(size_t i, uintptr_t *addr)
+{
+    const struct ksymtab_header *h = table();
+    if (!h || i >= h->data_count)
+        return NULL;
+    const struct ksym *e = data_entries(h) + i;
+    *addr = e->addr;
+    return name_of(h, e);
+}
+
+char sym_type_at(size_t i, bool data)
+{
+    const struct ksymtab_header *h = table();
+    if (!h || i >= (data ? h->data_count : h->count))
+        return '?';
+    /* One letter per entry, the functions' then the data objects'. */
+    return ((const char *)h + h->types_offset)[data ? h->count + i : i];
+}
+
 const char *sym_lookup(uintptr_t addr, uintptr_t *start, size_t *size)
 {
     const struct ksymtab_header *h = table();
@@ -86,7 +116,7 @@ uintptr_t sym_data_address(const char *name)
     const struct ksymtab_header *h = table();
     if (!h)
         return 0;
-    const struct ksym *e = (const struct ksym *)((const char *)h + h->data_offset);
+    const struct ksym *e = data_entries(h);
     for (size_t i = 0; i < h->data_count; i++)
         if (strcmp(name_of(h, &e[i]), name) == 0)
             return e[i].addr;

@@ -24,6 +24,7 @@ struct symbol {
     uint64_t size;
     const char *name;
     int global;
+    char type; /* nm's letter: t, d, r or b, capital when global */
 };
 
 static void die(const char *fmt, const char *arg)
@@ -73,6 +74,13 @@ static uint64_t find_symbol_value(const Elf64_Sym *syms, size_t nsyms, const cha
     return 0;
 }
 
+/* nm's letter for a data object in section sh: bss, read-only or writable data. */
+static char data_type(const Elf64_Shdr *sh, int global)
+{
+    char type = sh->sh_type == SHT_NOBITS ? 'b' : !(sh->sh_flags & SHF_WRITE) ? 'r' : 'd';
+    return global ? (char)(type - 'a' + 'A') : type;
+}
+
 /* Builds the table image for an ELF kernel into a malloc'd buffer. */
 static unsigned char *build_table(const char *elf_path, size_t *out_len)
 {
@@ -114,6 +122,7 @@ static unsigned char *build_table(const char *elf_path, size_t *out_len)
         list[n].size = s->st_size;
         list[n].name = strtab + s->st_name;
         list[n].global = ELF64_ST_BIND(s->st_info) != STB_LOCAL;
+        list[n].type = list[n].global ? 'T' : 't';
         n++;
     }
     qsort(list, n, sizeof(*list), symbol_order);
@@ -142,24 +151,31 @@ static unsigned char *build_table(const char *elf_path, size_t *out_len)
         list[kept + ndata].addr = s->st_value;
         list[kept + ndata].size = s->st_size;
         list[kept + ndata].name = strtab + s->st_name;
+        list[kept + ndata].global = ELF64_ST_BIND(s->st_info) != STB_LOCAL;
+        list[kept + ndata].type = data_type(&sh[s->st_shndx], list[kept + ndata].global);
         ndata++;
     }
+    /* In address order, as /proc/kallsyms lists them. */
+    qsort(list + kept, ndata, sizeof(*list), symbol_order);
 
     size_t strings = 0;
     for (size_t i = 0; i < kept + ndata; i++)
         strings += strlen(list[i].name) + 1;
-    size_t total = sizeof(struct ksymtab_header) + (kept + ndata) * sizeof(struct ksym) + strings;
+    size_t total = sizeof(struct ksymtab_header) + (kept + ndata) * sizeof(struct ksym) +
+                   (kept + ndata) + strings;
     total = (total + 7) & ~(size_t)7;
     unsigned char *out = calloc(1, total);
     struct ksymtab_header *hdr = (struct ksymtab_header *)out;
     struct ksym *ent = (struct ksym *)(hdr + 1);
-    char *names = (char *)(ent + kept + ndata);
+    char *types = (char *)(ent + kept + ndata);
+    char *names = types + kept + ndata;
     hdr->magic = KSYMTAB_MAGIC;
     hdr->count = kept;
     hdr->strings_offset = (uint64_t)((unsigned char *)names - out);
     hdr->total_size = total;
     hdr->data_count = ndata;
     hdr->data_offset = (uint64_t)((unsigned char *)(ent + kept) - out);
+    hdr->types_offset = (uint64_t)((unsigned char *)types - out);
     size_t off = 0;
     for (size_t i = 0; i < kept + ndata; i++) {
         if (list[i].size > UINT32_MAX)
@@ -167,6 +183,7 @@ static unsigned char *build_table(const char *elf_path, size_t *out_len)
         ent[i].addr = list[i].addr;
         ent[i].size = (uint32_t)list[i].size;
         ent[i].name_off = (uint32_t)off;
+        types[i] = list[i].type;
         strcpy(names + off, list[i].name);
         off += strlen(list[i].name) + 1;
     }
@@ -186,7 +203,8 @@ static void write_file(const char *path, const void *buf, size_t len)
 int main(int argc, char **argv)
 {
     if (argc == 3 && strcmp(argv[1], "--empty") == 0) {
-        struct ksymtab_header hdr = {KSYMTAB_MAGIC, 0, sizeof(hdr), sizeof(hdr), 0, sizeof(hdr)};
+        struct ksymtab_header hdr = {KSYMTAB_MAGIC, 0,          sizeof(hdr), sizeof(hdr), 0,
+                                     sizeof(hdr),   sizeof(hdr)};
         write_file(argv[2], &hdr, sizeof(hdr));
         return 0;
     }

@@ -9,7 +9,10 @@
  *   a ksymtab_header,
  *   count ksym entries: functions, sorted by addr,
  *   data_count ksym entries at data_offset: data objects (variables, for name lookups
- *   such as a kprobe's @SYM), in symbol-table order,
+ *   such as a kprobe's @SYM, and /proc/kallsyms), sorted by addr,
+ *   count + data_count type letters at types_offset, one per entry in the same order:
+ *   nm's and /proc/kallsyms's (t/T text, d/D data, r/R read-only data, b/B bss; capital
+ *   when the symbol is global),
  *   NUL-terminated names at strings_offset, each entry's name at name_off from there.
  */
 #include <stdint.h>
@@ -23,6 +26,7 @@ struct ksymtab_header {
     uint64_t total_size;
     uint64_t data_count;
     uint64_t data_offset;
+    uint64_t types_offset;
 };
 
 struct ksym {
@@ -31,7 +35,7 @@ struct ksym {
     uint32_t name_off;
 };
 
-_Static_assert(sizeof(struct ksymtab_header) == 48, "ksymtab header is six u64");
+_Static_assert(sizeof(struct ksymtab_header) == 56, "ksymtab header is seven u64");
 _Static_assert(sizeof(struct ksym) == 16, "ksym entries are packed without padding");
 
 #endif

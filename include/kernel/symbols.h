@@ -14,6 +14,14 @@ int sym_format(char *buf, size_t len, uintptr_t addr);
 size_t sym_count(void);
 /* The i-th symbol in address order: its name and address, or NULL past the end. */
 const char *sym_at(size_t i, uintptr_t *addr);
+size_t sym_data_count(void);
+/* The i-th data object in address order, or NULL past the end. */
+const char *sym_data_at(size_t i, uintptr_t *addr);
+/*
+ * /proc/kallsyms's type letter of function i (t, or T when global) or, with data set, of
+ * data object i (d, r or b, capital when global); '?' past the end.
+ */
+char sym_type_at(size_t i, bool data);
 
 #endif
 
