@@ -129,6 +129,13 @@ int unregister_ftrace_function(struct ftrace_ops *ops);
 int ftrace_ops_set_hashes(struct ftrace_ops *ops, struct ftrace_hash *filter,
                           struct ftrace_hash *notrace_hash);
 /*
+ * Waits until no CPU is inside any op's callback or on its way into one. For a caller
+ * that unpublished data its callback reads (set a pointer to NULL) after a register,
+ * unregister or ftrace_ops_set_hashes that failed, and so did not wait: once this
+ * returns, no callback holds the old data. Thread context; allocates nothing, cannot fail.
+ */
+void ftrace_synchronize_callbacks(void);
+/*
  * Sets ops's handler (NULL: none); if ops is registered, its trampoline calls the new one
  * from now on. The old one, which CPUs already on their way in still run, must serve ops
  * as well.

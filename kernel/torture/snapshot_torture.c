@@ -114,9 +114,14 @@ SHELL_COMMAND(snapshot_torture, "snapshot_torture SECONDS [SEED]",
     for (size_t i = 0; !err && i < ARRAY_SIZE(snapshot_torture_globs); i++)
         if (ftrace_hash_apply_glob(filter, snapshot_torture_globs[i]) < 0)
             err = -EINVAL;
-    if (!err)
+    bool filter_set = false;
+    if (!err) {
         err = ftrace_ops_set_hashes(ftrace_global_ops, filter, NULL);
-    filter = NULL; /* the ops own it now, or it was never made */
+        filter_set = !err;
+    } else {
+        ftrace_hash_free(filter);
+    }
+    filter = NULL; /* the ops own it now, or it is freed */
     if (!err)
         err = trace_set_tracer("function");
     if (!err)
@@ -128,7 +133,11 @@ SHELL_COMMAND(snapshot_torture, "snapshot_torture SECONDS [SEED]",
         if (load)
             work_finish(load, &(struct work_summary){0});
         trace_set_tracer("nop");
-        ftrace_ops_set_hashes(ftrace_global_ops, saved_filter, NULL);
+        /* The filter as it was: put back if it was changed, else the copy is not needed. */
+        if (filter_set)
+            ftrace_ops_set_hashes(ftrace_global_ops, saved_filter, NULL);
+        else
+            ftrace_hash_free(saved_filter);
         trace_snapshot_write(tr, -1, 0);
         return 1;
     }

@@ -278,6 +278,23 @@ static void fgraph_update_only_client(void)
     ftrace_ops_set_handler(&fgraph_ftrace_ops, own ? only->op_handler : fgraph_op_handler);
 }
 
+/*
+ * Copies of the global filter and notrace hashes for the graph op: both, or neither and
+ * -ENOMEM. Never a NULL in place of a hash that failed to copy: NULL is the empty filter,
+ * every function.
+ */
+static int fgraph_copy_global_filter(struct ftrace_hash **filter, struct ftrace_hash **notrace_hash)
+{
+    *filter = ftrace_hash_copy(ftrace_global_ops->filter_hash);
+    *notrace_hash = ftrace_hash_copy(ftrace_global_ops->notrace_hash);
+    if (*filter && *notrace_hash)
+        return 0;
+    ftrace_hash_free(*filter);
+    ftrace_hash_free(*notrace_hash);
+    *filter = *notrace_hash = NULL;
+    return -ENOMEM;
+}
+
 int register_ftrace_graph(struct fgraph_ops *gops)
 {
     int err = 0;
@@ -294,11 +311,13 @@ int register_ftrace_graph(struct fgraph_ops *gops)
         fgraph_update_only_client();
         if (first) {
             /* The graph op follows set_ftrace_filter/notrace, as function tracing does. */
-            fgraph_ftrace_ops.func = fgraph_entry;
-            ftrace_ops_set_hashes(&fgraph_ftrace_ops,
-                                  ftrace_hash_copy(ftrace_global_ops->filter_hash),
-                                  ftrace_hash_copy(ftrace_global_ops->notrace_hash));
-            err = register_ftrace_function(&fgraph_ftrace_ops);
+            struct ftrace_hash *filter, *notrace_hash;
+            err = fgraph_copy_global_filter(&filter, &notrace_hash);
+            if (!err) {
+                fgraph_ftrace_ops.func = fgraph_entry;
+                ftrace_ops_set_hashes(&fgraph_ftrace_ops, filter, notrace_hash);
+                err = register_ftrace_function(&fgraph_ftrace_ops);
+            }
             if (err) {
                 __atomic_fetch_and(&fgraph_users, ~(1u << slot), __ATOMIC_RELEASE);
                 fgraph_update_only_client();
@@ -321,12 +340,23 @@ void unregister_ftrace_graph(struct fgraph_ops *gops)
     spin_unlock(&fgraph_lock);
 }
 
-/* The global filter changed (set_ftrace_filter/notrace): the graph op follows it. */
-void fgraph_filter_changed(void)
+void fgraph_filter_follow(struct ftrace_hash *filter, struct ftrace_hash *notrace_hash)
 {
     spin_lock(&fgraph_lock);
-    if (fgraph_users)
-        ftrace_ops_set_hashes(&fgraph_ftrace_ops, ftrace_hash_copy(ftrace_global_ops->filter_hash),
-                              ftrace_hash_copy(ftrace_global_ops->notrace_hash));
+    if (fgraph_users) {
+        ftrace_ops_set_hashes(&fgraph_ftrace_ops, filter, notrace_hash);
+    } else {
+        ftrace_hash_free(filter);
+        ftrace_hash_free(notrace_hash);
+    }
     spin_unlock(&fgraph_lock);
+}
+
+int fgraph_filter_changed(void)
+{
+    struct ftrace_hash *filter, *notrace_hash;
+    int err = fgraph_copy_global_filter(&filter, &notrace_hash);
+    if (!err)
+        fgraph_filter_follow(filter, notrace_hash);
+    return err;
 }

@@ -323,6 +323,13 @@ static const struct sync_read_side ftrace_callbacks = {
  */
 static void wait_for_callbacks(void) { entry_waits += synchronize_read_side(&ftrace_callbacks); }
 
+void ftrace_synchronize_callbacks(void)
+{
+    spin_lock(&ftrace_lock);
+    wait_for_callbacks();
+    spin_unlock(&ftrace_lock);
+}
+
 /* ---- computing and applying site states ---- */
 
 static unsigned long target_addr(unsigned target)

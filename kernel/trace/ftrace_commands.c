@@ -338,10 +338,13 @@ static int probe_add(enum probe_kind k, const char *glob, long count)
                 ftrace_hash_clear_bit(ps->funcs, i);
         if (created)
             WRITE_ONCE(probe_sets[k], NULL);
-        int resync = probe_sync_ops();
-        /* Unregistered, or waited for by a sync that worked: nobody can be using it. */
-        if (created && (resync == 0 || !(probe_ops.flags & FTRACE_OPS_FL_ENABLED)))
+        probe_sync_ops();
+        /* Whether or not that sync worked and waited, no callback may hold the kind
+         * once this has waited, and the kind is unpublished: freed, never leaked. */
+        if (created) {
+            ftrace_synchronize_callbacks();
             probe_set_free(ps);
+        }
     }
 out_unlock:
     spin_unlock(&probe_lock);

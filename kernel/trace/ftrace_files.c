@@ -375,17 +375,30 @@ static int ftrace_filter_release(struct pfs_file *f)
         }
         /* Installed even after a failed write: `echo nosuch > set_ftrace_filter` clears it. */
         other = ftrace_hash_copy(ftrace_ops_hash(ff->ops, !ff->kind->is_notrace));
-        if (!other) {
+        struct ftrace_hash *filter = ff->kind->is_notrace ? other : ff->hash;
+        struct ftrace_hash *notrace_hash = ff->kind->is_notrace ? ff->hash : other;
+        /* The function graph op follows the global filter with copies of it, made first
+         * so that a failure changes neither. */
+        struct ftrace_hash *graph_filter = NULL, *graph_notrace = NULL;
+        bool global = ff->ops == ftrace_global_ops;
+        if (other && global) {
+            graph_filter = ftrace_hash_copy(filter);
+            graph_notrace = ftrace_hash_copy(notrace_hash);
+        }
+        if (!other || (global && (!graph_filter || !graph_notrace))) {
             err = -ENOMEM;
+            ftrace_hash_free(other);
+            ftrace_hash_free(graph_filter);
+            ftrace_hash_free(graph_notrace);
         } else {
-            if (ff->kind->is_notrace)
-                err = ftrace_ops_set_hashes(ff->ops, other, ff->hash);
-            else
-                err = ftrace_ops_set_hashes(ff->ops, ff->hash, other);
+            err = ftrace_ops_set_hashes(ff->ops, filter, notrace_hash);
             ff->hash = NULL;
-            /* The function graph op follows the global filter with copies of it. */
-            if (ff->ops == ftrace_global_ops)
-                fgraph_filter_changed();
+            if (global && !err) {
+                fgraph_filter_follow(graph_filter, graph_notrace);
+            } else {
+                ftrace_hash_free(graph_filter);
+                ftrace_hash_free(graph_notrace);
+            }
             if (ff->kind->changed)
                 ff->kind->changed();
         }

@@ -223,6 +223,18 @@ void trace_pids_forget(int pid)
     spin_unlock_irqrestore(&trace_pids_lock, irq);
 }
 
+static void trace_stack_commit(const uint32_t *calls, unsigned nr, unsigned extra_preempt)
+{
+    struct rb_reservation res;
+    struct trace_stack_event *ev = rb_reserve(trace_global.buffer, 8 + nr * 4, &res);
+    if (!ev)
+        return;
+    ev->ctx = trace_ctx_now(TRACE_STACK, extra_preempt);
+    ev->nr = nr;
+    memcpy(ev->calls, calls, nr * 4);
+    rb_commit(trace_global.buffer, &res);
+}
+
 void trace_stack_from(unsigned long ip, unsigned long *parent_slot, unsigned extra_preempt)
 {
     uint32_t calls[TRACE_STACK_MAX];
@@ -239,26 +251,7 @@ void trace_stack_from(unsigned long ip, unsigned long *parent_slot, unsigned ext
     st.strict = true;
     while (nr < TRACE_STACK_MAX && unwind_next(&st))
         calls[nr++] = trace_addr_pack(st.ret);
-    struct rb_reservation res;
-    struct trace_stack_event *ev = rb_reserve(trace_global.buffer, 8 + nr * 4, &res);
-    if (!ev)
-        return;
-    ev->ctx = trace_ctx_now(TRACE_STACK, extra_preempt);
-    ev->nr = nr;
-    memcpy(ev->calls, calls, nr * 4);
-    rb_commit(trace_global.buffer, &res);
-}
-
-static void trace_stack_commit(const uint32_t *calls, unsigned nr, unsigned extra_preempt)
-{
-    struct rb_reservation res;
-    struct trace_stack_event *ev = rb_reserve(trace_global.buffer, 8 + nr * 4, &res);
-    if (!ev)
-        return;
-    ev->ctx = trace_ctx_now(TRACE_STACK, extra_preempt);
-    ev->nr = nr;
-    memcpy(ev->calls, calls, nr * 4);
-    rb_commit(trace_global.buffer, &res);
+    trace_stack_commit(calls, nr, extra_preempt);
 }
 
 void trace_stack_from_frame(uintptr_t frame, unsigned skip, unsigned extra_preempt)

@@ -733,8 +733,16 @@ bool fgraph_push_return(struct fgraph_ops *gops, unsigned long func, unsigned lo
                         unsigned long data);
 void unregister_ftrace_graph(struct fgraph_ops *gops);
 bool fgraph_is_dead(void);
-/* The global filter changed: the function graph op takes a fresh copy of it. */
-void fgraph_filter_changed(void);
+/*
+ * The global filter changed: the function graph op takes a fresh copy of it (0), or keeps
+ * its old one when the copy cannot be made (-ENOMEM).
+ */
+int fgraph_filter_changed(void);
+/*
+ * The same with copies made beforehand, which it takes (and frees when no graph client
+ * runs): for a change that must not half-happen, copies first, then the global filter.
+ */
+void fgraph_filter_follow(struct ftrace_hash *filter, struct ftrace_hash *notrace_hash);
 
 /* The return time, read once per return whoever asks first. */
 static inline uint64_t fgraph_ret_time(struct fgraph_ret *ret)

@@ -214,9 +214,13 @@ static int event_probe_add(int k, const char *glob, struct event_probe *probe)
         probe->functions = 0;
         if (created)
             WRITE_ONCE(event_probe_sets[k], NULL);
-        int resync = event_probe_sync_ops();
-        if (created && (resync == 0 || !(event_probe_ops.flags & FTRACE_OPS_FL_ENABLED)))
+        event_probe_sync_ops();
+        /* Unpublished, and no callback holds it once this has waited: freed, never
+         * leaked, whether or not the sync above worked. */
+        if (created) {
+            ftrace_synchronize_callbacks();
             event_probe_set_free(ps);
+        }
     }
 out:
     spin_unlock(&event_probe_lock);
