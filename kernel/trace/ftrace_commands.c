@@ -6,11 +6,8 @@
  *
  * As in Linux, a command with a count and the same command without one are two separate
  * probe kinds: `!f:traceoff` removes the unlimited probe and `!f:traceoff:0` the counted
- * one. A kind exists while it has functions; it keeps them in a hash plus, for counted
- * kinds, a count per function. Kinds are edited in place under probe_lock, counts before
- * the membership bit that makes a callback look at them. One ftrace op, on the union of
- * every kind's functions, runs them all, so probes cost a single trampoline slot however
- * many there are.
+ * one. The kinds, their functions and the one op that runs them all are
+ * ftrace_probe_kinds.h's; a counted kind's word per function is its count.
  */
 #include <kernel/errno.h>
 #include <kernel/ftrace.h>
@@ -20,6 +17,7 @@
 #include <kernel/spinlock.h>
 #include <lib/string.h>
 
+#include "ftrace_probe_kinds.h"
 #include "trace_internal.h"
 
 enum probe_kind {
@@ -45,19 +43,17 @@ struct probe_kind_def {
     probe_fire_fn fire;
 };
 
-struct probe_set {
-    struct ftrace_hash *funcs;
-    long *counts;     /* by record index, counted kinds only */
-    uint64_t created; /* listing order: the kind made last is listed first, as Linux */
-};
-
-static struct probe_set *volatile probe_sets[PROBE_KINDS];
+static struct probe_kind_set *volatile probe_sets[PROBE_KINDS];
 /* Serialises every change of the kinds and of probe_ops; the callback takes no lock. */
 static DEFINE_SPINLOCK(probe_lock);
 
 static void probe_call(unsigned long ip, unsigned long parent_ip, struct ftrace_ops *op,
                        struct ftrace_regs *fregs);
 static struct ftrace_ops probe_ops = {.func = probe_call, .tramp_slot = -1};
+static struct probe_kinds probe_kinds = {
+    .ops = &probe_ops, .lock = &probe_lock, .sets = probe_sets, .nkinds = PROBE_KINDS};
+/* A counted kind's word is its count, fired on in place. */
+_Static_assert(sizeof(long) == sizeof(uintptr_t), "a count fits a probe kind's word");
 
 /* ---- what the probes do ---- */
 
@@ -207,215 +203,27 @@ static void probe_call(unsigned long ip, unsigned long parent_ip, struct ftrace_
         return;
     long idx = ftrace_rec_index(rec);
     for (int k = 0; k < PROBE_KINDS; k++) {
-        struct probe_set *ps = READ_ONCE(probe_sets[k]);
+        struct probe_kind_set *ps = READ_ONCE(probe_sets[k]);
 
         if (!ps || !ftrace_hash_test(ps->funcs, idx))
             continue;
-        /* Pairs with the release in probe_add: the count is there before the bit. */
+        /* Pairs with the release in probe_kinds_add: the count is there before the bit. */
         __atomic_thread_fence(__ATOMIC_ACQUIRE);
-        probe_defs[k].fire(ps->counts ? &ps->counts[idx] : NULL, ip, parent_ip, parent_slot);
+        probe_defs[k].fire(probe_defs[k].counted ? (long *)&ps->words[idx] : NULL, ip, parent_ip,
+                           parent_slot);
     }
 }
 
 /* ---- adding and removing probes ---- */
 
-static void probe_set_free(struct probe_set *ps)
-{
-    if (!ps)
-        return;
-    ftrace_hash_free(ps->funcs);
-    kfree(ps->counts);
-    kfree(ps);
-}
-
-static struct probe_set *probe_set_alloc(bool counted)
-{
-    struct probe_set *ps = kzalloc(sizeof(*ps));
-
-    if (!ps)
-        return NULL;
-    ps->funcs = ftrace_hash_alloc();
-    if (counted)
-        ps->counts = kzalloc(sizeof(long) * (ftrace_rec_total() ? ftrace_rec_total() : 1));
-    if (!ps->funcs || (counted && !ps->counts)) {
-        probe_set_free(ps);
-        return NULL;
-    }
-    return ps;
-}
-
-/*
- * Points probe_ops at the union of every kind's functions: registered while there is any,
- * unregistered (never an empty filter, which would mean every function) when there is
- * none. Either way ftrace waits until no CPU is inside the callback with the old state, so
- * afterwards a kind that was unpublished before can be freed. Called with probe_lock held.
- */
-static int probe_sync_ops(void)
-{
-    struct ftrace_hash *all = ftrace_hash_alloc();
-    size_t total = ftrace_rec_total();
-    bool registered = probe_ops.flags & FTRACE_OPS_FL_ENABLED;
-    int err;
-
-    if (!all)
-        return -ENOMEM;
-    for (int k = 0; k < PROBE_KINDS; k++) {
-        struct probe_set *ps = probe_sets[k];
-
-        if (!ps)
-            continue;
-        for (size_t i = 0; i < total; i++)
-            if (ftrace_hash_test(ps->funcs, i))
-                ftrace_hash_set(all, i);
-    }
-    if (ftrace_hash_empty(all)) {
-        ftrace_hash_free(all);
-        err = registered ? unregister_ftrace_function(&probe_ops) : 0;
-        ftrace_ops_set_hashes(&probe_ops, NULL, NULL);
-        return err;
-    }
-    err = ftrace_ops_set_hashes(&probe_ops, all, NULL);
-    if (!err && !registered)
-        err = register_ftrace_function(&probe_ops);
-    return err;
-}
-
 static int probe_add(enum probe_kind k, const char *glob, long count)
 {
-    const struct probe_kind_def *def = &probe_defs[k];
-    struct ftrace_hash *match = ftrace_hash_alloc();
-    struct ftrace_hash *added = ftrace_hash_alloc();
-    size_t total = ftrace_rec_total();
-    struct probe_set *ps;
-    bool created = false;
-    int err = 0;
-
-    if (!match || !added) {
-        err = -ENOMEM;
-        goto out_free;
-    }
-    if (ftrace_hash_apply_glob(match, glob) < 0) {
-        err = -EINVAL;
-        goto out_free;
-    }
-
-    spin_lock(&probe_lock);
-    ps = probe_sets[k];
-    if (!ps) {
-        ps = probe_set_alloc(def->counted);
-        if (!ps) {
-            err = -ENOMEM;
-            goto out_unlock;
-        }
-        created = true;
-    }
-    /* Functions already in this kind keep their count; only new ones are added. */
-    for (size_t i = 0; i < total; i++) {
-        if (!ftrace_hash_test(match, i) || ftrace_hash_test(ps->funcs, i))
-            continue;
-        if (ps->counts)
-            WRITE_ONCE(ps->counts[i], count);
-        __atomic_thread_fence(__ATOMIC_RELEASE);
-        ftrace_hash_set(ps->funcs, i);
-        ftrace_hash_set(added, i);
-    }
-    /* As Linux: a command that adds nothing new is an error. */
-    if (ftrace_hash_empty(added)) {
-        err = -EINVAL;
-        if (created)
-            probe_set_free(ps);
-        goto out_unlock;
-    }
-    if (created) {
-        ps->created = ftrace_probe_stamp();
-        WRITE_ONCE(probe_sets[k], ps);
-    }
-    err = probe_sync_ops();
-    if (err) {
-        /* Leave the probes as they were: take the new functions out again. */
-        for (size_t i = 0; i < total; i++)
-            if (ftrace_hash_test(added, i))
-                ftrace_hash_clear_bit(ps->funcs, i);
-        if (created)
-            WRITE_ONCE(probe_sets[k], NULL);
-        probe_sync_ops();
-        /* Whether or not that sync worked and waited, no callback may hold the kind
-         * once this has waited, and the kind is unpublished: freed, never leaked. */
-        if (created) {
-            ftrace_synchronize_callbacks();
-            probe_set_free(ps);
-        }
-    }
-out_unlock:
-    spin_unlock(&probe_lock);
-out_free:
-    ftrace_hash_free(match);
-    ftrace_hash_free(added);
-    return err;
+    return probe_kinds_add(&probe_kinds, k, glob, (uintptr_t)count, NULL);
 }
 
-/* An empty glob or "*" removes every function of the kind, as in Linux. */
 static int probe_remove(enum probe_kind k, const char *glob)
 {
-    bool every = glob[0] == '\0' || strcmp(glob, "*") == 0;
-    struct ftrace_hash *match = NULL, *before = NULL;
-    size_t total = ftrace_rec_total();
-    struct probe_set *ps;
-    size_t removed = 0;
-    int err = 0;
-
-    if (!every) {
-        match = ftrace_hash_alloc();
-        if (!match)
-            return -ENOMEM;
-        /* Matched over every record, then over the kind's: the same as over the kind's.
-         * A glob that matches no record leaves match empty, and the removal finds none. */
-        ftrace_hash_apply_glob(match, glob);
-    }
-    spin_lock(&probe_lock);
-    ps = probe_sets[k];
-    if (!ps) {
-        /* Linux: no probe of this kind at all is "No such device". */
-        err = -ENODEV;
-        goto out;
-    }
-    /* The kind as it was, to put back if probe_ops cannot follow the removal. */
-    before = ftrace_hash_copy(ps->funcs);
-    if (!before) {
-        err = -ENOMEM;
-        goto out;
-    }
-    for (size_t i = 0; i < total; i++) {
-        if (!ftrace_hash_test(ps->funcs, i) || (!every && !ftrace_hash_test(match, i)))
-            continue;
-        ftrace_hash_clear_bit(ps->funcs, i);
-        removed++;
-    }
-    if (!removed) {
-        err = -EINVAL;
-        goto out;
-    }
-    bool emptied = ftrace_hash_empty(ps->funcs);
-    if (emptied)
-        WRITE_ONCE(probe_sets[k], NULL);
-    err = probe_sync_ops();
-    if (err) {
-        /* Nothing may have waited for the CPUs inside probe_call, so the kind cannot be
-         * freed: it stays, whole, and probe_ops is pointed at it again. */
-        for (size_t i = 0; i < total; i++)
-            if (ftrace_hash_test(before, i))
-                ftrace_hash_set(ps->funcs, i);
-        if (emptied)
-            WRITE_ONCE(probe_sets[k], ps);
-        probe_sync_ops();
-    } else if (emptied) {
-        probe_set_free(ps);
-    }
-out:
-    spin_unlock(&probe_lock);
-    ftrace_hash_free(match);
-    ftrace_hash_free(before);
-    return err;
+    return probe_kinds_remove(&probe_kinds, k, glob, NULL, NULL);
 }
 
 /*
@@ -518,16 +326,7 @@ static int probe_cpudump_cmd(const char *glob, const char *param, bool remove)
 /* The newest kind made before below, for the listing (ftrace_filter_commands_show). */
 static uint64_t probe_newest_below(uint64_t below)
 {
-    uint64_t newest = 0;
-
-    spin_lock(&probe_lock);
-    for (int k = 0; k < PROBE_KINDS; k++) {
-        struct probe_set *ps = probe_sets[k];
-        if (ps && ps->created < below && ps->created > newest)
-            newest = ps->created;
-    }
-    spin_unlock(&probe_lock);
-    return newest;
+    return probe_kinds_newest_below(&probe_kinds, below);
 }
 
 /* A kind's probes: `func:cmd:unlimited` or `func:cmd:count=N`. */
@@ -537,7 +336,7 @@ static int probe_show_kind(struct seqbuf *s, uint64_t stamp)
 
     spin_lock(&probe_lock);
     for (int k = 0; k < PROBE_KINDS; k++) {
-        struct probe_set *ps = probe_sets[k];
+        struct probe_kind_set *ps = probe_sets[k];
         const struct probe_kind_def *def = &probe_defs[k];
         if (!ps || ps->created != stamp)
             continue;
@@ -546,7 +345,7 @@ static int probe_show_kind(struct seqbuf *s, uint64_t stamp)
                 continue;
             seq_printf(s, "%s:%s", ftrace_rec_name(ftrace_rec(i)), def->cmd);
             if (def->counted)
-                seq_printf(s, ":count=%ld\n", READ_ONCE(ps->counts[i]));
+                seq_printf(s, ":count=%ld\n", (long)READ_ONCE(ps->words[i]));
             else
                 seq_puts(s, ":unlimited\n");
         }
@@ -571,12 +370,12 @@ long ftrace_probe_count(const char *cmd, const char *func)
 
     spin_lock(&probe_lock);
     for (int k = 0; k < PROBE_KINDS; k++) {
-        struct probe_set *ps = probe_sets[k];
+        struct probe_kind_set *ps = probe_sets[k];
         if (!ps || !probe_defs[k].counted || strcmp(probe_defs[k].cmd, cmd) != 0)
             continue;
         for (size_t i = 0; i < ftrace_rec_total(); i++)
             if (ftrace_hash_test(ps->funcs, i) && strcmp(ftrace_rec_name(ftrace_rec(i)), func) == 0)
-                result = READ_ONCE(ps->counts[i]);
+                result = (long)READ_ONCE(ps->words[i]);
     }
     spin_unlock(&probe_lock);
     return result;

@@ -14,9 +14,10 @@
  * ENODEV when the kind has no probe at all (`!f:enable_event:s:e` does not remove a probe
  * made with a count: `!f:enable_event:s:e:0` does).
  *
- * One ftrace op on the union of the kinds' functions runs them all. A probe's data is read
- * by that callback without a lock; it is freed only after ftrace has waited for the
- * callbacks of the op's previous filter, which no longer holds the probe's functions.
+ * The kinds, their functions and the one op that runs them all are ftrace_probe_kinds.h's;
+ * a function's word is its probe. The callback reads a probe without a lock; it is freed
+ * only once its last function is removed and ftrace has waited for the callbacks that
+ * could still see it.
  */
 #include <kernel/errno.h>
 #include <kernel/ftrace.h>
@@ -26,6 +27,7 @@
 #include <lib/string.h>
 
 #include "event_core.h"
+#include "ftrace_probe_kinds.h"
 #include "trace_internal.h"
 
 enum event_probe_kind {
@@ -43,13 +45,7 @@ struct event_probe {
     unsigned functions; /* how many functions still use it */
 };
 
-struct event_probe_set {
-    struct ftrace_hash *funcs;
-    struct event_probe **probes; /* by record index */
-    uint64_t created;
-};
-
-static struct event_probe_set *volatile event_probe_sets[EVENT_PROBE_KINDS];
+static struct probe_kind_set *volatile event_probe_sets[EVENT_PROBE_KINDS];
 /* Serialises every change of the kinds and of event_probe_ops; the callback takes none. */
 static DEFINE_SPINLOCK(event_probe_lock);
 
@@ -67,10 +63,10 @@ static void event_probe_call(unsigned long ip, unsigned long parent_ip, struct f
         return;
     long idx = ftrace_rec_index(rec);
     /* The kind made last runs first, as Linux's newest probe op comes first in its list. */
-    struct event_probe_set *sets[EVENT_PROBE_KINDS];
+    struct probe_kind_set *sets[EVENT_PROBE_KINDS];
     int kinds[EVENT_PROBE_KINDS], n = 0;
     for (int k = 0; k < EVENT_PROBE_KINDS; k++) {
-        struct event_probe_set *ps = READ_ONCE(event_probe_sets[k]);
+        struct probe_kind_set *ps = READ_ONCE(event_probe_sets[k]);
         if (!ps || !ftrace_hash_test(ps->funcs, idx))
             continue;
         int at = n++;
@@ -82,11 +78,11 @@ static void event_probe_call(unsigned long ip, unsigned long parent_ip, struct f
         kinds[at] = k;
     }
     for (int i = 0; i < n; i++) {
-        struct event_probe_set *ps = sets[i];
+        struct probe_kind_set *ps = sets[i];
         int k = kinds[i];
-        /* Pairs with the release in event_probe_add: the probe is there before the bit. */
+        /* Pairs with the release in probe_kinds_add: the probe is there before the bit. */
         __atomic_thread_fence(__ATOMIC_ACQUIRE);
-        struct event_probe *p = READ_ONCE(ps->probes[idx]);
+        struct event_probe *p = (struct event_probe *)READ_ONCE(ps->words[idx]);
         if (!p)
             continue;
         bool enable = kind_enables(k);
@@ -104,191 +100,25 @@ static void event_probe_call(unsigned long ip, unsigned long parent_ip, struct f
 }
 
 static struct ftrace_ops event_probe_ops = {.func = event_probe_call, .tramp_slot = -1};
+static struct probe_kinds event_probe_kinds = {.ops = &event_probe_ops,
+                                               .lock = &event_probe_lock,
+                                               .sets = event_probe_sets,
+                                               .nkinds = EVENT_PROBE_KINDS};
 
 /* ---- adding and removing ---- */
 
-static void event_probe_set_free(struct event_probe_set *ps)
+/* What a removal hands back: the probes left with no function, for the caller to end. */
+struct event_probes_gone {
+    struct event_probe **probes;
+    size_t n;
+};
+
+static void event_probe_removed(uintptr_t word, void *ctx)
 {
-    if (!ps)
-        return;
-    ftrace_hash_free(ps->funcs);
-    kfree(ps->probes);
-    kfree(ps);
-}
-
-static struct event_probe_set *event_probe_set_alloc(void)
-{
-    struct event_probe_set *ps = kzalloc(sizeof(*ps));
-    if (!ps)
-        return NULL;
-    ps->funcs = ftrace_hash_alloc();
-    size_t total = ftrace_rec_total();
-    ps->probes = kzalloc(sizeof(*ps->probes) * (total ? total : 1));
-    if (!ps->funcs || !ps->probes) {
-        event_probe_set_free(ps);
-        return NULL;
-    }
-    return ps;
-}
-
-/* Points the op at the union of the kinds' functions (unregistered when there is none);
- * ftrace then waits for callbacks that may use the old state. Under event_probe_lock. */
-static int event_probe_sync_ops(void)
-{
-    struct ftrace_hash *all = ftrace_hash_alloc();
-    size_t total = ftrace_rec_total();
-    bool registered = event_probe_ops.flags & FTRACE_OPS_FL_ENABLED;
-    int err;
-
-    if (!all)
-        return -ENOMEM;
-    for (int k = 0; k < EVENT_PROBE_KINDS; k++) {
-        struct event_probe_set *ps = event_probe_sets[k];
-        for (size_t i = 0; ps && i < total; i++)
-            if (ftrace_hash_test(ps->funcs, i))
-                ftrace_hash_set(all, i);
-    }
-    if (ftrace_hash_empty(all)) {
-        ftrace_hash_free(all);
-        err = registered ? unregister_ftrace_function(&event_probe_ops) : 0;
-        ftrace_ops_set_hashes(&event_probe_ops, NULL, NULL);
-        return err;
-    }
-    err = ftrace_ops_set_hashes(&event_probe_ops, all, NULL);
-    if (!err && !registered)
-        err = register_ftrace_function(&event_probe_ops);
-    return err;
-}
-
-static int event_probe_add(int k, const char *glob, struct event_probe *probe)
-{
-    struct ftrace_hash *match = ftrace_hash_alloc();
-    size_t total = ftrace_rec_total();
-    struct event_probe_set *ps;
-    bool created = false;
-    int err = 0;
-
-    if (!match)
-        return -ENOMEM;
-    if (ftrace_hash_apply_glob(match, glob) < 0) {
-        ftrace_hash_free(match);
-        return -EINVAL;
-    }
-    spin_lock(&event_probe_lock);
-    ps = event_probe_sets[k];
-    if (!ps) {
-        ps = event_probe_set_alloc();
-        if (!ps) {
-            err = -ENOMEM;
-            goto out;
-        }
-        created = true;
-    }
-    for (size_t i = 0; i < total; i++) {
-        if (!ftrace_hash_test(match, i) || ftrace_hash_test(ps->funcs, i))
-            continue;
-        WRITE_ONCE(ps->probes[i], probe);
-        __atomic_thread_fence(__ATOMIC_RELEASE);
-        ftrace_hash_set(ps->funcs, i);
-        probe->functions++;
-    }
-    /* As Linux: a write that adds no function is an error. */
-    if (!probe->functions) {
-        err = -EINVAL;
-        if (created)
-            event_probe_set_free(ps);
-        goto out;
-    }
-    if (created) {
-        ps->created = ftrace_probe_stamp();
-        WRITE_ONCE(event_probe_sets[k], ps);
-    }
-    err = event_probe_sync_ops();
-    if (err) {
-        for (size_t i = 0; i < total; i++) {
-            if (ps->probes[i] == probe && ftrace_hash_test(ps->funcs, i)) {
-                ftrace_hash_clear_bit(ps->funcs, i);
-                WRITE_ONCE(ps->probes[i], NULL);
-            }
-        }
-        probe->functions = 0;
-        if (created)
-            WRITE_ONCE(event_probe_sets[k], NULL);
-        event_probe_sync_ops();
-        /* Unpublished, and no callback holds it once this has waited: freed, never
-         * leaked, whether or not the sync above worked. */
-        if (created) {
-            ftrace_synchronize_callbacks();
-            event_probe_set_free(ps);
-        }
-    }
-out:
-    spin_unlock(&event_probe_lock);
-    ftrace_hash_free(match);
-    return err;
-}
-
-/* Removes glob's functions from kind k (an empty glob or "*": all of them). The probes left
- * with no function are returned in gone (at most total), for the caller to end. */
-static int event_probe_remove(int k, const char *glob, struct event_probe **gone, size_t *ngone)
-{
-    bool every = glob[0] == '\0' || strcmp(glob, "*") == 0;
-    struct ftrace_hash *match = NULL;
-    size_t total = ftrace_rec_total(), removed = 0;
-    int err = 0;
-
-    *ngone = 0;
-    if (!every) {
-        match = ftrace_hash_alloc();
-        if (!match)
-            return -ENOMEM;
-        ftrace_hash_apply_glob(match, glob);
-    }
-    spin_lock(&event_probe_lock);
-    struct event_probe_set *ps = event_probe_sets[k];
-    if (!ps) {
-        err = -ENODEV;
-        goto out;
-    }
-    for (size_t i = 0; i < total; i++) {
-        if (!ftrace_hash_test(ps->funcs, i) || (!every && !ftrace_hash_test(match, i)))
-            continue;
-        ftrace_hash_clear_bit(ps->funcs, i);
-        removed++;
-    }
-    if (!removed) {
-        err = -EINVAL;
-        goto out;
-    }
-    bool emptied = ftrace_hash_empty(ps->funcs);
-    if (emptied)
-        WRITE_ONCE(event_probe_sets[k], NULL);
-    err = event_probe_sync_ops();
-    if (err) {
-        /* Nothing waited for the callbacks: the functions go back, nothing is freed. */
-        for (size_t i = 0; i < total; i++)
-            if (ps->probes[i] && !ftrace_hash_test(ps->funcs, i))
-                ftrace_hash_set(ps->funcs, i);
-        if (emptied)
-            WRITE_ONCE(event_probe_sets[k], ps);
-        event_probe_sync_ops();
-        goto out;
-    }
-    /* The callbacks that could see the removed functions are over. */
-    for (size_t i = 0; i < total; i++) {
-        struct event_probe *p = ps->probes[i];
-        if (!p || ftrace_hash_test(ps->funcs, i))
-            continue;
-        ps->probes[i] = NULL;
-        if (--p->functions == 0)
-            gone[(*ngone)++] = p;
-    }
-    if (emptied)
-        event_probe_set_free(ps);
-out:
-    spin_unlock(&event_probe_lock);
-    ftrace_hash_free(match);
-    return err;
+    struct event_probe *p = (struct event_probe *)word;
+    struct event_probes_gone *gone = ctx;
+    if (p && --p->functions == 0)
+        gone->probes[gone->n++] = p;
 }
 
 /*
@@ -313,17 +143,17 @@ static int event_probe_command(bool enable, const char *glob, const char *param,
     int k = enable ? (rest ? EVENT_PROBE_ENABLE_COUNT : EVENT_PROBE_ENABLE)
                    : (rest ? EVENT_PROBE_DISABLE_COUNT : EVENT_PROBE_DISABLE);
     if (remove) {
-        size_t total = ftrace_rec_total(), ngone = 0;
-        struct event_probe **gone = kmalloc(sizeof(*gone) * (total ? total : 1));
+        size_t total = ftrace_rec_total();
+        struct event_probes_gone gone = {kmalloc(sizeof(*gone.probes) * (total ? total : 1)), 0};
         err = -ENOMEM;
-        if (!gone)
+        if (!gone.probes)
             goto out;
-        err = event_probe_remove(k, glob, gone, &ngone);
-        for (size_t i = 0; i < ngone; i++) {
-            trace_event_soft_mode(gone[i]->target, false);
-            kfree(gone[i]);
+        err = probe_kinds_remove(&event_probe_kinds, k, glob, event_probe_removed, &gone);
+        for (size_t i = 0; i < gone.n; i++) {
+            trace_event_soft_mode(gone.probes[i]->target, false);
+            kfree(gone.probes[i]);
         }
-        kfree(gone);
+        kfree(gone.probes);
         goto out;
     }
     long count = -1;
@@ -345,7 +175,9 @@ static int event_probe_command(bool enable, const char *glob, const char *param,
         kfree(probe);
         goto out;
     }
-    err = event_probe_add(k, glob, probe);
+    size_t added = 0;
+    err = probe_kinds_add(&event_probe_kinds, k, glob, (uintptr_t)probe, &added);
+    probe->functions = (unsigned)added;
     if (err) {
         trace_event_soft_mode(target, false);
         kfree(probe);
@@ -367,15 +199,7 @@ static int event_probe_disable_cmd(const char *glob, const char *param, bool rem
 
 static uint64_t event_probe_newest_below(uint64_t below)
 {
-    uint64_t newest = 0;
-    spin_lock(&event_probe_lock);
-    for (int k = 0; k < EVENT_PROBE_KINDS; k++) {
-        struct event_probe_set *ps = event_probe_sets[k];
-        if (ps && ps->created < below && ps->created > newest)
-            newest = ps->created;
-    }
-    spin_unlock(&event_probe_lock);
-    return newest;
+    return probe_kinds_newest_below(&event_probe_kinds, below);
 }
 
 /* A kind's probes: `func:enable_event:sys:event:unlimited` or `...:count=N`. */
@@ -384,11 +208,11 @@ static int event_probe_show_kind(struct seqbuf *s, uint64_t stamp)
     size_t total = ftrace_rec_total();
     spin_lock(&event_probe_lock);
     for (int k = 0; k < EVENT_PROBE_KINDS; k++) {
-        struct event_probe_set *ps = event_probe_sets[k];
+        struct probe_kind_set *ps = event_probe_sets[k];
         if (!ps || ps->created != stamp)
             continue;
         for (size_t i = 0; i < total; i++) {
-            struct event_probe *p = ps->probes[i];
+            struct event_probe *p = (struct event_probe *)ps->words[i];
             if (!p || !ftrace_hash_test(ps->funcs, i))
                 continue;
             seq_printf(s, "%s:%s:%s:%s", ftrace_rec_name(ftrace_rec(i)),
