@@ -106,6 +106,50 @@ static int insn_at(unsigned long addr)
 
 bool arch_kprobe_insn_boundary(unsigned long addr) { return insn_at(addr) >= 0; }
 
+static bool insn_is(unsigned long at, uint8_t b, enum arch_kprobe_insn_class cls)
+{
+    unsigned kind = INSN_KIND(b);
+    const uint8_t *p = (const uint8_t *)at;
+    switch (cls) {
+    case KPROBE_INSN_PC_RELATIVE:
+        return kind >= INSN_RIPREL_I0 && kind <= INSN_RIPREL_I4;
+    case KPROBE_INSN_CALL:
+        return kind == INSN_CALL_REL32 && p[0] == 0xe8;
+    case KPROBE_INSN_COND_JUMP:
+        return kind == INSN_JCC_REL8 || kind == INSN_JCC_REL32;
+    case KPROBE_INSN_RETURN:
+        return kind == INSN_RET;
+    case KPROBE_INSN_PUSH: /* push r64: 50+r, or 41 50+r for r8..r15 */
+        return kind == INSN_PLAIN &&
+               (INSN_LEN(b) == 1 ? (p[0] & 0xf8) == 0x50
+                                 : INSN_LEN(b) == 2 && p[0] == 0x41 && (p[1] & 0xf8) == 0x50);
+    }
+    return false;
+}
+
+unsigned long arch_kprobe_find_insn(unsigned long fn, enum arch_kprobe_insn_class cls, unsigned nth)
+{
+    const struct insn_table_header *h = insn_table();
+    if (!h)
+        return 0;
+    const struct insn_table_func *f = (const void *)((const char *)h + h->funcs_offset);
+    const uint8_t *bytes = (const uint8_t *)h + h->insns_offset;
+    for (size_t i = 0; i < h->count; i++) {
+        if (f[i].addr != fn)
+            continue;
+        unsigned long at = fn;
+        for (uint32_t k = 0; k < f[i].nins; k++) {
+            uint8_t b = bytes[f[i].first + k];
+            /* The bytes are read live: an ftrace site is a NOP there, not a call. */
+            if (insn_is(at, b, cls) && nth-- == 0)
+                return at;
+            at += INSN_LEN(b);
+        }
+        return 0;
+    }
+    return 0;
+}
+
 /* ---- the blacklist ---- */
 
 bool arch_kprobe_blacklist_range(unsigned n, unsigned long *start, unsigned long *end)

@@ -136,6 +136,8 @@ void kprobe_site_detach(struct kprobe_place *p)
     nsites--;
 }
 
+void (*kprobe_int3_test_hook)(const struct pt_regs *regs, unsigned long addr);
+
 const struct arch_kprobe *kprobe_int3_hit(struct pt_regs *regs, unsigned long addr)
 {
     struct kprobe_site *s = site_find(addr);
@@ -143,6 +145,9 @@ const struct arch_kprobe *kprobe_int3_hit(struct pt_regs *regs, unsigned long ad
         return NULL;
     unsigned cpu = this_cpu_id();
     bool missed = !kprobe_cpu_enter(cpu);
+    void (*hook)(const struct pt_regs *, unsigned long) = READ_ONCE(kprobe_int3_test_hook);
+    if (hook && !missed)
+        hook(regs, addr);
     for (unsigned i = 0; i < SITE_PLACES; i++) {
         struct kprobe_place *p = __atomic_load_n(&s->places[i], __ATOMIC_ACQUIRE);
         if (p)

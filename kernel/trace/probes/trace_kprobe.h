@@ -31,6 +31,8 @@ void kprobe_place_fire(struct kprobe_place *p, struct pt_regs *regs, unsigned lo
 /* Marks the CPU as running probe handlers; false if it already is (the hit is a miss). */
 bool kprobe_cpu_enter(unsigned cpu);
 void kprobe_cpu_exit(unsigned cpu);
+/* Self-tests see each int3 hit's frame here (with the CPU marked as in a handler). */
+extern void (*kprobe_int3_test_hook)(const struct pt_regs *regs, unsigned long addr);
 /* /sys/kernel/debug/kprobes/list: kprobe_show_armed calls kprobe_list_line per armed place. */
 void kprobe_show_armed(struct seqbuf *s);
 void kprobe_list_line(struct seqbuf *s, unsigned long addr, bool ftrace);

@@ -48,6 +48,18 @@ bool arch_kprobe_insn_boundary(unsigned long addr);
  */
 const struct arch_kprobe *kprobe_int3_hit(struct pt_regs *regs, unsigned long addr);
 
+/* What self-tests look for in a function's body (arch_kprobe_find_insn). */
+enum arch_kprobe_insn_class {
+    KPROBE_INSN_PC_RELATIVE, /* an operand addressed relative to the instruction pointer */
+    KPROBE_INSN_CALL,        /* a direct call */
+    KPROBE_INSN_COND_JUMP,   /* a conditional jump */
+    KPROBE_INSN_RETURN,      /* a return */
+    KPROBE_INSN_PUSH,        /* a push of a register */
+};
+/* The address of the nth (from 0) instruction of a class in fn's body, or 0. */
+unsigned long arch_kprobe_find_insn(unsigned long fn, enum arch_kprobe_insn_class cls,
+                                    unsigned nth);
+
 /* int3s that found no probe and no int3 in memory any more (a probe just removed). */
 uint64_t arch_kprobe_stale_hits(void);
 
