@@ -230,9 +230,8 @@ int arch_kprobe_prepare(struct arch_kprobe *ap, unsigned long addr, const char *
     memset(ap, 0, sizeof(*ap));
     ap->slot = -1;
     ap->addr = addr;
-    if (addr < (unsigned long)__text_start || addr >= (unsigned long)__text_end)
-        return -ENOENT;
-    if (arch_kprobe_blacklisted(addr)) {
+    if (addr < (unsigned long)__text_start || addr >= (unsigned long)__text_end ||
+        arch_kprobe_blacklisted(addr)) {
         *why = "Failed to register probe event";
         return -EINVAL;
     }
