@@ -24,7 +24,8 @@ struct arch_kprobe {
  * Checks that addr can take a probe and prepares ap (and its slot). Errors, with *why a
  * message for the error_log when Linux has one: -EILSEQ (not an instruction boundary),
  * -EINVAL (not in the text, blacklisted, or an instruction that can be neither run out
- * of line nor emulated), -EBUSY (an int3 is there already), -ENOSPC (no free slot). Called with the probe lock held.
+ * of line nor emulated), -EBUSY (an int3 is there already), -ENOSPC (no free slot). Called with the
+ * probe lock held.
  */
 int arch_kprobe_prepare(struct arch_kprobe *ap, unsigned long addr, const char **why);
 /* Writes the int3 (and takes it out again) through the text-poke path, with its sync. */
