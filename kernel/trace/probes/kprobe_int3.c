@@ -57,6 +57,9 @@ bool kprobe_blacklisted(unsigned long addr) { return arch_kprobe_blacklisted(add
 
 int kprobe_site_check(unsigned long addr, const char **why)
 {
+    *why = NULL;
+    if (site_find(addr))
+        return 0; /* armed already: its int3 is in the text, a new place shares it */
     struct arch_kprobe ap;
     int err = arch_kprobe_prepare(&ap, addr, why);
     if (!err)
