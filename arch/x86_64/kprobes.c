@@ -53,15 +53,15 @@ extern char __kprobes_text_start[], __kprobes_text_end[];
  */
 #define SLOT_SIZE 64
 #define SLOT_HALF 32
-#define SLOT_COUNT 256
+#define SLOT_COUNT 512
 __asm__(".pushsection .text.kprobe_slots, \"ax\", @progbits\n"
         ".balign 4096\n"
         ".globl x86_kprobe_slots\n"
         "x86_kprobe_slots:\n"
-        ".fill 16384, 1, 0xcc\n"
+        ".fill 32768, 1, 0xcc\n"
         ".popsection\n");
 extern char x86_kprobe_slots[];
-_Static_assert(SLOT_SIZE *SLOT_COUNT == 16384, "the slot area is 16 KiB");
+_Static_assert(SLOT_SIZE *SLOT_COUNT == 32768, "the slot area is 32 KiB");
 
 static uint64_t slot_used[SLOT_COUNT / 64]; /* changed under the probe lock only */
 static uint64_t stale_hits;
