@@ -111,8 +111,9 @@ static void drop_dispatch_preempt(uint8_t *rec)
         c->preempt_count--;
 }
 
+/* from_dispatcher: called under the ftrace dispatcher, whose preemption count is its own. */
 static void emit(struct kprobe_event *ev, const struct probe_ctx *ctx, unsigned long w1,
-                 unsigned long w2)
+                 unsigned long w2, bool from_dispatcher)
 {
     size_t dyn = probe_dynamic_size(ev->args, ev->nargs, ctx);
     if (ev->fixed_size + dyn > RB_MAX_PAYLOAD)
@@ -122,7 +123,8 @@ static void emit(struct kprobe_event *ev, const struct probe_ctx *ctx, unsigned 
     uint8_t *rec = trace_event_reserve(&ev->call, size, -1, &res);
     if (!rec)
         return;
-    drop_dispatch_preempt(rec);
+    if (from_dispatcher)
+        drop_dispatch_preempt(rec);
     memcpy(rec + 8, &w1, 8);
     if (ev->is_return)
         memcpy(rec + 16, &w2, 8);
@@ -178,7 +180,7 @@ static void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip, str
             kretprobe_hook(p, ip, fregs);
         } else {
             struct probe_ctx ctx = {.regs = regs, .probe_addr = ip};
-            emit(ev, &ctx, ip, 0);
+            emit(ev, &ctx, ip, 0, true);
         }
     }
     kprobe_active[cpu] = nested;
@@ -207,7 +209,7 @@ void kprobe_place_fire(struct kprobe_place *p, struct pt_regs *regs, unsigned lo
     if (!(ev->enabled & TRACE_EVENT_ON_EMIT))
         return;
     struct probe_ctx ctx = {.regs = regs, .probe_addr = addr};
-    emit(ev, &ctx, addr, 0);
+    emit(ev, &ctx, addr, 0, false); /* the int3 trap adds no preemption count */
 }
 
 unsigned long kprobe_place_addr(const struct kprobe_place *p) { return p->addr; }
@@ -229,7 +231,7 @@ static void kretprobe_return(const struct fgraph_frame *f, struct fgraph_ret *re
             struct pt_regs regs;
             arch_regs_init_return(&regs, ret->retval, f->retp, f->ret);
             struct probe_ctx ctx = {.regs = &regs, .retval = ret->retval};
-            emit(p->ev, &ctx, f->func, f->ret);
+            emit(p->ev, &ctx, f->func, f->ret, true);
         }
         break;
     }
