@@ -312,15 +312,10 @@ int arch_text_poke_batch(const struct text_poke_site *sites, size_t n, size_t *b
 /* kprobes.c's hook comes first: it finds its probes by address and declines the rest. */
 void arch_text_poke_init(void) { x86_set_trap_hook(X86_VEC_BP, x86_kprobe_int3); }
 
+/* Text no CPU runs is written as boot writes it: one checked write, no protocol. */
 int arch_text_poke_unused(unsigned long ip, const uint8_t *bytes, size_t len)
 {
-    if (!in_text(ip, len) || len > PAGE_SIZE)
-        return -EINVAL;
-    unsigned long flags = spin_lock_irqsave(&poke_lock);
-    poke_bytes(ip, bytes, len);
-    alias_unmap();
-    spin_unlock_irqrestore(&poke_lock, flags);
-    return 0;
+    return arch_text_poke_early(ip, bytes, len);
 }
 
 int arch_text_poke_byte(unsigned long ip, uint8_t old, uint8_t new)

@@ -180,3 +180,26 @@ SELFTEST(kprobe_int3_memory)
     mm_get_stats(&after);
     EXPECT_EQ(after.heap_bytes_in_use, before.heap_bytes_in_use);
 }
+
+/* A return probe on a function without an ftrace site: an int3 on its first instruction. */
+SELFTEST(kprobe_int3_return_notrace)
+{
+    ASSERT_EQ(kprobe_command("r:selftest/iret kprobe_int3_notrace $retval"), 0);
+    const struct trace_event_call *ev = trace_event_find("selftest", "iret");
+    ASSERT_TRUE(ev != NULL);
+    EXPECT_EQ(trace_event_enable(ev, true), 0);
+    for (long i = 0; i < 50; i++)
+        EXPECT_EQ(kprobe_int3_notrace(i), 3 * i - 5);
+    uint64_t missed = 0;
+    EXPECT_EQ(kprobe_hits("selftest", "iret", &missed), 50);
+    EXPECT_EQ(missed, 0);
+    EXPECT_EQ(trace_event_enable(ev, false), 0);
+    EXPECT_EQ(kprobe_command("-:selftest/iret"), 0);
+    /* An address inside the function is no entry. */
+    char line[64];
+    snprintf(line, sizeof(line), "r:selftest/iret 0x%lx", sym_address("kprobe_int3_notrace") + 1);
+    EXPECT_EQ(kprobe_command(line), -EINVAL);
+    snprintf(line, sizeof(line), "p:selftest/iaddr 0x%lx", sym_address("kprobe_int3_notrace") + 1);
+    EXPECT_EQ(kprobe_command(line), 0);
+    EXPECT_EQ(kprobe_command("-:selftest/iaddr"), 0);
+}

@@ -132,11 +132,11 @@ static void emit(struct kprobe_event *ev, const struct probe_ctx *ctx, unsigned 
     trace_event_commit(&ev->call, rec, size, &res);
 }
 
-static void kretprobe_hook(struct kprobe_place *p, unsigned long ip, struct ftrace_regs *fregs)
+/* Hooks the return of the call that entered at ip; its return address is at *ret_slot. */
+static void kretprobe_hook(struct kprobe_place *p, unsigned long ip, unsigned long *ret_slot)
 {
     if (__atomic_add_fetch(&p->nactive, 1, __ATOMIC_RELAXED) > p->maxactive ||
-        !fgraph_push_return(&kretprobe_gops, ip,
-                            (unsigned long *)ftrace_regs_get_stack_pointer(fregs), p->serial)) {
+        !fgraph_push_return(&kretprobe_gops, ip, ret_slot, p->serial)) {
         __atomic_sub_fetch(&p->nactive, 1, __ATOMIC_RELAXED);
         __atomic_add_fetch(&p->nmissed, 1, __ATOMIC_RELAXED);
     }
@@ -177,7 +177,7 @@ static void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip, str
         if (!(ev->enabled & TRACE_EVENT_ON_EMIT))
             continue;
         if (ev->is_return) {
-            kretprobe_hook(p, ip, fregs);
+            kretprobe_hook(p, ip, (unsigned long *)ftrace_regs_get_stack_pointer(fregs));
         } else {
             struct probe_ctx ctx = {.regs = regs, .probe_addr = ip};
             emit(ev, &ctx, ip, 0, true);
@@ -208,6 +208,11 @@ void kprobe_place_fire(struct kprobe_place *p, struct pt_regs *regs, unsigned lo
     struct kprobe_event *ev = p->ev;
     if (!(ev->enabled & TRACE_EVENT_ON_EMIT))
         return;
+    if (ev->is_return) {
+        /* A function's first instruction: the return address is on top of the stack. */
+        kretprobe_hook(p, addr, (unsigned long *)kernel_stack_pointer(regs));
+        return;
+    }
     struct probe_ctx ctx = {.regs = regs, .probe_addr = addr};
     emit(ev, &ctx, addr, 0, false); /* the int3 trap adds no preemption count */
 }
@@ -248,12 +253,30 @@ static bool addr_armed_elsewhere(unsigned long addr, const struct kprobe_place *
     return false;
 }
 
+/* Whether a place on an ftrace site is armed (int3 return places sit in the table too). */
 static bool any_armed(void)
 {
     for (unsigned i = 0; i < armed_end; i++)
-        if (armed[i])
+        if (armed[i] && !armed[i]->int3)
             return true;
     return false;
+}
+
+/* A free slot of the armed table, or -ENOSPC. */
+static int armed_slot_get(void)
+{
+    unsigned slot = 0;
+    while (slot < KPROBE_ARMED_MAX && armed[slot])
+        slot++;
+    return slot == KPROBE_ARMED_MAX ? -ENOSPC : (int)slot;
+}
+
+static void armed_slot_set(struct kprobe_place *p, unsigned slot)
+{
+    p->armed_slot = (int)slot;
+    __atomic_store_n(&armed[slot], p, __ATOMIC_RELEASE);
+    if (slot >= armed_end)
+        __atomic_store_n(&armed_end, slot + 1, __ATOMIC_RELEASE);
 }
 
 static void disarm(struct kprobe_place *p)
@@ -262,6 +285,12 @@ static void disarm(struct kprobe_place *p)
         if (p->int3_armed)
             kprobe_site_detach(p); /* waits out every handler and slot user */
         p->int3_armed = false;
+        if (p->armed_slot >= 0) {
+            /* A return place: its pending returns look it up by serial in the table. */
+            WRITE_ONCE(armed[p->armed_slot], NULL);
+            p->armed_slot = -1;
+            synchronize_readers(&kprobe_handlers);
+        }
         return;
     }
     if (p->armed_slot < 0)
@@ -280,25 +309,32 @@ static void disarm(struct kprobe_place *p)
 
 static int arm(struct kprobe_place *p)
 {
-    if (p->int3) {
-        if (p->int3_armed)
-            return 0;
-        int err = kprobe_site_attach(p);
-        p->int3_armed = err == 0;
-        return err;
-    }
-    if (p->armed_slot >= 0)
+    if (p->int3 ? p->int3_armed : p->armed_slot >= 0)
         return 0;
     if (p->ev->is_return) {
         int err = fgraph_bind_client(&kretprobe_gops);
         if (err)
             return err;
     }
-    unsigned slot = 0;
-    while (slot < KPROBE_ARMED_MAX && armed[slot])
-        slot++;
-    if (slot == KPROBE_ARMED_MAX)
-        return -ENOSPC;
+    int got = armed_slot_get();
+    if (p->int3) {
+        /* Only a return place needs the table (its returns find it there). */
+        if (p->ev->is_return && got < 0)
+            return got;
+        p->nactive = 0;
+        if (p->ev->is_return)
+            armed_slot_set(p, (unsigned)got);
+        int err = kprobe_site_attach(p);
+        p->int3_armed = err == 0;
+        if (err && p->armed_slot >= 0) {
+            WRITE_ONCE(armed[p->armed_slot], NULL);
+            p->armed_slot = -1;
+        }
+        return err;
+    }
+    if (got < 0)
+        return got;
+    unsigned slot = (unsigned)got;
     bool first_here = !addr_armed_elsewhere(p->addr, p);
     bool first = !any_armed();
     int err = 0;
@@ -312,10 +348,7 @@ static int arm(struct kprobe_place *p)
         return err;
     }
     p->nactive = 0;
-    p->armed_slot = (int)slot;
-    __atomic_store_n(&armed[slot], p, __ATOMIC_RELEASE);
-    if (slot >= armed_end)
-        __atomic_store_n(&armed_end, slot + 1, __ATOMIC_RELEASE);
+    armed_slot_set(p, slot);
     return 0;
 }
 
@@ -488,9 +521,15 @@ static int check_place(const struct probe_cmd *cmd, unsigned long *addr, bool *i
         e->message = "Probe point is not an instruction boundary";
         return e->err = -EILSEQ;
     }
-    if (rec || cmd->is_return) {
-        /* A disabled site, or a return probe on a function without a site. */
+    if (rec) {
+        /* A disabled site. */
         e->message = "Failed to register probe event";
+        return e->err = -EINVAL;
+    }
+    uintptr_t start = 0;
+    if (cmd->is_return && (!sym_lookup(at, &start, NULL) || start != at)) {
+        /* An address that is not a function's entry (SYM+OFFS was refused when parsed). */
+        e->message = "Retprobe address must be an function entry";
         return e->err = -EINVAL;
     }
     const char *why;
@@ -725,7 +764,7 @@ void kprobe_show_armed(struct seqbuf *s)
 {
     spin_lock(&kprobe_lock);
     for (struct kprobe_place *p = places; p; p = p->next)
-        if (p->int3_armed || p->armed_slot >= 0)
+        if (p->int3 ? p->int3_armed : p->armed_slot >= 0)
             kprobe_list_line(s, p->addr, !p->int3);
     spin_unlock(&kprobe_lock);
 }

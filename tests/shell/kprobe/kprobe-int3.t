@@ -10,6 +10,7 @@ $ echo 'p:n0 kprobe_int3_notrace n=%di' > kprobe_events
 $ echo 'p:n1 kprobe_int3_notrace+1 n=%di:s64 sp=%sp' >> kprobe_events
 $ echo 'p:c0 kprobe_int3_call n=%di' >> kprobe_events
 $ echo 'p:c5 kprobe_int3_call+5 n=%di' >> kprobe_events
+$ echo 'r:nr kprobe_int3_notrace ret=$retval:s64' >> kprobe_events
 $ echo 'p:bad kprobe_int3_notrace+2' >> kprobe_events
 echo: write error: Invalid or incomplete multibyte or wide character
 $ echo 'p:bl x86_kprobe_int3' >> kprobe_events
@@ -31,6 +32,7 @@ p:kprobes/n0 kprobe_int3_notrace n=%di
 p:kprobes/n1 kprobe_int3_notrace+1 n=%di:s64 sp=%sp
 p:kprobes/c0 kprobe_int3_call n=%di
 p:kprobes/c5 kprobe_int3_call+5 n=%di
+r10:kprobes/nr kprobe_int3_notrace ret=$retval:s64
 
 # Nothing is armed while the events are off.
 $ cat /sys/kernel/debug/kprobes/list
@@ -40,6 +42,7 @@ $ cat /sys/kernel/debug/kprobes/list
 ~ [0-9a-f]{16}  k  kprobe_int3_notrace\+0x1    
 ~ [0-9a-f]{16}  k  kprobe_int3_call\+0x0    \[FTRACE\]
 ~ [0-9a-f]{16}  k  kprobe_int3_call\+0x5    
+~ [0-9a-f]{16}  k  kprobe_int3_notrace\+0x0    
 $ ftrace_test_call int3 2
 $ echo 0 > events/kprobes/enable
 $ cat trace | grep -v '^#'
@@ -47,15 +50,18 @@ $ cat trace | grep -v '^#'
 ~ \s+sh-1\s+\[\d+\] d\.\.\.\.\s+\d+\.\d+: c5: \(kprobe_int3_call\+0x5/0x[0-9a-f]+\) n=0x0
 ~ \s+sh-1\s+\[\d+\] d\.\.\.\.\s+\d+\.\d+: n0: \(kprobe_int3_notrace\+0x0/0x[0-9a-f]+\) n=0x0
 ~ \s+sh-1\s+\[\d+\] d\.\.\.\.\s+\d+\.\d+: n1: \(kprobe_int3_notrace\+0x1/0x[0-9a-f]+\) n=0 sp=0x[0-9a-f]+
+~ \s+sh-1\s+\[\d+\] \.\.\.\.\.\s+\d+\.\d+: nr: \(shell_cmd_fn_ftrace_test_call\+0x[0-9a-f]+/0x[0-9a-f]+ <- kprobe_int3_notrace\) ret=-5
 ~ \s+sh-1\s+\[\d+\] \.\.\.\.\.\s+\d+\.\d+: c0: \(kprobe_int3_call\+0x0/0x[0-9a-f]+\) n=0x1
 ~ \s+sh-1\s+\[\d+\] d\.\.\.\.\s+\d+\.\d+: c5: \(kprobe_int3_call\+0x5/0x[0-9a-f]+\) n=0x1
 ~ \s+sh-1\s+\[\d+\] d\.\.\.\.\s+\d+\.\d+: n0: \(kprobe_int3_notrace\+0x0/0x[0-9a-f]+\) n=0x1
 ~ \s+sh-1\s+\[\d+\] d\.\.\.\.\s+\d+\.\d+: n1: \(kprobe_int3_notrace\+0x1/0x[0-9a-f]+\) n=1 sp=0x[0-9a-f]+
+~ \s+sh-1\s+\[\d+\] \.\.\.\.\.\s+\d+\.\d+: nr: \(shell_cmd_fn_ftrace_test_call\+0x[0-9a-f]+/0x[0-9a-f]+ <- kprobe_int3_notrace\) ret=-2
 $ cat kprobe_profile
   n0                                                         2               0
   n1                                                         2               0
   c0                                                         2               0
   c5                                                         2               0
+  nr                                                         2               0
 $ cat /sys/kernel/debug/kprobes/list
 $ grep x86_kprobe_int3 /sys/kernel/debug/kprobes/blacklist
 ~ 0x[0-9a-f]{16}-0x[0-9a-f]{16}\tx86_kprobe_int3
