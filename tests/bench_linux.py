@@ -228,12 +228,16 @@ for i in $(seq {reps}); do
 done
 echo > trace
 
-# kprobe events on the same function: an entry probe with two fetch args and a return
-# probe with $retval, one record per getppid() each (fentros's `bench kprobe` rows).
+# kprobe events on the same function: an entry probe with two fetch args, a return
+# probe with $retval, and an int3 probe at +5 (the instruction after the ftrace site; jump
+# optimization off, so it stays an int3 as fentros's) with the same two args, one record
+# per getppid() each (fentros's `bench kprobe` rows).
+echo 0 > /proc/sys/debug/kprobes-optimization 2>/dev/null
 echo "p:kprobes/bench_kp $fn a=%di b=%si" > kprobe_events || say error cannot add a kprobe
 echo "r:kprobes/bench_kr $fn ret=\$retval" >> kprobe_events || say error cannot add a kretprobe
+echo "p:kprobes/bench_ki $fn+5 a=%di b=%si" >> kprobe_events || say error cannot add an int3 kprobe
 for i in $(seq {reps}); do
-    for k in kp kr; do
+    for k in kp kr ki; do
         echo > trace
         echo 1 > events/kprobes/bench_$k/enable
         line=$(/bin/syscall_loop {calls} {chunk})
@@ -424,7 +428,7 @@ def linux_figures(guest):
             if ev.entries and ev.bytes and ev.entries[-1]:
                 fig["event.bytes"] = (ev.bytes[-1] / ev.entries[-1], "bytes")
 
-    for kind in ("kprobe_kp", "kprobe_kr"):
+    for kind in ("kprobe_kp", "kprobe_kr", "kprobe_ki"):
         if not guest.get(kind):
             continue
         kp = LoopRuns(guest, kind)
@@ -497,6 +501,8 @@ def linux_table(fig):
         ("kprobe_kp.events_per_call", "  kprobe events per getppid()"),
         ("kprobe_kr.event", "kretprobe, $retval: overhead per event"),
         ("kprobe_kr.events_per_call", "  kretprobe events per getppid()"),
+        ("kprobe_ki.event", "int3 kprobe at +5, two fetch args: overhead per event"),
+        ("kprobe_ki.events_per_call", "  int3 kprobe events per getppid()"),
     ]
     lines = [f"{'row':<32} {'what':<46} {'min cyc':>12} {'median cyc':>12} "
                      f"{'min ns':>12} {'median ns':>12}"]
@@ -577,6 +583,10 @@ def comparison(run, fig):
          theirs("kprobe_kr.event"), "ns", None),
         ("kretprobe, $retval: per event, min", ours(run, "kprobe.return", "min_ns"),
          theirs("kprobe_kr.event", "min"), "ns", None),
+        ("int3 kprobe at an offset: per event, median", ours(run, "kprobe.int3"),
+         theirs("kprobe_ki.event"), "ns", None),
+        ("int3 kprobe at an offset: per event, min", ours(run, "kprobe.int3", "min_ns"),
+         theirs("kprobe_ki.event", "min"), "ns", None),
     ]
 
 
@@ -593,6 +603,9 @@ RESULTS_ROWS = (
      "kprobe, two fetch args: per event, min", "ns"),
     ("kretprobe with `$retval`, per event", "kretprobe, $retval: per event, median",
      "kretprobe, $retval: per event, min", "ns"),
+    ("int3 kprobe at an offset, two fetch args, per event",
+     "int3 kprobe at an offset: per event, median", "int3 kprobe at an offset: per event, min",
+     "ns"),
     ("enabling every site, per site", "enable all functions: per site, median",
      "enable all functions: per site, min", "ns"),
     ("64-byte event on (sched_switch / sys_enter)",

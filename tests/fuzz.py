@@ -84,6 +84,20 @@ CLOCKS = ["local", "global", "counter", "uptime", "x86-tsc", "nosuch", "[local]"
 OPTIONS = ["print-parent", "noprint-parent", "sym-offset", "nosym-offset", "func_stack_trace",
            "nofunc_stack_trace", "overwrite", "nooverwrite", "nosuch", "no", "funcgraph-proc",
            "stacktrace", "nostacktrace"]
+# kprobe lines: entries and SYM+OFFS places anywhere (int3), on and off instruction
+# boundaries, in traced, notrace and blacklisted functions, at raw addresses.
+KPROBE_SYMS = ["kprobe_int3_call", "kprobe_int3_notrace", "kprobe_int3_jcc", "work_compute",
+               "kfree", "pfs_open", "x86_kprobe_int3", "kprobe_int3_hit", "nosuchfunc",
+               "0xffffffff80100000", "0x1"]
+KPROBE_OFFS = ["", "+0", "+1", "+2", "+4", "+5", "+7", "+9", "+0x10", "+33", "+100", "+4096",
+               "+0x7fffffff", "-1", "+", "%return", "+5%return"]
+KPROBE_ARGS = ["", "%di", "a=%ax:u32", "$arg1", "+0(%sp):x64", "s=+0(%di):string", "$stack",
+               "%ip", "$retval"]
+KPROBES = [f"{kind}:fz/k{(i * 7) % 5} {sym}{off} {arg}".rstrip()
+           for i, (kind, sym, off, arg) in enumerate(
+               (kind, sym, off, arg) for kind in ("p", "r") for sym in KPROBE_SYMS
+               for off in KPROBE_OFFS for arg in KPROBE_ARGS)]
+KPROBES += [f"-:fz/k{i}" for i in range(5)] + ["-:fz/", "-:k0", ""]
 
 # tracefs files and the vocabularies written to them.
 FILES = {
@@ -108,6 +122,8 @@ FILES = {
     "events/sched/sched_switch/trigger": TRIGGERS, "events/sched/sched_wakeup/trigger": TRIGGERS,
     "events/irq_vectors/local_timer_entry/trigger": TRIGGERS,
     "events/irq/irq_handler_entry/trigger": TRIGGERS, "options/stacktrace": NUMBERS,
+    "kprobe_events": KPROBES, "dynamic_events": KPROBES, "events/fz/enable": NUMBERS,
+    "events/fz/k0/enable": NUMBERS, "events/fz/k1/enable": NUMBERS,
 }
 READ_ONLY_SAFE = ["available_filter_functions", "enabled_functions", "trace",
                   "per_cpu/cpu0/stats", "trace_stat/function0", "stack_trace", "error_log",
@@ -115,7 +131,8 @@ READ_ONLY_SAFE = ["available_filter_functions", "enabled_functions", "trace",
                   "dyn_ftrace_total_info", "/proc/kallsyms", "/proc/meminfo", "nosuchfile",
                   "events/sched/sched_switch/format", "options", "/", "events",
                   "events/sched/sched_switch/trigger", "events/sched/sched_switch/enable",
-                  "snapshot", "per_cpu/cpu0/snapshot"]
+                  "snapshot", "per_cpu/cpu0/snapshot", "kprobe_events", "kprobe_profile",
+                  "/sys/kernel/debug/kprobes/list"]
 
 
 class Generator:

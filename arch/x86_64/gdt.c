@@ -29,6 +29,11 @@ static struct x86_cpu_tables cpu_tables[MAX_CPUS];
 /* The bootstrap CPU needs IST stacks before the page allocator exists. */
 static uint8_t bsp_ist_stacks[X86_IST_COUNT][X86_IST_STACK_PAGES * PAGE_SIZE] __aligned(16);
 
+__kprobes void x86_ist_move_top(unsigned cpu, unsigned ist, long delta)
+{
+    cpu_tables[cpu].tss.ist[ist - 1] += (uint64_t)delta;
+}
+
 struct gdt_ptr {
     uint16_t limit;
     uint64_t base;

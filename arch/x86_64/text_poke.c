@@ -221,7 +221,7 @@ static bool emulate_in_batch(struct pt_regs *regs, unsigned long ip, bool *found
  * int3 that the batch, published just before, can explain. So look again for as long as
  * batches keep starting; an int3 that stays in memory with no batch is a real breakpoint.
  */
-static bool text_poke_int3(struct pt_regs *regs)
+bool x86_text_poke_int3(struct pt_regs *regs)
 {
     unsigned long ip = regs->rip - 1;
     for (;;) {
@@ -309,7 +309,33 @@ int arch_text_poke_batch(const struct text_poke_site *sites, size_t n, size_t *b
     return 0;
 }
 
-void arch_text_poke_init(void) { x86_set_trap_hook(X86_VEC_BP, text_poke_int3); }
+/* kprobes.c's hook comes first: it finds its probes by address and declines the rest. */
+void arch_text_poke_init(void) { x86_set_trap_hook(X86_VEC_BP, x86_kprobe_int3); }
+
+/* Text no CPU runs is written as boot writes it: one checked write, no protocol. */
+int arch_text_poke_unused(unsigned long ip, const uint8_t *bytes, size_t len)
+{
+    return arch_text_poke_early(ip, bytes, len);
+}
+
+int arch_text_poke_byte(unsigned long ip, uint8_t old, uint8_t new)
+{
+    if (!in_text(ip, 1))
+        return -EINVAL;
+    spin_lock(&poke_lock);
+    if (*(volatile const uint8_t *)ip != old) {
+        spin_unlock(&poke_lock);
+        return -EBUSY;
+    }
+    /* One byte is written whole: a CPU fetches either the old or the new one. */
+    poke_bytes(ip, &new, 1);
+    smp_sync_all();
+    /* Once more after the round, for translations that raced with it (see the batch). */
+    poke_bytes(ip, &new, 1);
+    alias_unmap();
+    spin_unlock(&poke_lock);
+    return 0;
+}
 
 /* ---- ftrace glue: what sites look like and where trampolines are ---- */
 

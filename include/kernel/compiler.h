@@ -7,6 +7,11 @@
 
 /* Functions the tracer itself runs through must never call the tracer. */
 #define notrace __attribute__((no_instrument_function))
+/*
+ * A function the kprobe int3 path calls from a file that is otherwise traced and probed:
+ * not traced, and on the kprobe blacklist (the linker puts .kprobes.text in its range).
+ */
+#define __kprobes notrace __attribute__((section(".kprobes.text")))
 #define __used __attribute__((used))
 #define __unused __attribute__((unused))
 #define __noreturn __attribute__((noreturn))

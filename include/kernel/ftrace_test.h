@@ -68,4 +68,12 @@ size_t ftrace_test_record_of_line(size_t line);
 /* Checks that a read of the whole tracefs file gives exactly expected (a failure if not). */
 bool ftrace_test_file_is(struct selftest_ctx *t, const char *name, const char *expected);
 
+/* int3 kprobe targets (kernel/fixtures/kprobe_int3_targets.c). */
+extern volatile long kprobe_int3_value;
+long kprobe_int3_riprel(long n);
+long kprobe_int3_helper(long n);
+long kprobe_int3_call(long n);
+long kprobe_int3_jcc(long n);
+long kprobe_int3_notrace(long n);
+
 #endif

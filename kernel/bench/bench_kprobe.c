@@ -1,7 +1,9 @@
 /*
  * bench kprobe: what a kprobe event costs per call of ftrace_test_target: an entry probe
- * with two fetch arguments (Linux's usual `p func a=%di b=%si`) and a return probe with
- * $retval, each against the same calls with the site an idle NOP. Every call must write
+ * with two fetch arguments (Linux's usual `p func a=%di b=%si`), a return probe with
+ * $retval, and an int3 probe at an offset inside the function with the same two arguments
+ * (the trap, the handlers and the out-of-line copy), each against the same calls with the
+ * site an idle NOP. Every call must write
  * one record. Every setting changed is put back.
  */
 #include <kernel/bench.h>
@@ -26,6 +28,9 @@ static const struct {
      "p:bench/kp_entry ftrace_test_target a=%di b=%si", "kp_entry"},
     {"kprobe.return", "return probe with $retval, per call",
      "r:bench/kp_return ftrace_test_target ret=$retval", "kp_return"},
+    /* +5: the instruction after the ftrace site (a push, run out of line). */
+    {"kprobe.int3", "int3 probe at +5 with two fetch args, per call",
+     "p:bench/kp_int3 ftrace_test_target+5 a=%di b=%si", "kp_int3"},
 };
 
 /* One probe's samples into on[]; NULL or why there are none. */
@@ -60,7 +65,8 @@ static const char *bench_kp_measure(unsigned k, uint64_t *on, unsigned runs, uin
     return problem;
 }
 
-BENCH_ROW(kprobe, "kprobe events per call: an entry probe with two args, a return probe")
+BENCH_ROW(kprobe, "kprobe events per call: an entry probe with two args, a return probe, "
+                  "an int3 probe at an offset")
 {
     if (ftrace_is_dead() || !bench_tracer_target_is_nop()) {
         bench_row_skipped(ctx, "kprobe", "ftrace is dead or ftrace_test_target is traced");

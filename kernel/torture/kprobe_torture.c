@@ -8,8 +8,14 @@
  * a transition, nothing else failing); at the end every probe is gone, every probed site
  * is a NOP again (the patch back as it was), the load's books balance, probes fired, and
  * the heap holds what it held before.
+ *
+ * Half the entry probes go to a random offset inside their function instead of its entry:
+ * an int3 on whatever instruction is there (its copy runs out of line, or it is
+ * emulated). An offset inside an instruction must be refused with EILSEQ, one on an
+ * instruction no probe can run (an indirect branch, cli) with EINVAL; any other must work.
  */
 #include <arch/cpu.h>
+#include <arch/kprobes.h>
 #include <kernel/errno.h>
 #include <kernel/ftrace.h>
 #include <kernel/livepatch.h>
@@ -69,7 +75,7 @@ SHELL_COMMAND(kprobe_torture, "kprobe_torture SECONDS [SEED]",
     uint64_t rng = seed;
     struct torture_probe probes[TORTURE_PROBES] = {0};
     uint64_t makes = 0, enables = 0, disables = 0, removes = 0, busy = 0, hits = 0, misses = 0;
-    uint64_t patch_flips = 0, patch_busy = 0;
+    uint64_t patch_flips = 0, patch_busy = 0, at_offset = 0, off_boundary = 0, unprobeable = 0;
     struct klp_patch *patch = klp_find_patch("livepatch_work");
     bool patch_was_on = patch && patch->enabled;
     struct mm_stats before, after;
@@ -109,14 +115,38 @@ SHELL_COMMAND(kprobe_torture, "kprobe_torture SECONDS [SEED]",
             const char *args = p->is_return
                                    ? "r=$retval sp=%sp"
                                    : torture_args[torture_rand(&rng) % ARRAY_SIZE(torture_args)];
+            char place[96];
+            uintptr_t start = sym_address(fn);
+            size_t size = 0;
+            sym_lookup(start, &start, &size);
+            unsigned long off = 0;
+            if (!p->is_return && size > 1 && torture_rand(&rng) % 2)
+                off = 1 + torture_rand(&rng) % (size - 1);
+            snprintf(place, sizeof(place), off ? "%s+%lu" : "%s", fn, off);
+            if (off && strstr(args, "$arg"))
+                args = "a=%di b=%si sp=%sp"; /* $argN is for function entries only */
             snprintf(line, sizeof(line), "%c%s:torture/%s %s %s", p->is_return ? 'r' : 'p',
-                     p->is_return && torture_rand(&rng) % 2 ? "2" : "", p->name, fn, args);
+                     p->is_return && torture_rand(&rng) % 2 ? "2" : "", p->name, place, args);
             err = kprobe_command(line);
+            if (off && !arch_kprobe_insn_boundary(start + off)) {
+                if (err != -EILSEQ) {
+                    failed = "an offset inside an instruction (want EILSEQ)";
+                    failed_err = err;
+                    break;
+                }
+                off_boundary++;
+                continue;
+            }
+            if (off && err == -EINVAL) {
+                unprobeable++;
+                continue;
+            }
             if (err) {
                 failed = "make";
                 failed_err = err;
                 break;
             }
+            at_offset += off != 0;
             p->made = true;
             makes++;
             continue;
@@ -202,11 +232,15 @@ SHELL_COMMAND(kprobe_torture, "kprobe_torture SECONDS [SEED]",
     shell_printf(ctx,
                  "kprobe_torture: %lu s on %u CPUs, seed 0x%lx: %llu makes, %llu enables, "
                  "%llu disables, %llu removes, %llu refused as busy, %llu hits, %llu missed, "
-                 "%llu live patch changes (%llu refused during a transition)\n",
+                 "%llu live patch changes (%llu refused during a transition), %llu made at "
+                 "an offset, %llu refused off an instruction boundary, %llu on unprobeable "
+                 "instructions\n",
                  seconds, sum.cpus, seed, (unsigned long long)makes, (unsigned long long)enables,
                  (unsigned long long)disables, (unsigned long long)removes,
                  (unsigned long long)busy, (unsigned long long)hits, (unsigned long long)misses,
-                 (unsigned long long)patch_flips, (unsigned long long)patch_busy);
+                 (unsigned long long)patch_flips, (unsigned long long)patch_busy,
+                 (unsigned long long)at_offset, (unsigned long long)off_boundary,
+                 (unsigned long long)unprobeable);
     if (!failed && !sum.books_ok)
         failed = "the load's books do not balance";
     if (!failed && still_on)

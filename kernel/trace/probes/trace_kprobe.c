@@ -62,7 +62,9 @@ struct kprobe_place {
     unsigned long addr; /* the call site: the function's first byte */
     unsigned maxactive;
     uint64_t serial;
-    int armed_slot;               /* -1 when not armed */
+    int armed_slot; /* -1 when not armed (ftrace places) */
+    bool int3;      /* placed by int3 (kprobe_int3.c), not on an ftrace site */
+    bool int3_armed;
     unsigned long nhit[MAX_CPUS]; /* each CPU counts its own (local_inc: safe in interrupts) */
     volatile uint64_t nmissed;
     volatile unsigned nactive; /* return probes: calls hooked and not yet returned */
@@ -109,8 +111,9 @@ static void drop_dispatch_preempt(uint8_t *rec)
         c->preempt_count--;
 }
 
+/* from_dispatcher: called under the ftrace dispatcher, whose preemption count is its own. */
 static void emit(struct kprobe_event *ev, const struct probe_ctx *ctx, unsigned long w1,
-                 unsigned long w2)
+                 unsigned long w2, bool from_dispatcher)
 {
     size_t dyn = probe_dynamic_size(ev->args, ev->nargs, ctx);
     if (ev->fixed_size + dyn > RB_MAX_PAYLOAD)
@@ -120,7 +123,8 @@ static void emit(struct kprobe_event *ev, const struct probe_ctx *ctx, unsigned 
     uint8_t *rec = trace_event_reserve(&ev->call, size, -1, &res);
     if (!rec)
         return;
-    drop_dispatch_preempt(rec);
+    if (from_dispatcher)
+        drop_dispatch_preempt(rec);
     memcpy(rec + 8, &w1, 8);
     if (ev->is_return)
         memcpy(rec + 16, &w2, 8);
@@ -128,15 +132,22 @@ static void emit(struct kprobe_event *ev, const struct probe_ctx *ctx, unsigned 
     trace_event_commit(&ev->call, rec, size, &res);
 }
 
-static void kretprobe_hook(struct kprobe_place *p, unsigned long ip, struct ftrace_regs *fregs)
+/* Hooks the return of the call that entered at ip; its return address is at *ret_slot. */
+static void kretprobe_hook(struct kprobe_place *p, unsigned long ip, unsigned long *ret_slot)
 {
     if (__atomic_add_fetch(&p->nactive, 1, __ATOMIC_RELAXED) > p->maxactive ||
-        !fgraph_push_return(&kretprobe_gops, ip,
-                            (unsigned long *)ftrace_regs_get_stack_pointer(fregs), p->serial)) {
+        !fgraph_push_return(&kretprobe_gops, ip, ret_slot, p->serial)) {
         __atomic_sub_fetch(&p->nactive, 1, __ATOMIC_RELAXED);
         __atomic_add_fetch(&p->nmissed, 1, __ATOMIC_RELAXED);
     }
 }
+
+/*
+ * The CPU is running a probe's handlers: a probe it hits meanwhile (in a function the
+ * handlers call, or in an interrupt) is a miss, as Linux counts it, never a recursion.
+ * Handlers run with preemption or interrupts off, so the flag is the CPU's own.
+ */
+static volatile uint8_t kprobe_active[MAX_CPUS];
 
 /* Handlers count themselves in before they look at the armed table. */
 static unsigned handler_enter(void) { return sync_read_enter(&kprobe_handlers); }
@@ -150,24 +161,63 @@ static void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip, str
     if (!regs)
         return;
     unsigned cpu = handler_enter();
+    bool nested = kprobe_active[cpu];
+    kprobe_active[cpu] = 1;
     unsigned end = READ_ONCE(armed_end);
     for (unsigned i = 0; i < end; i++) {
         struct kprobe_place *p = READ_ONCE(armed[i]);
         if (!p || p->addr != ip)
             continue;
+        if (nested) {
+            __atomic_add_fetch(&p->nmissed, 1, __ATOMIC_RELAXED);
+            continue;
+        }
         local_inc(&p->nhit[cpu]);
         struct kprobe_event *ev = p->ev;
         if (!(ev->enabled & TRACE_EVENT_ON_EMIT))
             continue;
         if (ev->is_return) {
-            kretprobe_hook(p, ip, fregs);
+            kretprobe_hook(p, ip, (unsigned long *)ftrace_regs_get_stack_pointer(fregs));
         } else {
             struct probe_ctx ctx = {.regs = regs, .probe_addr = ip};
-            emit(ev, &ctx, ip, 0);
+            emit(ev, &ctx, ip, 0, true);
         }
     }
+    kprobe_active[cpu] = nested;
     handler_exit(cpu);
 }
+
+bool kprobe_cpu_enter(unsigned cpu)
+{
+    if (kprobe_active[cpu])
+        return false;
+    kprobe_active[cpu] = 1;
+    return true;
+}
+
+void kprobe_cpu_exit(unsigned cpu) { kprobe_active[cpu] = 0; }
+
+void kprobe_place_fire(struct kprobe_place *p, struct pt_regs *regs, unsigned long addr,
+                       bool missed)
+{
+    if (missed) {
+        __atomic_add_fetch(&p->nmissed, 1, __ATOMIC_RELAXED);
+        return;
+    }
+    local_inc(&p->nhit[this_cpu_id()]);
+    struct kprobe_event *ev = p->ev;
+    if (!(ev->enabled & TRACE_EVENT_ON_EMIT))
+        return;
+    if (ev->is_return) {
+        /* A function's first instruction: the return address is on top of the stack. */
+        kretprobe_hook(p, addr, (unsigned long *)kernel_stack_pointer(regs));
+        return;
+    }
+    struct probe_ctx ctx = {.regs = regs, .probe_addr = addr};
+    emit(ev, &ctx, addr, 0, false); /* the int3 trap adds no preemption count */
+}
+
+unsigned long kprobe_place_addr(const struct kprobe_place *p) { return p->addr; }
 
 static void kretprobe_return(const struct fgraph_frame *f, struct fgraph_ret *ret,
                              struct fgraph_ops *gops)
@@ -186,7 +236,7 @@ static void kretprobe_return(const struct fgraph_frame *f, struct fgraph_ret *re
             struct pt_regs regs;
             arch_regs_init_return(&regs, ret->retval, f->retp, f->ret);
             struct probe_ctx ctx = {.regs = &regs, .retval = ret->retval};
-            emit(p->ev, &ctx, f->func, f->ret);
+            emit(p->ev, &ctx, f->func, f->ret, true);
         }
         break;
     }
@@ -203,16 +253,46 @@ static bool addr_armed_elsewhere(unsigned long addr, const struct kprobe_place *
     return false;
 }
 
+/* Whether a place on an ftrace site is armed (int3 return places sit in the table too). */
 static bool any_armed(void)
 {
     for (unsigned i = 0; i < armed_end; i++)
-        if (armed[i])
+        if (armed[i] && !armed[i]->int3)
             return true;
     return false;
 }
 
+/* A free slot of the armed table, or -ENOSPC. */
+static int armed_slot_get(void)
+{
+    unsigned slot = 0;
+    while (slot < KPROBE_ARMED_MAX && armed[slot])
+        slot++;
+    return slot == KPROBE_ARMED_MAX ? -ENOSPC : (int)slot;
+}
+
+static void armed_slot_set(struct kprobe_place *p, unsigned slot)
+{
+    p->armed_slot = (int)slot;
+    __atomic_store_n(&armed[slot], p, __ATOMIC_RELEASE);
+    if (slot >= armed_end)
+        __atomic_store_n(&armed_end, slot + 1, __ATOMIC_RELEASE);
+}
+
 static void disarm(struct kprobe_place *p)
 {
+    if (p->int3) {
+        if (p->int3_armed)
+            kprobe_site_detach(p); /* waits out every handler and slot user */
+        p->int3_armed = false;
+        if (p->armed_slot >= 0) {
+            /* A return place: its pending returns look it up by serial in the table. */
+            WRITE_ONCE(armed[p->armed_slot], NULL);
+            p->armed_slot = -1;
+            synchronize_readers(&kprobe_handlers);
+        }
+        return;
+    }
     if (p->armed_slot < 0)
         return;
     WRITE_ONCE(armed[p->armed_slot], NULL);
@@ -229,18 +309,32 @@ static void disarm(struct kprobe_place *p)
 
 static int arm(struct kprobe_place *p)
 {
-    if (p->armed_slot >= 0)
+    if (p->int3 ? p->int3_armed : p->armed_slot >= 0)
         return 0;
     if (p->ev->is_return) {
         int err = fgraph_bind_client(&kretprobe_gops);
         if (err)
             return err;
     }
-    unsigned slot = 0;
-    while (slot < KPROBE_ARMED_MAX && armed[slot])
-        slot++;
-    if (slot == KPROBE_ARMED_MAX)
-        return -ENOSPC;
+    int got = armed_slot_get();
+    if (p->int3) {
+        /* Only a return place needs the table (its returns find it there). */
+        if (p->ev->is_return && got < 0)
+            return got;
+        p->nactive = 0;
+        if (p->ev->is_return)
+            armed_slot_set(p, (unsigned)got);
+        int err = kprobe_site_attach(p);
+        p->int3_armed = err == 0;
+        if (err && p->armed_slot >= 0) {
+            WRITE_ONCE(armed[p->armed_slot], NULL);
+            p->armed_slot = -1;
+        }
+        return err;
+    }
+    if (got < 0)
+        return got;
+    unsigned slot = (unsigned)got;
     bool first_here = !addr_armed_elsewhere(p->addr, p);
     bool first = !any_armed();
     int err = 0;
@@ -254,10 +348,7 @@ static int arm(struct kprobe_place *p)
         return err;
     }
     p->nactive = 0;
-    p->armed_slot = (int)slot;
-    __atomic_store_n(&armed[slot], p, __ATOMIC_RELEASE);
-    if (slot >= armed_end)
-        __atomic_store_n(&armed_end, slot + 1, __ATOMIC_RELEASE);
+    armed_slot_set(p, slot);
     return 0;
 }
 
@@ -395,8 +486,12 @@ static int default_maxactive(void)
     return cpus * 2 > 10 ? (int)cpus * 2 : 10;
 }
 
-/* Where the probe goes, checked as Linux registers it; the error names word 1. */
-static int check_place(const struct probe_cmd *cmd, unsigned long *addr, struct probe_error *e)
+/*
+ * Where the probe goes, checked as Linux registers it; the error names word 1. A function
+ * entry with an ftrace site uses the site; any other instruction boundary an int3.
+ */
+static int check_place(const struct probe_cmd *cmd, unsigned long *addr, bool *int3,
+                       struct probe_error *e)
 {
     e->word = 1;
     e->pos = 0;
@@ -405,25 +500,48 @@ static int check_place(const struct probe_cmd *cmd, unsigned long *addr, struct 
         fn = (uintptr_t)strtoul(cmd->symbol, NULL, 16);
     else
         fn = sym_address(cmd->symbol);
-    struct dyn_ftrace *rec = fn ? ftrace_rec_lookup(fn) : NULL;
-    if (fn && (!rec || (rec->flags & FTRACE_FL_DISABLED))) {
-        /* A notrace function (the tracer's own among them) has no call site to use. */
-        e->message = "Failed to register probe event";
-        return e->err = -EINVAL;
-    }
     if (probe_resolve_args(cmd->args, cmd->nargs) || !fn) {
         e->message = "Invalid probed address or symbol";
         return e->err = -ENOENT;
     }
-    if (cmd->offset > 0 && cmd->offset < ARCH_PATCH_INSN_SIZE) {
+    unsigned long at = fn + cmd->offset;
+    if (kprobe_blacklisted(at)) {
+        e->message = "Failed to register probe event";
+        return e->err = -EINVAL;
+    }
+    struct dyn_ftrace *rec = ftrace_rec_lookup(at);
+    if (rec && !(rec->flags & FTRACE_FL_DISABLED)) {
+        *addr = at;
+        *int3 = false;
+        return 0;
+    }
+    /* Inside a site's call (SYM+1..4): Linux's check finds no instruction there. */
+    struct dyn_ftrace *entry = ftrace_rec_lookup(fn);
+    if (entry && cmd->offset > 0 && cmd->offset < ARCH_PATCH_INSN_SIZE) {
         e->message = "Probe point is not an instruction boundary";
         return e->err = -EILSEQ;
     }
-    if (cmd->offset) {
-        e->message = "Only a function entry (SYM or SYM+0) can be probed";
+    if (rec) {
+        /* A disabled site. */
+        e->message = "Failed to register probe event";
         return e->err = -EINVAL;
     }
-    *addr = fn;
+    uintptr_t start = 0;
+    if (cmd->is_return && (!sym_lookup(at, &start, NULL) || start != at)) {
+        /* An address that is not a function's entry (SYM+OFFS was refused when parsed). */
+        e->message = "Retprobe address must be an function entry";
+        return e->err = -EINVAL;
+    }
+    const char *why;
+    int err = kprobe_site_check(at, &why);
+    if (err) {
+        e->message = why;
+        if (err == -ENOENT && !why)
+            e->message = "Invalid probed address or symbol";
+        return e->err = err;
+    }
+    *addr = at;
+    *int3 = true;
     return 0;
 }
 
@@ -456,7 +574,8 @@ static int create_probe(struct probe_cmd *cmd, struct probe_error *e)
         }
     }
     unsigned long addr;
-    int err = check_place(cmd, &addr, e);
+    bool int3;
+    int err = check_place(cmd, &addr, &int3, e);
     if (err)
         return err;
     struct kprobe_place *p = kzalloc(sizeof(*p));
@@ -478,6 +597,7 @@ static int create_probe(struct probe_cmd *cmd, struct probe_error *e)
     strcpy(p->symbol, cmd->symbol);
     p->offset = cmd->offset;
     p->addr = addr;
+    p->int3 = int3;
     p->maxactive = cmd->maxactive ? cmd->maxactive : (unsigned)default_maxactive();
     p->armed_slot = -1;
     p->serial = next_serial++;
@@ -637,6 +757,15 @@ void kprobe_show_events(struct seqbuf *s)
         probe_show_args(s, ev->args, ev->nargs);
         seq_putc(s, '\n');
     }
+    spin_unlock(&kprobe_lock);
+}
+
+void kprobe_show_armed(struct seqbuf *s)
+{
+    spin_lock(&kprobe_lock);
+    for (struct kprobe_place *p = places; p; p = p->next)
+        if (p->int3 ? p->int3_armed : p->armed_slot >= 0)
+            kprobe_list_line(s, p->addr, !p->int3);
     spin_unlock(&kprobe_lock);
 }
 

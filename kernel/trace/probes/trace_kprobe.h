@@ -7,6 +7,35 @@
 #include <kernel/compiler.h>
 
 struct seqbuf;
+struct pt_regs;
+struct kprobe_place;
+
+/* ---- between trace_kprobe.c and the int3 sites of kprobe_int3.c ---- */
+
+/*
+ * Whether addr can take an int3 probe: 0, or an errno with *why the error_log message
+ * (NULL for the default). Called when a line is parsed, before anything is allocated.
+ */
+int kprobe_site_check(unsigned long addr, const char **why);
+/* Whether addr is on the blacklist (/sys/kernel/debug/kprobes/blacklist). */
+bool kprobe_blacklisted(unsigned long addr);
+/* Arms a place by int3 (its site is shared with other places at the same address). */
+int kprobe_site_attach(struct kprobe_place *p);
+/* Disarms it; when it returns no handler and no CPU in the site's slot holds the place. */
+void kprobe_site_detach(struct kprobe_place *p);
+/* The place's address. */
+unsigned long kprobe_place_addr(const struct kprobe_place *p);
+/* One hit of a place: counts it and writes its record, or counts a miss. */
+void kprobe_place_fire(struct kprobe_place *p, struct pt_regs *regs, unsigned long addr,
+                       bool missed);
+/* Marks the CPU as running probe handlers; false if it already is (the hit is a miss). */
+bool kprobe_cpu_enter(unsigned cpu);
+void kprobe_cpu_exit(unsigned cpu);
+/* Self-tests see each int3 hit's frame here (with the CPU marked as in a handler). */
+extern void (*kprobe_int3_test_hook)(const struct pt_regs *regs, unsigned long addr);
+/* /sys/kernel/debug/kprobes/list: kprobe_show_armed calls kprobe_list_line per armed place. */
+void kprobe_show_armed(struct seqbuf *s);
+void kprobe_list_line(struct seqbuf *s, unsigned long addr, bool ftrace);
 
 /*
  * Runs one line of kprobe_events (or dynamic_events): makes or removes a probe. 0 or

@@ -27,6 +27,17 @@ struct text_poke_site {
 int arch_text_poke_batch(const struct text_poke_site *sites, size_t n, size_t *bad);
 /* One write while no other CPU runs (boot), with interrupts off around it. */
 int arch_text_poke_early(unsigned long ip, const uint8_t *bytes, size_t len);
+/*
+ * One write to text that no CPU runs (a kprobe's out-of-line slot before the probe is
+ * armed); every CPU sees it by the next sync round.
+ */
+int arch_text_poke_unused(unsigned long ip, const uint8_t *bytes, size_t len);
+/*
+ * Replaces the byte at ip, which must hold old (-EBUSY otherwise), with new, then one sync
+ * round: afterwards no CPU runs the old byte. kprobes write and remove their int3 so.
+ * Thread context, interrupts on.
+ */
+int arch_text_poke_byte(unsigned long ip, uint8_t old, uint8_t new);
 /* Reads text without faulting; -EFAULT if unmapped. */
 int arch_text_read(unsigned long ip, uint8_t *out, size_t len);
 /* int3 traps emulated so far (the test proving the mid-batch path is taken reads it). */

@@ -39,6 +39,11 @@ bool arch_nofault_fixup(uintptr_t *ip);
 /* Sets up this CPU's GDT, TSS with IST stacks, and loads the shared IDT. */
 void x86_cpu_tables_init(unsigned cpu);
 void x86_idt_init(void);
+/*
+ * Moves the stack top of cpu's IST slot ist (1-based, as the IDT's) by delta bytes. Only
+ * the CPU itself may move its own, with interrupts off, and moves it back before iretq.
+ */
+void x86_ist_move_top(unsigned cpu, unsigned ist, long delta);
 
 /*
  * Handlers. An exception hook returns true when it handled the trap (for instance an
@@ -48,6 +53,11 @@ typedef bool (*x86_trap_hook_fn)(struct pt_regs *regs);
 void x86_set_trap_hook(unsigned vector, x86_trap_hook_fn fn);
 typedef void (*x86_irq_handler_fn)(struct pt_regs *regs, void *arg);
 void x86_set_irq_handler(unsigned vector, x86_irq_handler_fn fn, void *arg);
+
+/* The text-poke side of the #BP hook (arch/x86_64/text_poke.c); kprobes.c chains to it. */
+bool x86_text_poke_int3(struct pt_regs *regs);
+/* The kprobes side of the #BP hook (arch/x86_64/kprobes.c): it is the hook. */
+bool x86_kprobe_int3(struct pt_regs *regs);
 /* Interrupt controller end-of-interrupt for a vector (PIC or local APIC). */
 extern void (*x86_irq_eoi)(unsigned vector);
 
