@@ -30,9 +30,9 @@ struct probe_kind_set {
 };
 
 struct probe_kinds {
-    struct ftrace_ops *ops;                 /* the client's op, its callback lock-free */
-    struct spinlock *lock;                  /* serialises every edit of the kinds and ops */
-    struct probe_kind_set *volatile *sets;  /* one per kind, NULL while it has no function */
+    struct ftrace_ops *ops;                /* the client's op, its callback lock-free */
+    struct spinlock *lock;                 /* serialises every edit of the kinds and ops */
+    struct probe_kind_set *volatile *sets; /* one per kind, NULL while it has no function */
     unsigned nkinds;
 };
 
