@@ -2,10 +2,12 @@
  * printk: timestamped kernel messages to the console and to a ring buffer for dmesg.
  * Not traced, and safe during a panic (the lock is skipped once a panic has begun).
  */
+#include <arch/cpu.h>
 #include <kernel/console.h>
 #include <kernel/errno.h>
 #include <kernel/mm.h>
 #include <kernel/panic.h>
+#include <kernel/percpu.h>
 #include <kernel/printk.h>
 #include <kernel/spinlock.h>
 #include <kernel/time.h>
@@ -18,6 +20,13 @@ static char log_buf[LOG_SIZE];
 static uint64_t log_head; /* total bytes ever written; the ring holds the last LOG_SIZE */
 static bool at_line_start = true;
 static DEFINE_SPINLOCK(printk_lock);
+/*
+ * The CPU inside vprintk's locked part, or -1. A printk nested on that CPU (a probe on a
+ * traced function the locked part calls, as `*:dump` in set_ftrace_filter puts on every
+ * function, or an NMI) writes through without the lock rather than wait for itself
+ * forever; its text may land inside the outer message's line.
+ */
+static volatile int printk_owner = -1;
 
 static void log_append(const char *s, size_t len)
 {
@@ -36,10 +45,13 @@ int vprintk(const char *fmt, __builtin_va_list ap)
 {
     char msg[512];
     int len = vscnprintf(msg, sizeof(msg), fmt, ap);
-    bool locked = !panic_in_progress;
-    unsigned long flags = 0;
-    if (locked)
-        flags = spin_lock_irqsave(&printk_lock);
+    unsigned long flags = arch_irq_save();
+    int cpu = (int)this_cpu_id();
+    bool locked = !panic_in_progress && READ_ONCE(printk_owner) != cpu;
+    if (locked) {
+        spin_lock(&printk_lock);
+        WRITE_ONCE(printk_owner, cpu);
+    }
 
     const char *p = msg, *end = msg + len;
     while (p < end) {
@@ -60,8 +72,11 @@ int vprintk(const char *fmt, __builtin_va_list ap)
         p += chunk;
     }
 
-    if (locked)
-        spin_unlock_irqrestore(&printk_lock, flags);
+    if (locked) {
+        WRITE_ONCE(printk_owner, -1);
+        spin_unlock(&printk_lock);
+    }
+    arch_irq_restore(flags);
     return len;
 }
 

@@ -2,6 +2,7 @@
 #include <kernel/fault_inject.h>
 #include <kernel/mm.h>
 #include <kernel/thread.h>
+#include <lib/printf.h>
 #include <lib/string.h>
 
 #include "shell_internal.h"
@@ -48,11 +49,13 @@ static void shell_history_add(const char *line)
     shell_history_total++;
 }
 
+/* In one write, so that a kernel message from another CPU or an interrupt cannot land
+ * inside it: the console writes each call whole. */
 static void shell_print_prompt(void)
 {
-    shell_terminal_puts("fentros:");
-    shell_terminal_puts(shell_cwd());
-    shell_terminal_puts("# ");
+    char prompt[SHELL_PATH_MAX + 16];
+    int n = scnprintf(prompt, sizeof(prompt), "fentros:%s# ", shell_cwd());
+    shell_terminal_write(prompt, (size_t)n);
 }
 
 void shell_editor_redraw(const struct shell_editor *ed)

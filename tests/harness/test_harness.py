@@ -6,6 +6,7 @@ import importlib.util
 import io
 import sys
 import tempfile
+import time
 import unittest
 from pathlib import Path
 
@@ -183,6 +184,21 @@ class ConsoleTests(unittest.TestCase):
         self.assertEqual(c.crash_lines(start), [])
         reply = c.command(b"x\r\nWARNING: CPU: 0 at foo\r\nfentros:/# ", 5)
         self.assertEqual(c.crash_lines(start), ["WARNING: CPU: 0 at foo"])
+
+    def test_prompt_with_kernel_messages_after_it(self):
+        # Kernel messages printed after the prompt (a dump probe firing on another CPU)
+        # still leave the shell at its prompt; half a message does not.
+        c = self.console
+        c.send(b"fentros:/# ")
+        c.wait_boot(5)
+        start = c.begin(b"echo x\r\nx\r\nfentros:/tmp# [    1.214309] Dumping ftrace buffer:\r\n")
+        reply = c.finish(start, 5)
+        self.assertEqual((reply.lines, reply.cwd), (["x"], "/tmp"))
+        start = c.begin(b"echo y\r\ny\r\nfentros:/# [    1.214309] Dumping ftr")
+        time.sleep(0.3)
+        self.assertFalse(c.at_prompt(start))
+        c.send(b"ace buffer:\r\n")
+        self.assertEqual(c.finish(start, 5).lines, ["y"])
 
     def test_begin_wait_interrupt(self):
         c = self.console

@@ -16,9 +16,11 @@ T = TypeVar("T")
 # What a prompt search finds: the prompt, "eof" when QEMU's output has ended, or nothing yet.
 PromptFound = Union["re.Match[bytes]", Literal["eof"], None]
 
-# The shell is idle when the received text ends with its prompt, `fentros:<cwd># `.
+# The shell is idle when the received text ends with its prompt, `fentros:<cwd># `, or
+# with the prompt and whole kernel messages printed after it (`[    1.234567] ...`, as a
+# `func:dump` probe firing on another CPU prints them), as on a Linux serial console.
 # \Z rather than $: in a regex $ also matches before a final newline.
-PROMPT_RE = re.compile(rb"fentros:([^#\r\n]*)# \Z")
+PROMPT_RE = re.compile(rb"fentros:([^#\r\n]*)# (?:\[ *\d+\.\d{6}\] [^\n]*\n)*\Z")
 
 # Only this much of the tail is searched for the prompt: output can be megabytes long.
 PROMPT_WINDOW = 4096

@@ -228,3 +228,18 @@ $ echo 1 > tracing_on
 $ cat set_ftrace_filter
 #### all functions enabled ####
 $ cat enabled_functions
+
+# `*:dump` puts a dump on every function, once each: the first dump shows what was traced,
+# the others an empty buffer (a dump stops tracing). They print on every CPU, before and
+# after the prompt comes back, and never keep it from coming back. What each dump prints
+# depends on which functions ran first, so its lines are not checked here.
+$ echo function > current_tracer; sleep 0.1; echo '*:dump' > set_ftrace_filter; sleep 0.5
+...
+
+# Removing them waits until no CPU is inside one; the lines of the last ones may follow.
+$ echo '!*:dump' >> set_ftrace_filter; echo nop > current_tracer
+...
+$ echo > trace; echo 1 > tracing_on; echo done
+done
+$ cat set_ftrace_filter
+#### all functions enabled ####
