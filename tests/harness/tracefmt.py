@@ -372,8 +372,14 @@ def remove_event_triggers(sh):
         for line in sh.run(f"cat {path}"):
             if line.startswith("#"):
                 continue
+            if line.startswith("hist:"):
+                # `>` takes every hist trigger out (Linux's unreg_all), and only them.
+                sh.run(f"echo > {path}")
+                removed += 1
+                continue
             fields = line.split(" ")[0].split(":")
-            command = ":".join(fields[:3] if fields[0].endswith("_event") else fields[:1])
+            command = ":".join(fields[:3] if fields[0].endswith(("_event", "_hist"))
+                               else fields[:1])
             sh.run(f"echo '!{command}' >> {path}")
             removed += 1
     return removed

@@ -31,6 +31,12 @@ extern struct sync_readers trace_event_scratch_writers;
 int trace_event_trigger_show(struct seqbuf *s, void *data);
 ssize_t trace_event_trigger_store(void *data, const char *buf, size_t len);
 
+/* `>` on the trigger file: the hist, enable_hist and disable_hist triggers go (Linux's
+ * unreg_all). */
+void trace_event_trigger_truncate(const struct trace_event_call *call);
+/* The hist file of an event (data: its call). */
+int trace_event_hist_show(struct seqbuf *s, void *data);
+
 /* Whether call has triggers, or is the target of one (it cannot be removed then). */
 bool trace_event_has_triggers(const struct trace_event_call *call);
 
