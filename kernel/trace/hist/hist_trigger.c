@@ -534,7 +534,7 @@ int hist_trigger_create(const struct trace_event_call *call, char *spec, const c
         if (value && !*value)
             err = hist_err(h, command, "Empty assignment", hist_errpos(command, part));
         else if (strncmp(part, "onmatch(", 8) == 0 || strncmp(part, "onmax(", 6) == 0 ||
-            strncmp(part, "onchange(", 9) == 0)
+                 strncmp(part, "onchange(", 9) == 0)
             err = -EINVAL; /* actions need variables and synthetic events */
         else if (strncmp(part, "key=", 4) == 0 || strncmp(part, "keys=", 5) == 0)
             keys = value;

@@ -153,7 +153,7 @@ struct tracing_map_elt *tracing_map_insert(struct tracing_map *map, const void *
             }
             struct tracing_map_elt *elt = elt_at(map, n);
             memcpy((uint8_t *)elt + map->key_offset, key, map->key_size);
-            if (map->init)
+            if (map->init && map->private_size)
                 map->init(tracing_map_private(map, elt), key, ctx);
             __atomic_store_n(&slot->word, hash | (uint64_t)(n + 1) << 32, __ATOMIC_RELEASE);
             __atomic_fetch_add(&map->hits, 1, __ATOMIC_RELAXED);

@@ -26,7 +26,8 @@ struct tracing_map_elt {
     volatile uint64_t sums[];
 };
 
-/* Runs once on a new element, before any other CPU can find it (ctx: the inserter's). */
+/* Runs once on a new element with private data, before any other CPU can find it (ctx: the
+ * inserter's). */
 typedef void (*tracing_map_init_fn)(void *private_data, const void *key, void *ctx);
 
 struct tracing_map;
