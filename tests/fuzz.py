@@ -77,7 +77,19 @@ TRIGGERS = ["traceon", "traceoff", "traceoff:1", "!traceoff", "!traceon:0", "sta
             "enable_event:irq:irq_handler_entry if cpu == 0", "!enable_event:irq:irq_handler_entry",
             "traceon if nosuch == 1", "traceon:abc", "traceon:", "traceoff  if  common_pid != 0",
             "enable_event:sched", "enable_event:nosys:nosuch", "hist:keys=pid", "bogus", "!",
-            "!bogus", "traceoff if", "traceon traceoff", "stacktrace:0x10", "traceon:2:3"]
+            "!bogus", "traceoff if", "traceon traceoff", "stacktrace:0x10", "traceon:2:3",
+            "hist:keys=common_pid.execname,prev_state:vals=hitcount", "hist:keys=stacktrace",
+            "hist:keys=next_comm:vals=prev_pid:sort=hitcount.descending:size=256",
+            "!hist:keys=next_comm:vals=prev_pid:sort=hitcount.descending", "hist:keys=pid:pause",
+            "hist:keys=pid:cont", "hist:keys=pid:clear", "hist:keys=prev_pid.log2,cpu:size=128",
+            "hist:keys=next_pid.buckets=0", "hist:keys=next_pid.bogus", "hist:keys=a,b,c,d",
+            "hist:keys=prev_pid:sort=", "hist:keys=prev_pid:sort=x.y,z,w", "hist:vals=x",
+            "hist:name=fz:keys=common_pid", "hist:name=fz:keys=prev_pid", "hist:keys=x:foo=bar",
+            "hist:keys=common_timestamp.usecs:size=131072", "hist:keys=prev_pid if", "hist:",
+            "hist:keys=vec.sym-offset:vals=common_cpu.hex", "enable_hist:sched:sched_switch",
+            "disable_hist:sched:sched_switch:2 if cpu == 0", "!disable_hist:sched:sched_switch",
+            "enable_hist:sched:nosuch", "hist:keys=prev_pid:onmax($x).save(y)",
+            "hist:keys=ts0=common_timestamp.usecs", "hist:keys=prev_pid:size=99999999999"]
 MASKS = ["1", "3", "f", "ffffffff", "0", "zz", "1,1", "ffffffffffffffffffff", "-1"]
 PIDS = ["1", "0", "1 2 3", "-1", "99999999", "abc", "1,2", "2 2 2 2"]
 CLOCKS = ["local", "global", "counter", "uptime", "x86-tsc", "nosuch", "[local]"]
@@ -108,6 +120,7 @@ FILES = {
     "events/sched/sched_switch/trigger": TRIGGERS, "events/sched/sched_wakeup/trigger": TRIGGERS,
     "events/irq_vectors/local_timer_entry/trigger": TRIGGERS,
     "events/irq/irq_handler_entry/trigger": TRIGGERS, "options/stacktrace": NUMBERS,
+    "events/sched/sched_switch/hist": ["", "x"],
 }
 READ_ONLY_SAFE = ["available_filter_functions", "enabled_functions", "trace",
                   "per_cpu/cpu0/stats", "trace_stat/function0", "stack_trace", "error_log",
@@ -115,7 +128,8 @@ READ_ONLY_SAFE = ["available_filter_functions", "enabled_functions", "trace",
                   "dyn_ftrace_total_info", "/proc/kallsyms", "/proc/meminfo", "nosuchfile",
                   "events/sched/sched_switch/format", "options", "/", "events",
                   "events/sched/sched_switch/trigger", "events/sched/sched_switch/enable",
-                  "snapshot", "per_cpu/cpu0/snapshot"]
+                  "snapshot", "per_cpu/cpu0/snapshot", "events/sched/sched_switch/hist",
+                  "events/irq_vectors/local_timer_entry/hist", "events/sched/sched_wakeup/hist"]
 
 
 class Generator:
