@@ -89,7 +89,18 @@ TRIGGERS = ["traceon", "traceoff", "traceoff:1", "!traceoff", "!traceon:0", "sta
             "hist:keys=vec.sym-offset:vals=common_cpu.hex", "enable_hist:sched:sched_switch",
             "disable_hist:sched:sched_switch:2 if cpu == 0", "!disable_hist:sched:sched_switch",
             "enable_hist:sched:nosuch", "hist:keys=prev_pid:onmax($x).save(y)",
-            "hist:keys=ts0=common_timestamp.usecs", "hist:keys=prev_pid:size=99999999999"]
+            "hist:keys=ts0=common_timestamp.usecs", "hist:keys=prev_pid:size=99999999999",
+            "hist:keys=pid:ts0=common_timestamp.usecs", "!hist:keys=pid:ts0=common_timestamp.usecs",
+            "hist:keys=next_pid:wakeup_lat=common_timestamp.usecs-$ts0:onmatch(sched.sched_waking)"
+            ".wakeup_latency($wakeup_lat,next_pid,next_prio)",
+            "hist:keys=next_pid:l=common_timestamp.usecs-$ts0:onmatch(sched.sched_waking)"
+            ".trace(wakeup_latency,$l,next_pid,prev_prio)", "hist:keys=next_pid:x=$nosuch",
+            "hist:keys=next_pid:a=prev_pid*2+next_pid/0-1", "hist:keys=pid:onmatch(x.y).z()",
+            "hist:keys=pid:onmatch(sched.sched_switch).wakeup_latency($a)", "hist:keys=pid:a=",
+            "hist:keys=pid:a=1+2+3+4+5+6+7+8+9", "hist:keys=pid:onmax($x).save(pid)"]
+SYNTHETIC = ["wakeup_latency u64 lat; pid_t pid; int prio", "!wakeup_latency", "", "x",
+             "e1 u64 a; s32 b; unsigned int c", "!e1", "e2 unsigned", "bad u99 x", "9x u64 y",
+             "e3 u64 a; u64 a", "!nosuch", "e4 char s[16]", "e5 " + "u64 f; " * 70, "!"]
 MASKS = ["1", "3", "f", "ffffffff", "0", "zz", "1,1", "ffffffffffffffffffff", "-1"]
 PIDS = ["1", "0", "1 2 3", "-1", "99999999", "abc", "1,2", "2 2 2 2"]
 CLOCKS = ["local", "global", "counter", "uptime", "x86-tsc", "nosuch", "[local]"]
@@ -120,7 +131,8 @@ FILES = {
     "events/sched/sched_switch/trigger": TRIGGERS, "events/sched/sched_wakeup/trigger": TRIGGERS,
     "events/irq_vectors/local_timer_entry/trigger": TRIGGERS,
     "events/irq/irq_handler_entry/trigger": TRIGGERS, "options/stacktrace": NUMBERS,
-    "events/sched/sched_switch/hist": ["", "x"],
+    "events/sched/sched_switch/hist": ["", "x"], "synthetic_events": SYNTHETIC,
+    "events/sched/sched_waking/trigger": TRIGGERS,
 }
 READ_ONLY_SAFE = ["available_filter_functions", "enabled_functions", "trace",
                   "per_cpu/cpu0/stats", "trace_stat/function0", "stack_trace", "error_log",

@@ -67,7 +67,7 @@ struct event_trigger_command {
     bool targets_event; /* SYS:EVENT comes first (enable_event, disable_event) */
     bool needs_record;  /* runs on the record (Linux's EVENT_CMD_FL_NEEDS_REC): hist */
     void (*fire)(struct event_trigger *t, uintptr_t frame);
-    void (*fire_record)(struct event_trigger *t, const void *record, size_t size);
+    void (*fire_record)(struct event_trigger *t, const void *record, size_t size, uint64_t ts);
 };
 
 struct event_trigger {
@@ -171,9 +171,9 @@ static void fire_disable_hist(struct event_trigger *t, uintptr_t frame)
     fire_hist_enable(t, false);
 }
 
-static void fire_hist(struct event_trigger *t, const void *record, size_t size)
+static void fire_hist(struct event_trigger *t, const void *record, size_t size, uint64_t ts)
 {
-    hist_trigger_fire(t->hist, record, size);
+    hist_trigger_fire(t->hist, record, size, ts);
 }
 
 /* Linux's registration order, which "# Available triggers:" lists. */
@@ -200,7 +200,8 @@ void event_triggers_call_uncond(const struct trace_event_call *call)
     sync_read_exit(&trigger_readers, reader);
 }
 
-unsigned event_triggers_call(const struct trace_event_call *call, const void *record, size_t size)
+unsigned event_triggers_call(const struct trace_event_call *call, const void *record, size_t size,
+                             uint64_t ts)
 {
     unsigned post = 0;
     unsigned reader = sync_read_enter(&trigger_readers);
@@ -211,7 +212,7 @@ unsigned event_triggers_call(const struct trace_event_call *call, const void *re
         if (t->cmd->post)
             post |= t->cmd->type;
         else if (t->cmd->needs_record)
-            t->cmd->fire_record(t, record, size);
+            t->cmd->fire_record(t, record, size, ts);
         else
             t->cmd->fire(t, 0);
     }
@@ -452,7 +453,15 @@ static int trigger_parse_hist(const struct trace_event_call *call,
     if (err)
         goto out;
     if (remove) {
-        trigger_unregister(call, t);
+        /* As Linux: not while another trigger's $references read its variables. */
+        spin_lock(&trigger_lock);
+        struct event_trigger *o = hist_find(call, t);
+        bool busy = o && hist_trigger_busy(o->hist);
+        spin_unlock(&trigger_lock);
+        if (busy)
+            err = -EBUSY;
+        else
+            trigger_unregister(call, t);
         goto out;
     }
     unsigned attrs = hist_trigger_attrs(t->hist);
@@ -503,6 +512,14 @@ out:
  * triggers, and only them. */
 void trace_event_trigger_truncate(const struct trace_event_call *call)
 {
+    /* As Linux: nothing goes while a hist trigger's variables are referenced. */
+    spin_lock(&trigger_lock);
+    bool busy = false;
+    for (struct event_trigger *o = call->state->triggers; o; o = o->next)
+        busy |= o->hist && hist_trigger_busy(o->hist);
+    spin_unlock(&trigger_lock);
+    if (busy)
+        return;
     for (;;) {
         spin_lock(&trigger_lock);
         struct event_trigger *h = call->state->triggers;

@@ -11,8 +11,15 @@
  * .hex .sym .sym-offset .execname .log2 .buckets=N .usecs. Triggers with the same name share
  * one table (on one event or several).
  *
- * Not built: variables (NAME=EXPR), expressions, $references and the onmatch / onmax /
- * onchange actions, which need synthetic events; such a command is refused (EINVAL).
+ * Variables: NAME=EXPR sets NAME in the entry of the event's key, EXPR being a field,
+ * common_timestamp[.usecs], a number, $VAR (a variable of this trigger, or of another
+ * event's trigger, read in the entry of the same key and used once) or those joined by
+ * + - * /. An event whose $references are not all set adds nothing. The action
+ * onmatch(SYS.EVENT).SYNTH(PARAMS) (or .trace(SYNTH,PARAMS)) then writes the synthetic
+ * event SYNTH with PARAMS ($variables or fields of the event): the wakeup latency of
+ * Documentation/trace/histogram.rst.
+ *
+ * Not built: the onmax and onchange actions (refused, EINVAL).
  */
 #include <arch/cpu.h>
 #include <arch/unwind.h>
@@ -31,6 +38,7 @@
 #include "events/event_core.h"
 #include "events/event_filter.h"
 #include "hist_trigger.h"
+#include "synth_events.h"
 #include "trace_internal.h"
 #include "tracing_map.h"
 
@@ -43,6 +51,11 @@
 #define HIST_STRING_MAX 128 /* room for a __data_loc string key, its NUL included */
 #define HIST_KEY_MAX (HIST_KEYS_MAX * HIST_STRING_MAX)
 #define HIST_COMM_LEN 16
+#define HIST_VARS_MAX 16 /* Linux's TRACING_MAP_VARS_MAX */
+#define HIST_REFS_MAX 16
+#define HIST_EXPR_NODES 8
+#define HIST_ACTIONS_MAX 4
+#define HIST_PARAMS_MAX 16
 
 enum hist_field_flag {
     HIST_FL_HEX = 1 << 0,
@@ -64,6 +77,45 @@ struct hist_field {
     unsigned flags;
     unsigned long buckets;
     unsigned offset, size; /* of a key, in the compound key */
+};
+
+/* An expression, as a small tree of nodes; node 0 is the root. */
+enum hist_expr_op {
+    HIST_EXPR_FIELD,
+    HIST_EXPR_CONST,
+    HIST_EXPR_VAR, /* one of this trigger's variables, set earlier in the same event */
+    HIST_EXPR_REF, /* another trigger's variable */
+    HIST_EXPR_ADD,
+    HIST_EXPR_SUB,
+    HIST_EXPR_MUL,
+    HIST_EXPR_DIV,
+};
+
+struct hist_expr {
+    uint8_t op, a, b;
+    unsigned idx;
+    uint64_t constant;
+    struct hist_field field;
+};
+
+struct hist_var {
+    char *name, *text;
+    struct hist_expr nodes[HIST_EXPR_NODES];
+    unsigned n_nodes, root;
+};
+
+struct hist_ref {
+    char *name;
+    struct hist_trigger *owner; /* found when the trigger goes in */
+    unsigned var;
+};
+
+/* onmatch(SYS.EVENT).SYNTH(PARAMS): each param a variable, a reference or a field. */
+struct hist_action {
+    char *synth_name;
+    struct synth_event *se;
+    unsigned n_params;
+    struct hist_expr params[HIST_PARAMS_MAX];
 };
 
 /* The table, shared by the triggers of one name. */
@@ -94,11 +146,21 @@ struct hist_trigger {
     char *match; /* keys, values and sort, as the trigger file prints them */
     struct hist_table *table;
     volatile bool paused;
+    struct hist_var vars[HIST_VARS_MAX];
+    struct hist_ref refs[HIST_REFS_MAX];
+    struct hist_action actions[HIST_ACTIONS_MAX];
+    unsigned n_vars, n_refs, n_actions;
+    char *actions_text; /* ":onmatch(...)..." as written, for the read-back */
+    unsigned var_users; /* triggers whose references read our variables */
+    bool var_owner;     /* listed in hist_var_owners */
 };
 
 /* Named tables; changed only from process context, under the lock. */
 static DEFINE_SPINLOCK(hist_named_lock);
 static struct hist_table *hist_named;
+/* Triggers that went in with variables, for $references; under hist_named_lock. */
+#define HIST_VAR_OWNERS_MAX 64
+static struct hist_trigger *hist_var_owners[HIST_VAR_OWNERS_MAX];
 
 /* ---- error_log ---- */
 
@@ -250,14 +312,221 @@ static bool hist_is_expression(const char *text)
     return false;
 }
 
-/* NAME=EXPR: what it names must exist, as on Linux; variables themselves are not built. */
-static int hist_parse_variable(struct hist_trigger *h, const char *command, char *expr)
+/* ---- expressions ---- */
+
+struct hist_expr_parse {
+    struct hist_trigger *h;
+    const char *command;
+    const char *p;
+    struct hist_expr *nodes;
+    unsigned n, max;
+    int err;
+};
+
+static int hist_expr_node(struct hist_expr_parse *ps)
 {
-    if (hist_is_expression(expr))
+    if (ps->n == ps->max) {
+        ps->err = hist_err(ps->h, ps->command, "Too many subexpressions (3 max)", 0);
+        return -1;
+    }
+    memset(&ps->nodes[ps->n], 0, sizeof(ps->nodes[0]));
+    return (int)ps->n++;
+}
+
+/* A variable of this trigger by name, or of another trigger (a reference, added). */
+static int hist_expr_name(struct hist_expr_parse *ps, const char *name, struct hist_expr *e)
+{
+    struct hist_trigger *h = ps->h;
+    for (unsigned i = 0; i < h->n_vars; i++)
+        if (h->vars[i].name && strcmp(h->vars[i].name, name) == 0) {
+            e->op = HIST_EXPR_VAR;
+            e->idx = i;
+            return 0;
+        }
+    for (unsigned i = 0; i < h->n_refs; i++)
+        if (strcmp(h->refs[i].name, name) == 0) {
+            e->op = HIST_EXPR_REF;
+            e->idx = i;
+            return 0;
+        }
+    if (h->n_refs == HIST_REFS_MAX || !(h->refs[h->n_refs].name = kstrdup(name)))
+        return ps->err = -ENOMEM;
+    e->op = HIST_EXPR_REF;
+    e->idx = h->n_refs++;
+    return 0;
+}
+
+static int hist_expr_atom(struct hist_expr_parse *ps)
+{
+    while (*ps->p == ' ')
+        ps->p++;
+    const char *start = ps->p;
+    bool ref = *start == '$';
+    if (ref)
+        start++;
+    const char *end = start;
+    while (isalnum((unsigned char)*end) || *end == '_' || *end == '.' || *end == '=')
+        end++;
+    /* .sym-offset: its '-' is no minus. */
+    if (end - start >= 4 && strncmp(end - 4, ".sym", 4) == 0 && strncmp(end, "-offset", 7) == 0)
+        end += 7;
+    char token[64];
+    if (end == start || (size_t)(end - start) >= sizeof(token)) {
+        ps->err = -EINVAL;
+        return -1;
+    }
+    memcpy(token, start, end - start);
+    token[end - start] = '\0';
+    ps->p = end;
+    int n = hist_expr_node(ps);
+    if (n < 0)
+        return -1;
+    struct hist_expr *e = &ps->nodes[n];
+    unsigned long number;
+    if (ref) {
+        if (hist_expr_name(ps, token, e))
+            return -1;
+    } else if (isdigit((unsigned char)token[0])) {
+        if (kstrtoul(token, 0, &number)) {
+            ps->err = hist_err(ps->h, ps->command, "Expecting numeric literal",
+                               hist_errpos(ps->command, token));
+            return -1;
+        }
+        e->op = HIST_EXPR_CONST;
+        e->constant = number;
+    } else {
+        int err = hist_parse_field(ps->h, ps->command, token, &e->field);
+        if (!err && (e->field.flags & (HIST_FL_STRING | HIST_FL_HITCOUNT)))
+            err = hist_err(ps->h, ps->command, "String type can not be an operand in expression",
+                           hist_errpos(ps->command, token));
+        if (err) {
+            ps->err = err;
+            return -1;
+        }
+        e->op = HIST_EXPR_FIELD;
+    }
+    return n;
+}
+
+static int hist_expr_binary(struct hist_expr_parse *ps, const char *ops,
+                            int (*operand)(struct hist_expr_parse *ps))
+{
+    int left = operand(ps);
+    while (left >= 0) {
+        while (*ps->p == ' ')
+            ps->p++;
+        if (!*ps->p || !strchr(ops, *ps->p))
+            break;
+        char op = *ps->p++;
+        int right = operand(ps);
+        if (right < 0)
+            return -1;
+        int n = hist_expr_node(ps);
+        if (n < 0)
+            return -1;
+        struct hist_expr *e = &ps->nodes[n];
+        e->op = op == '+'   ? HIST_EXPR_ADD
+                : op == '-' ? HIST_EXPR_SUB
+                : op == '*' ? HIST_EXPR_MUL
+                            : HIST_EXPR_DIV;
+        e->a = (uint8_t)left;
+        e->b = (uint8_t)right;
+        left = n;
+    }
+    return left;
+}
+
+static int hist_expr_term(struct hist_expr_parse *ps)
+{
+    return hist_expr_binary(ps, "*/", hist_expr_atom);
+}
+
+/* text into nodes; returns the root's index, or -errno. */
+static int hist_expr_parse(struct hist_trigger *h, const char *command, const char *text,
+                           struct hist_expr *nodes, unsigned max, unsigned *count)
+{
+    struct hist_expr_parse ps = {h, command, text, nodes, 0, max, 0};
+    int root = hist_expr_binary(&ps, "+-", hist_expr_term);
+    if (root >= 0 && *ps.p)
+        ps.err = -EINVAL;
+    *count = ps.n;
+    if (ps.err || root < 0)
+        return ps.err ? ps.err : -EINVAL;
+    return root;
+}
+
+/* NAME=EXPR. */
+static int hist_parse_variable(struct hist_trigger *h, const char *command, const char *name,
+                               const char *expr)
+{
+    if (h->n_vars == HIST_VARS_MAX)
+        return hist_err(h, command, "Too many variables defined", hist_errpos(command, name));
+    for (unsigned i = 0; i < h->n_vars; i++)
+        if (strcmp(h->vars[i].name, name) == 0)
+            return hist_err(h, command, "Variable already defined", hist_errpos(command, name));
+    struct hist_var *v = &h->vars[h->n_vars];
+    int root = hist_expr_parse(h, command, expr, v->nodes, HIST_EXPR_NODES, &v->n_nodes);
+    if (root < 0)
+        return root;
+    v->root = (unsigned)root;
+    v->name = kstrdup(name);
+    v->text = kstrdup(expr);
+    h->n_vars++;
+    return v->name && v->text ? 0 : -ENOMEM;
+}
+
+/* ---- actions ---- */
+
+/* onmatch(SYS.EVENT).SYNTH(P1,P2,...) or onmatch(SYS.EVENT).trace(SYNTH,P1,...). */
+static int hist_parse_action(struct hist_trigger *h, const char *command, char *text)
+{
+    if (strncmp(text, "onmatch(", 8) != 0)
+        return -EINVAL; /* onmax and onchange are not built */
+    if (h->n_actions == HIST_ACTIONS_MAX)
         return -EINVAL;
-    struct hist_field f;
-    int err = hist_parse_field(h, command, expr, &f);
-    return err ? err : -EINVAL;
+    struct hist_action *a = &h->actions[h->n_actions];
+    char *p = text + 8;
+    char *event = strsep(&p, ")");
+    if (!p)
+        return hist_err(h, command, "No closing paren found", hist_errpos(command, event));
+    char *system = strsep(&event, ".");
+    if (!event)
+        return hist_err(h, command, "Missing subsystem", hist_errpos(command, system));
+    if (!trace_event_find(system, event))
+        return hist_err(h, command, "Invalid subsystem or event name", hist_errpos(command, event));
+    if (*p != '.')
+        return hist_err(h, command, "No action found", 0);
+    p++;
+    char *action = strsep(&p, "(");
+    if (!p)
+        return hist_err(h, command, "No action found", 0);
+    char *params = strsep(&p, ")");
+    if (!p || *p)
+        return hist_err(h, command, "No closing paren found", hist_errpos(command, params));
+    bool trace = strcmp(action, "trace") == 0;
+    char *synth = trace ? strsep(&params, ",") : action;
+    a->se = synth_event_get(synth);
+    h->n_actions++; /* from here on, freeing the trigger puts the event */
+    if (!a->se)
+        return hist_err(h, command, "Couldn't find synthetic event", hist_errpos(command, synth));
+    if (!(a->synth_name = kstrdup(synth)))
+        return -ENOMEM;
+    while (params) {
+        char *param = strsep(&params, ",");
+        while (*param == ' ')
+            param++;
+        if (a->n_params == HIST_PARAMS_MAX)
+            return hist_err(h, command, "Too many action params", 0);
+        unsigned count;
+        int root = hist_expr_parse(h, command, param, &a->params[a->n_params], 1, &count);
+        if (root < 0)
+            return hist_err(h, command, "Couldn't find param", hist_errpos(command, param));
+        a->n_params++;
+    }
+    if (a->n_params != synth_event_nfields(a->se))
+        return hist_err(h, command, "Param count doesn't match synthetic event field count",
+                        hist_errpos(command, synth));
+    return 0;
 }
 
 static unsigned round_up8(unsigned n) { return (n + 7) & ~7u; }
@@ -397,6 +666,8 @@ static void hist_print_match(struct seqbuf *s, const struct hist_trigger *h)
         seq_putc(s, ',');
         hist_field_print(s, &h->vals[i]);
     }
+    for (unsigned i = 0; i < h->n_vars; i++)
+        seq_printf(s, "%c%s=%s", i ? ',' : ':', h->vars[i].name, h->vars[i].text);
     seq_puts(s, ":sort=");
     for (unsigned i = 0; i < h->n_sort; i++) {
         unsigned idx = h->sort[i].idx;
@@ -479,7 +750,8 @@ static int hist_table_get(struct hist_trigger *h, const char *command, const cha
     if (!t)
         return -ENOMEM;
     t->refs = 1;
-    t->map = tracing_map_create(h->bits, h->key_size, h->n_vals,
+    /* After the sums, each variable's value and whether it is set. */
+    t->map = tracing_map_create(h->bits, h->key_size, h->n_vals + 2 * h->n_vars,
                                 h->has_execname ? HIST_COMM_LEN : 0, hist_elt_init);
     t->match = kstrdup(h->match);
     t->name = name ? kstrdup(name) : NULL;
@@ -506,6 +778,25 @@ void hist_trigger_free(struct hist_trigger *h)
 {
     if (!h)
         return;
+    spin_lock(&hist_named_lock);
+    for (unsigned i = 0; i < HIST_VAR_OWNERS_MAX && h->var_owner; i++)
+        if (hist_var_owners[i] == h)
+            hist_var_owners[i] = NULL;
+    for (unsigned i = 0; i < h->n_refs; i++)
+        if (h->refs[i].owner)
+            h->refs[i].owner->var_users--;
+    spin_unlock(&hist_named_lock);
+    for (unsigned i = 0; i < h->n_refs; i++)
+        kfree(h->refs[i].name);
+    for (unsigned i = 0; i < h->n_vars; i++) {
+        kfree(h->vars[i].name);
+        kfree(h->vars[i].text);
+    }
+    for (unsigned i = 0; i < h->n_actions; i++) {
+        synth_event_put(h->actions[i].se);
+        kfree(h->actions[i].synth_name);
+    }
+    kfree(h->actions_text);
     hist_table_put(h->table);
     kfree(h->clock);
     kfree(h->name);
@@ -524,6 +815,8 @@ int hist_trigger_create(const struct trace_event_call *call, char *spec, const c
     h->n_vals = 1;
     h->vals[0].flags = HIST_FL_HITCOUNT;
     char *keys = NULL, *vals = NULL, *sort = NULL, *name = NULL;
+    char *assignments[HIST_VARS_MAX], *action_texts[HIST_ACTIONS_MAX];
+    unsigned n_assignments = 0, n_actions_text = 0;
     int err = 0;
     /* Linux's parse_hist_trigger_attrs: ':'-separated, keys required. */
     while (spec && !err) {
@@ -531,11 +824,15 @@ int hist_trigger_create(const struct trace_event_call *call, char *spec, const c
         char *value = strchr(part, '=');
         if (value)
             value++;
-        if (value && !*value)
+        if (strncmp(part, "onmatch(", 8) == 0 || strncmp(part, "onmax(", 6) == 0 ||
+            strncmp(part, "onchange(", 9) == 0) {
+            n_actions_text++;
+            if (n_actions_text <= HIST_ACTIONS_MAX)
+                action_texts[n_actions_text - 1] = part;
+            else
+                err = -EINVAL;
+        } else if (value && !*value)
             err = hist_err(h, command, "Empty assignment", hist_errpos(command, part));
-        else if (strncmp(part, "onmatch(", 8) == 0 || strncmp(part, "onmax(", 6) == 0 ||
-                 strncmp(part, "onchange(", 9) == 0)
-            err = -EINVAL; /* actions need variables and synthetic events */
         else if (strncmp(part, "key=", 4) == 0 || strncmp(part, "keys=", 5) == 0)
             keys = value;
         else if (strncmp(part, "val=", 4) == 0 || strncmp(part, "vals=", 5) == 0 ||
@@ -549,9 +846,13 @@ int hist_trigger_create(const struct trace_event_call *call, char *spec, const c
             h->clock = kstrdup(value);
         else if (strncmp(part, "size=", 5) == 0)
             err = hist_parse_size(value, &h->bits);
-        else if (value)
-            err = hist_parse_variable(h, command, value);
-        else if (strcmp(part, "pause") == 0)
+        else if (value) {
+            if (n_assignments < HIST_VARS_MAX)
+                assignments[n_assignments++] = part;
+            else
+                err =
+                    hist_err(h, command, "Too many variables defined", hist_errpos(command, part));
+        } else if (strcmp(part, "pause") == 0)
             h->attrs |= HIST_ATTR_PAUSE;
         else if (strcmp(part, "cont") == 0 || strcmp(part, "continue") == 0)
             h->attrs |= HIST_ATTR_CONT;
@@ -564,6 +865,11 @@ int hist_trigger_create(const struct trace_event_call *call, char *spec, const c
         err = -EINVAL;
     if (!err && vals)
         err = hist_parse_vals(h, command, vals);
+    for (unsigned i = 0; i < n_assignments && !err; i++) {
+        char *expr = assignments[i];
+        char *var = strsep(&expr, "=");
+        err = hist_parse_variable(h, command, var, expr);
+    }
     if (!err)
         err = hist_parse_keys(h, command, keys);
     if (!err && sort)
@@ -572,6 +878,17 @@ int hist_trigger_create(const struct trace_event_call *call, char *spec, const c
         h->n_sort = 1; /* hitcount, ascending */
     if (!err && name && !(h->name = kstrdup(name)))
         err = -ENOMEM;
+    if (!err && n_actions_text) {
+        struct seqbuf t = {0};
+        for (unsigned i = 0; i < n_actions_text; i++)
+            seq_printf(&t, ":%s", action_texts[i]);
+        h->actions_text = t.buf && !t.overflow ? kstrdup(t.buf) : NULL;
+        seqbuf_free(&t);
+        if (!h->actions_text)
+            err = -ENOMEM;
+    }
+    for (unsigned i = 0; i < n_actions_text && !err; i++)
+        err = hist_parse_action(h, command, action_texts[i]);
     if (!err && h->timestamps && !h->clock)
         h->clock = kstrdup("global");
     if (!err && h->timestamps && !h->clock)
@@ -598,7 +915,37 @@ int hist_trigger_activate(struct hist_trigger *h, const char *command)
     /* As Linux's hist_register_trigger: timestamps switch the trace clock to the trigger's. */
     if (h->timestamps && trace_set_clock(h->clock) != 0)
         return hist_err(h, command, "Couldn't set trace_clock", hist_errpos(command, h->clock));
-    return hist_table_get(h, command, h->name);
+    /* $references: a variable of a trigger already in, by name. */
+    spin_lock(&hist_named_lock);
+    unsigned missing = h->n_refs;
+    for (unsigned r = 0; r < h->n_refs; r++) {
+        for (unsigned i = 0; i < HIST_VAR_OWNERS_MAX && !h->refs[r].owner; i++) {
+            struct hist_trigger *o = hist_var_owners[i];
+            for (unsigned v = 0; o && v < o->n_vars; v++)
+                if (strcmp(o->vars[v].name, h->refs[r].name) == 0 && o->key_size == h->key_size) {
+                    h->refs[r].owner = o;
+                    h->refs[r].var = v;
+                    o->var_users++;
+                    break;
+                }
+        }
+        if (!h->refs[r].owner && missing == h->n_refs)
+            missing = r;
+    }
+    spin_unlock(&hist_named_lock);
+    if (missing < h->n_refs)
+        return -EINVAL; /* Linux 6.1 logs nothing for it */
+    int err = hist_table_get(h, command, h->name);
+    if (err || !h->n_vars)
+        return err;
+    spin_lock(&hist_named_lock);
+    for (unsigned i = 0; i < HIST_VAR_OWNERS_MAX && !h->var_owner; i++)
+        if (!hist_var_owners[i]) {
+            hist_var_owners[i] = h;
+            h->var_owner = true;
+        }
+    spin_unlock(&hist_named_lock);
+    return h->var_owner ? 0 : -ENOSPC;
 }
 
 unsigned hist_trigger_attrs(const struct hist_trigger *h) { return h->attrs; }
@@ -607,8 +954,13 @@ bool hist_trigger_match(const struct hist_trigger *a, const struct hist_trigger 
 {
     if (!a->name != !b->name || (a->name && strcmp(a->name, b->name) != 0))
         return false;
+    if (!a->actions_text != !b->actions_text ||
+        (a->actions_text && strcmp(a->actions_text, b->actions_text) != 0))
+        return false;
     return strcmp(a->match, b->match) == 0;
 }
+
+bool hist_trigger_busy(const struct hist_trigger *h) { return READ_ONCE(h->var_users) != 0; }
 
 void hist_trigger_set_paused(struct hist_trigger *h, bool paused) { WRITE_ONCE(h->paused, paused); }
 bool hist_trigger_paused(const struct hist_trigger *h) { return READ_ONCE(h->paused); }
@@ -645,23 +997,32 @@ static uint64_t hist_read_int(const struct event_field *f, const void *record, s
     return 0;
 }
 
-static uint64_t hist_timestamp(const struct hist_field *f)
+/* The event being counted: its record and its time in the trace clock. */
+struct hist_event {
+    const void *record;
+    size_t size;
+    uint64_t ts;
+};
+
+static uint64_t hist_timestamp(const struct hist_field *f, uint64_t ts)
 {
-    uint64_t ts = trace_clock_read();
+    /* Rounded, as Linux's ns2usecs and the trace's own time stamps. */
     if ((f->flags & HIST_FL_USECS) && trace_clock_is_ns())
-        ts /= 1000;
+        ts = (ts + 500) / 1000;
     return ts;
 }
 
-static uint64_t hist_value(const struct hist_field *f, const void *record, size_t size)
+static uint64_t hist_value(const struct hist_field *f, const struct hist_event *ev)
 {
     uint64_t v;
     if (f->flags & HIST_FL_TIMESTAMP)
-        v = hist_timestamp(f);
+        v = hist_timestamp(f, ev->ts);
     else if (f->flags & HIST_FL_CPU)
         v = this_cpu_id();
+    else if (f->flags & HIST_FL_STRING)
+        v = 0;
     else
-        v = hist_read_int(f->field, record, size);
+        v = hist_read_int(f->field, ev->record, ev->size);
     if (f->flags & HIST_FL_LOG2) {
         /* Linux's ilog2(roundup_pow_of_two(v)); 0 and 1 both give 0. */
         unsigned b = 0;
@@ -672,6 +1033,34 @@ static uint64_t hist_value(const struct hist_field *f, const void *record, size_
         v = v / f->buckets * f->buckets;
     }
     return v;
+}
+
+/* An expression's value: refs holds the references' values, vars this event's variables. */
+static uint64_t hist_eval(const struct hist_expr *nodes, unsigned n, const struct hist_event *ev,
+                          const uint64_t *refs, const uint64_t *vars)
+{
+    const struct hist_expr *e = &nodes[n];
+    switch (e->op) {
+    case HIST_EXPR_FIELD:
+        return hist_value(&e->field, ev);
+    case HIST_EXPR_CONST:
+        return e->constant;
+    case HIST_EXPR_VAR:
+        return vars[e->idx];
+    case HIST_EXPR_REF:
+        return refs[e->idx];
+    }
+    uint64_t a = hist_eval(nodes, e->a, ev, refs, vars), b = hist_eval(nodes, e->b, ev, refs, vars);
+    switch (e->op) {
+    case HIST_EXPR_ADD:
+        return a + b;
+    case HIST_EXPR_SUB:
+        return a - b;
+    case HIST_EXPR_MUL:
+        return a * b;
+    default:
+        return b ? a / b : (uint64_t)-1; /* Linux's value for a division by 0 */
+    }
 }
 
 static void hist_copy_string(char *dst, unsigned room, const struct event_field *f,
@@ -718,10 +1107,11 @@ static __attribute__((noinline)) void hist_stack(uint64_t *out)
     }
 }
 
-void hist_trigger_fire(struct hist_trigger *h, const void *record, size_t size)
+void hist_trigger_fire(struct hist_trigger *h, const void *record, size_t size, uint64_t ts)
 {
     if (READ_ONCE(h->paused))
         return;
+    struct hist_event ev = {record, size, ts};
     uint64_t key[HIST_KEY_MAX / 8];
     memset(key, 0, h->key_size);
     for (unsigned i = 0; i < h->n_keys; i++) {
@@ -732,7 +1122,25 @@ void hist_trigger_fire(struct hist_trigger *h, const void *record, size_t size)
         else if (k->flags & HIST_FL_STRING)
             hist_copy_string(slot, k->size, k->field, record, size);
         else
-            *(uint64_t *)slot = hist_value(k, record, size);
+            *(uint64_t *)slot = hist_value(k, &ev);
+    }
+    /* Other triggers' variables, in their entries of this key: all set, or the event
+     * counts for nothing (as Linux's resolve_var_refs). Each is used once. */
+    uint64_t refs[HIST_REFS_MAX], vars[HIST_VARS_MAX];
+    struct tracing_map_elt *ref_elts[HIST_REFS_MAX];
+    for (unsigned r = 0; r < h->n_refs; r++) {
+        const struct hist_ref *ref = &h->refs[r];
+        const struct hist_trigger *o = ref->owner;
+        ref_elts[r] = tracing_map_lookup(o->table->map, key);
+        if (!ref_elts[r] || !tracing_map_read(ref_elts[r], o->n_vals + 2 * ref->var + 1))
+            return;
+    }
+    for (unsigned r = 0; r < h->n_refs; r++) {
+        const struct hist_ref *ref = &h->refs[r];
+        unsigned slot = ref->owner->n_vals + 2 * ref->var;
+        if (!tracing_map_take(ref_elts[r], slot + 1))
+            return; /* another CPU's event used it first */
+        refs[r] = tracing_map_read(ref_elts[r], slot);
     }
     struct percpu *cpu = this_cpu();
     struct hist_insert_ctx ctx = {.pid = cpu->current_pid,
@@ -742,7 +1150,20 @@ void hist_trigger_fire(struct hist_trigger *h, const void *record, size_t size)
         return;
     tracing_map_add(elt, 0, 1);
     for (unsigned i = 1; i < h->n_vals; i++)
-        tracing_map_add(elt, i, hist_value(&h->vals[i], record, size));
+        tracing_map_add(elt, i, hist_value(&h->vals[i], &ev));
+    for (unsigned i = 0; i < h->n_vars; i++) {
+        const struct hist_var *v = &h->vars[i];
+        vars[i] = hist_eval(v->nodes, v->root, &ev, refs, vars);
+        tracing_map_set(elt, h->n_vals + 2 * i, vars[i]);
+        tracing_map_set(elt, h->n_vals + 2 * i + 1, 1);
+    }
+    for (unsigned i = 0; i < h->n_actions; i++) {
+        const struct hist_action *a = &h->actions[i];
+        uint64_t params[HIST_PARAMS_MAX];
+        for (unsigned p = 0; p < a->n_params; p++)
+            params[p] = hist_eval(&a->params[p], 0, &ev, refs, vars);
+        synth_event_emit(a->se, params);
+    }
 }
 
 /* ---- the files ---- */
@@ -757,6 +1178,8 @@ void hist_trigger_print_spec(struct seqbuf *s, const struct hist_trigger *h,
     seq_printf(s, ":size=%u", 1u << h->bits);
     if (h->timestamps)
         seq_printf(s, ":clock=%s", h->clock);
+    if (h->actions_text)
+        seq_puts(s, h->actions_text);
     if (filter_text)
         seq_printf(s, " if %s", filter_text);
     seq_puts(s, READ_ONCE(h->paused) ? " [paused]\n" : " [active]\n");

@@ -35,8 +35,11 @@ unsigned hist_trigger_attrs(const struct hist_trigger *h);
  * hist_trigger_match: keys, values and sort; not the size). */
 bool hist_trigger_match(const struct hist_trigger *a, const struct hist_trigger *b);
 
-/* One event: the record of size bytes, any context, no lock, no allocation. */
-void hist_trigger_fire(struct hist_trigger *h, const void *record, size_t size);
+/* One event: the record of size bytes, written at ts (the trace clock's), any context, no
+ * lock, no allocation. */
+void hist_trigger_fire(struct hist_trigger *h, const void *record, size_t size, uint64_t ts);
+/* Whether another trigger's $references read h's variables (h cannot go then: EBUSY). */
+bool hist_trigger_busy(const struct hist_trigger *h);
 
 void hist_trigger_set_paused(struct hist_trigger *h, bool paused);
 bool hist_trigger_paused(const struct hist_trigger *h);

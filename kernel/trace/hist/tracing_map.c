@@ -133,6 +133,8 @@ struct tracing_map_elt *tracing_map_insert(struct tracing_map *map, const void *
                 arch_cpu_relax();
                 continue;
             }
+            if (e - 1 >= map->max_elts)
+                break;
             struct tracing_map_elt *elt = elt_at(map, e - 1);
             if (memcmp(tracing_map_key(map, elt), key, map->key_size) == 0) {
                 __atomic_fetch_add(&map->hits, 1, __ATOMIC_RELAXED);
@@ -163,6 +165,26 @@ struct tracing_map_elt *tracing_map_insert(struct tracing_map *map, const void *
         probes++;
     }
     __atomic_fetch_add(&map->drops, 1, __ATOMIC_RELAXED);
+    return NULL;
+}
+
+struct tracing_map_elt *tracing_map_lookup(const struct tracing_map *map, const void *key)
+{
+    uint32_t hash = key_hash(key, map->key_size);
+    unsigned mask = map->n_slots - 1, idx = hash & mask;
+    for (unsigned probes = 0; probes < map->n_slots; probes++, idx = (idx + 1) & mask) {
+        uint64_t seen = __atomic_load_n(&map->slots[idx].word, __ATOMIC_ACQUIRE);
+        if (seen == 0)
+            return NULL; /* a key in the table is met before any free slot */
+        uint32_t e = slot_elt(seen);
+        /* The bound is for a lookup racing tracing_map_clear's memset (a reference to
+         * another trigger's variables may run while that trigger is being cleared). */
+        if (slot_hash(seen) != hash || (e & SLOT_CLAIMED) || e - 1 >= map->max_elts)
+            continue;
+        struct tracing_map_elt *elt = elt_at(map, e - 1);
+        if (memcmp(tracing_map_key(map, elt), key, map->key_size) == 0)
+            return elt;
+    }
     return NULL;
 }
 

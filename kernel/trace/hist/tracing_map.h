@@ -51,10 +51,23 @@ static inline void tracing_map_add(struct tracing_map_elt *elt, unsigned i, uint
 {
     __atomic_fetch_add(&elt->sums[i], v, __ATOMIC_RELAXED);
 }
+/* Variables live in counters too: set, not added. */
+static inline void tracing_map_set(struct tracing_map_elt *elt, unsigned i, uint64_t v)
+{
+    __atomic_store_n(&elt->sums[i], v, __ATOMIC_RELAXED);
+}
+/* Takes the value (true) and leaves 0 behind, atomically: a variable read once. */
+static inline uint64_t tracing_map_take(struct tracing_map_elt *elt, unsigned i)
+{
+    return __atomic_exchange_n(&elt->sums[i], 0, __ATOMIC_RELAXED);
+}
 static inline uint64_t tracing_map_read(const struct tracing_map_elt *elt, unsigned i)
 {
     return __atomic_load_n(&elt->sums[i], __ATOMIC_RELAXED);
 }
+
+/* The element of key if there is one (no hit counted, nothing made). Any context. */
+struct tracing_map_elt *tracing_map_lookup(const struct tracing_map *map, const void *key);
 
 const void *tracing_map_key(const struct tracing_map *map, const struct tracing_map_elt *elt);
 void *tracing_map_private(const struct tracing_map *map, const struct tracing_map_elt *elt);

@@ -1,0 +1,146 @@
+# synthetic_events, hist variables and the onmatch action, replaying Linux 6.1
+# (tests/reference/linux-6.1-hist-captures.txt: the "synthetic" part of w3, then s1): the
+# definition's read-back and format file, the wakeup latency example of histogram.rst
+# with fentros's events, the trigger read-back with variables and actions, EBUSY while a
+# synthetic event or a variable is used, and refusals with Linux's errno and error_log.
+$ cd /sys/kernel/tracing
+$ echo > error_log; echo 'wakeup_latency u64 lat; pid_t pid; int prio' > synthetic_events
+$ cat synthetic_events
+~ wakeup_latency\tu64 lat; pid_t pid; int prio
+$ cat events/synthetic/wakeup_latency/format
+name: wakeup_latency
+~ ID: \d+
+format:
+	field:unsigned short common_type;	offset:0;	size:2;	signed:0;
+	field:unsigned char common_flags;	offset:2;	size:1;	signed:0;
+	field:unsigned char common_preempt_count;	offset:3;	size:1;	signed:0;
+	field:int common_pid;	offset:4;	size:4;	signed:1;
+~
+	field:u64 lat;	offset:8;	size:8;	signed:0;
+	field:pid_t pid;	offset:16;	size:4;	signed:1;
+	field:int prio;	offset:24;	size:4;	signed:1;
+~
+print fmt: "lat=%llu, pid=%d, prio=%d", REC->lat, REC->pid, REC->prio
+$ ls events/synthetic/wakeup_latency
+enable
+filter
+format
+hist
+id
+trigger
+$ echo 'hist:keys=pid:ts0=common_timestamp.usecs if comm=="sh"' >> events/sched/sched_waking/trigger
+$ echo 'hist:keys=next_pid:wakeup_lat=common_timestamp.usecs-$ts0:onmatch(sched.sched_waking).wakeup_latency($wakeup_lat,next_pid,next_prio) if next_comm=="sh"' >> events/sched/sched_switch/trigger
+$ echo 'hist:keys=pid,prio,lat:sort=pid,lat' >> events/synthetic/wakeup_latency/trigger
+$ echo 1 > events/synthetic/wakeup_latency/enable; echo 1 > events/sched/sched_switch/enable; echo 1 > events/sched/sched_waking/enable
+$ sleep 0.05; sleep 0.05; sleep 0.05; sleep 0.05; sleep 0.05; echo 0 > events/sched/sched_switch/enable; echo 0 > events/sched/sched_waking/enable
+$ cat events/synthetic/wakeup_latency/hist | head -5
+# event histogram
+#
+# trigger info: hist:keys=pid,prio,lat:vals=hitcount:sort=pid,lat:size=2048 [active]
+#
+~
+$ cat events/synthetic/wakeup_latency/hist | grep '^{' | head -n 1
+~ \{ pid:          1, prio:        120, lat: [ \d]{10} \} hitcount: [ \d]{10}
+$ cat trace | grep wakeup_latency: | head -n 1
+~ \s*\S+-\d+ +\[\d{3}\] d\.\.\d\. +\d+\.\d{6}: wakeup_latency: lat=\d+ pid=1 prio=120
+$ cat events/sched/sched_switch/hist | head -n 5
+# event histogram
+#
+# trigger info: hist:keys=next_pid:vals=hitcount:wakeup_lat=common_timestamp.usecs-$ts0:sort=hitcount:size=2048:clock=global:onmatch(sched.sched_waking).wakeup_latency($wakeup_lat,next_pid,next_prio) if next_comm=="sh" [active]
+#
+~
+$ cat events/sched/sched_waking/trigger
+hist:keys=pid:vals=hitcount:ts0=common_timestamp.usecs:sort=hitcount:size=2048:clock=global if comm=="sh" [active]
+
+# onmax is not built here (Linux refused this one too, for its own reason).
+$ echo 'hist:keys=next_pid:wakeup_lat=common_timestamp.usecs-$ts0:onmax($wakeup_lat).save(next_comm,prev_pid) if next_comm=="sh"' >> events/sched/sched_switch/trigger
+echo: write error: Invalid argument
+$ cat events/sched/sched_switch/trigger
+hist:keys=next_pid:vals=hitcount:wakeup_lat=common_timestamp.usecs-$ts0:sort=hitcount:size=2048:clock=global:onmatch(sched.sched_waking).wakeup_latency($wakeup_lat,next_pid,next_prio) if next_comm=="sh" [active]
+$ echo 'bad_synth u99 x' >> synthetic_events
+echo: write error: Invalid argument
+$ cat error_log | tail -n 3
+~ \[ *\d+\.\d{6}\] synthetic_events: error: Invalid type
+  Command: bad_synth u99 x
+                     ^
+$ echo '!wakeup_latency' >> synthetic_events
+echo: write error: Device or resource busy
+
+# s1: errors of actions and references; a variable another trigger reads cannot go.
+$ echo > error_log; echo 'hist:keys=next_pid:lat=common_timestamp.usecs-$nosuch' >> events/sched/sched_switch/trigger
+echo: write error: Invalid argument
+$ echo 'hist:keys=next_pid:wakeup_lat=common_timestamp.usecs-$ts0:onmatch(sched.sched_waking).nosuch($wakeup_lat,next_pid)' >> events/sched/sched_switch/trigger
+echo: write error: Invalid argument
+$ echo 'hist:keys=next_pid:wakeup_lat=common_timestamp.usecs-$ts0:onmatch(sched.sched_waking).wakeup_latency($wakeup_lat,next_pid)' >> events/sched/sched_switch/trigger
+echo: write error: Invalid argument
+$ echo 'hist:keys=next_pid:wakeup_lat=common_timestamp.usecs-$ts0:onmatch(sched.nosuch).wakeup_latency($wakeup_lat,next_pid,next_prio)' >> events/sched/sched_switch/trigger
+echo: write error: Invalid argument
+$ cat error_log
+~ \[ *\d+\.\d{6}\] hist:sched:sched_switch: error: Couldn't find synthetic event
+  Command: hist:keys=next_pid:wakeup_lat=common_timestamp.usecs-$ts0:onmatch(sched.sched_waking).nosuch($wakeup_lat,next_pid)
+                                                                                                 ^
+~ \[ *\d+\.\d{6}\] hist:sched:sched_switch: error: Param count doesn't match synthetic event field count
+  Command: hist:keys=next_pid:wakeup_lat=common_timestamp.usecs-$ts0:onmatch(sched.sched_waking).wakeup_latency($wakeup_lat,next_pid)
+                                                                                                 ^
+~ \[ *\d+\.\d{6}\] hist:sched:sched_switch: error: Invalid subsystem or event name
+  Command: hist:keys=next_pid:wakeup_lat=common_timestamp.usecs-$ts0:onmatch(sched.nosuch).wakeup_latency($wakeup_lat,next_pid,next_prio)
+                                                                                   ^
+$ echo '!hist:keys=pid:ts0=common_timestamp.usecs if comm=="sh"' >> events/sched/sched_waking/trigger
+echo: write error: Device or resource busy
+$ echo > events/sched/sched_waking/trigger; cat events/sched/sched_waking/trigger
+echo: write error: Invalid argument
+hist:keys=pid:vals=hitcount:ts0=common_timestamp.usecs:sort=hitcount:size=2048:clock=global if comm=="sh" [active]
+$ echo > synthetic_events
+fentros: synthetic_events: Device or resource busy
+
+# The trace(SYNTH,...) form reads back as written; once nothing uses them, all go.
+$ echo 'hist:keys=next_pid:wakeup_lat=common_timestamp.usecs-$ts0:onmatch(sched.sched_waking).trace(wakeup_latency,$wakeup_lat,next_pid,next_prio)' > events/sched/sched_switch/trigger; cat events/sched/sched_switch/trigger
+hist:keys=next_pid:vals=hitcount:wakeup_lat=common_timestamp.usecs-$ts0:sort=hitcount:size=2048:clock=global:onmatch(sched.sched_waking).trace(wakeup_latency,$wakeup_lat,next_pid,next_prio) [active]
+$ echo 0 > events/synthetic/wakeup_latency/enable; echo > events/synthetic/wakeup_latency/trigger; echo > events/sched/sched_switch/trigger; echo > events/sched/sched_waking/trigger; echo '!wakeup_latency' >> synthetic_events; cat synthetic_events; cat set_event
+echo: write error: Invalid argument
+echo: write error: Invalid argument
+echo: write error: Invalid argument
+
+# Definitions: Linux's errors, types and format.
+$ echo > error_log; echo 'foo' >> synthetic_events
+echo: write error: Invalid argument
+$ echo '9bad u64 x' >> synthetic_events
+echo: write error: Invalid argument
+$ echo 'e2 unsigned x' >> synthetic_events
+echo: write error: Invalid argument
+$ echo 'e3 u64 9x' >> synthetic_events
+echo: write error: Invalid argument
+$ echo 'e4 u64 a; u64 a' >> synthetic_events; cat synthetic_events
+~ e4\tu64 a; u64 a
+$ echo 'e5 u64 a; s32 b; unsigned int c; long d; char e; bool f' >> synthetic_events; cat synthetic_events; cat events/synthetic/e5/format | tail -n 8
+~ e4\tu64 a; u64 a
+~ e5\tu64 a; s32 b; unsigned int c; long d; char e; bool f
+	field:u64 a;	offset:8;	size:8;	signed:0;
+	field:s32 b;	offset:16;	size:4;	signed:1;
+	field:unsigned int c;	offset:24;	size:4;	signed:0;
+	field:long d;	offset:32;	size:8;	signed:1;
+	field:char e;	offset:40;	size:1;	signed:1;
+	field:bool f;	offset:48;	size:1;	signed:1;
+~
+print fmt: "a=%llu, b=%d, c=%u, d=%ld, e=%d, f=%d", REC->a, REC->b, REC->c, REC->d, REC->e, REC->f
+$ echo 'e5 u64 a' >> synthetic_events
+echo: write error: File exists
+$ echo '!nosuch' >> synthetic_events
+echo: write error: No such file or directory
+$ echo > synthetic_events; cat synthetic_events
+$ cat error_log
+~ \[ *\d+\.\d{6}\] synthetic_events: error: Command must be of the form: <name> field\[;field\] \.\.\.
+  Command: foo
+           ^
+~ \[ *\d+\.\d{6}\] synthetic_events: error: Illegal name
+  Command: 9bad u64 x
+           ^
+~ \[ *\d+\.\d{6}\] synthetic_events: error: Incomplete type
+  Command: e2 unsigned x
+              ^
+~ \[ *\d+\.\d{6}\] synthetic_events: error: Illegal name
+  Command: e3 u64 9x
+                  ^
+~ \[ *\d+\.\d{6}\] synthetic_events: error: Event already exists
+  Command: e5 u64 a
+           ^
