@@ -56,6 +56,8 @@
 #define HIST_EXPR_NODES 8
 #define HIST_ACTIONS_MAX 4
 #define HIST_PARAMS_MAX 16
+#define HIST_STRING_PARAMS_MAX 4 /* strings an action copies, each up to: */
+#define HIST_STRING_PARAM_LEN 64
 
 enum hist_field_flag {
     HIST_FL_HEX = 1 << 0,
@@ -321,6 +323,7 @@ struct hist_expr_parse {
     struct hist_expr *nodes;
     unsigned n, max;
     int err;
+    bool param; /* an action's parameter: a string field is one too */
 };
 
 static int hist_expr_node(struct hist_expr_parse *ps)
@@ -396,7 +399,9 @@ static int hist_expr_atom(struct hist_expr_parse *ps)
         e->constant = number;
     } else {
         int err = hist_parse_field(ps->h, ps->command, token, &e->field);
-        if (!err && (e->field.flags & (HIST_FL_STRING | HIST_FL_HITCOUNT)))
+        if (!err && (e->field.flags & HIST_FL_HITCOUNT))
+            err = -EINVAL;
+        if (!err && !ps->param && (e->field.flags & HIST_FL_STRING))
             err = hist_err(ps->h, ps->command, "String type can not be an operand in expression",
                            hist_errpos(ps->command, token));
         if (err) {
@@ -445,7 +450,8 @@ static int hist_expr_term(struct hist_expr_parse *ps)
 static int hist_expr_parse(struct hist_trigger *h, const char *command, const char *text,
                            struct hist_expr *nodes, unsigned max, unsigned *count)
 {
-    struct hist_expr_parse ps = {h, command, text, nodes, 0, max, 0};
+    /* One node: an action's parameter, which may be a string field. */
+    struct hist_expr_parse ps = {h, command, text, nodes, 0, max, 0, max == 1};
     int root = hist_expr_binary(&ps, "+-", hist_expr_term);
     if (root >= 0 && *ps.p)
         ps.err = -EINVAL;
@@ -504,6 +510,7 @@ static int hist_parse_action(struct hist_trigger *h, const char *command, char *
     if (!p || *p)
         return hist_err(h, command, "No closing paren found", hist_errpos(command, params));
     bool trace = strcmp(action, "trace") == 0;
+    unsigned strings = 0;
     char *synth = trace ? strsep(&params, ",") : action;
     a->se = synth_event_get(synth);
     h->n_actions++; /* from here on, freeing the trigger puts the event */
@@ -521,6 +528,14 @@ static int hist_parse_action(struct hist_trigger *h, const char *command, char *
         int root = hist_expr_parse(h, command, param, &a->params[a->n_params], 1, &count);
         if (root < 0)
             return hist_err(h, command, "Couldn't find param", hist_errpos(command, param));
+        const struct hist_expr *e = &a->params[a->n_params];
+        bool is_string = e->op == HIST_EXPR_FIELD && (e->field.flags & HIST_FL_STRING);
+        if (a->n_params < synth_event_nfields(a->se) &&
+            is_string != synth_event_field_is_string(a->se, a->n_params))
+            return hist_err(h, command, "Param type doesn't match synthetic event field type",
+                            hist_errpos(command, param));
+        if (is_string && ++strings > HIST_STRING_PARAMS_MAX)
+            return hist_err(h, command, "Too many action params", 0);
         a->n_params++;
     }
     if (a->n_params != synth_event_nfields(a->se))
@@ -1160,8 +1175,20 @@ void hist_trigger_fire(struct hist_trigger *h, const void *record, size_t size, 
     for (unsigned i = 0; i < h->n_actions; i++) {
         const struct hist_action *a = &h->actions[i];
         uint64_t params[HIST_PARAMS_MAX];
-        for (unsigned p = 0; p < a->n_params; p++)
-            params[p] = hist_eval(&a->params[p], 0, &ev, refs, vars);
+        char strings[HIST_STRING_PARAMS_MAX][HIST_STRING_PARAM_LEN];
+        unsigned n_strings = 0;
+        for (unsigned p = 0; p < a->n_params; p++) {
+            const struct hist_expr *e = &a->params[p];
+            if (e->op == HIST_EXPR_FIELD && (e->field.flags & HIST_FL_STRING)) {
+                /* A string goes by address: a NUL-terminated copy of the field. */
+                char *copy = strings[n_strings++];
+                memset(copy, 0, HIST_STRING_PARAM_LEN);
+                hist_copy_string(copy, HIST_STRING_PARAM_LEN, e->field.field, record, size);
+                params[p] = (uint64_t)(uintptr_t)copy;
+            } else {
+                params[p] = hist_eval(e, 0, &ev, refs, vars);
+            }
+        }
         synth_event_emit(a->se, params);
     }
 }

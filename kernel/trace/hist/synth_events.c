@@ -6,14 +6,13 @@
  *                                         trigger's action or a trigger uses it)
  *
  * TYPE is one of Linux's integer types (s64 u64 s32 u32 s16 u16 s8 u8 char, unsigned char,
- * int, unsigned int, long, unsigned long, bool, pid_t, gfp_t). Each field takes 8 bytes
- * of the record, after the common fields, as Linux's do, so the format file is Linux's. A
- * synthetic event is made only by a hist trigger's action (onmatch(...).NAME(...)), with
- * the values the trigger computed; it has the other events' files (enable, filter,
+ * int, unsigned int, long, unsigned long, bool, pid_t, gfp_t), each taking 8 bytes of the
+ * record after the common fields, or a string: `char NAME[N]` (N up to 256, in a slot of
+ * 256 bytes) or `char NAME[]` (a __data_loc string after the fixed part), all as Linux's,
+ * so the format file is Linux's. Linux's older form without ';' between fields is taken
+ * too. A synthetic event is made only by a hist trigger's action (onmatch(...).NAME(...)),
+ * with the values the trigger computed; it has the other events' files (enable, filter,
  * trigger, hist, format, id).
- *
- * Not built: string fields (char[N], char[]), which Linux stores as text; such a type is
- * "Invalid type".
  */
 #include <kernel/errno.h>
 #include <kernel/mm.h>
@@ -30,7 +29,9 @@
 #define SYNTH_FIELDS_MAX 64 /* Linux's SYNTH_FIELDS_MAX */
 #define SYNTH_EVENTS_MAX 64
 #define SYNTH_LINE_MAX 4096
-#define SYNTH_NEST_MAX 3 /* a synthetic event's trigger may make another, not forever */
+#define SYNTH_NEST_MAX 3      /* a synthetic event's trigger may make another, not forever */
+#define SYNTH_STRING_MAX 256  /* Linux's MAX_FILTER_STR_VAL: char[N] up to it */
+#define SYNTH_STRING_SLOT 256 /* what a char[N] takes of the record (Linux's STR_VAR_LEN_MAX) */
 
 struct synth_event {
     struct trace_event_call call;
@@ -41,7 +42,8 @@ struct synth_event {
     struct event_field *fields;
     unsigned nfields;
     char *print_fmt;
-    unsigned refs; /* hist triggers' actions that make it */
+    unsigned refs;       /* hist triggers' actions that make it */
+    unsigned fixed_size; /* the record without its dynamic strings */
 };
 
 static struct synth_event *synth_events[SYNTH_EVENTS_MAX];
@@ -108,23 +110,52 @@ static uint64_t synth_read(const struct event_field *f, const uint8_t *rec, size
     return v;
 }
 
-/* "lat=121 pid=91 prio=120", as Linux's print_synth_event. */
+/* "lat=121 pid=91 comm=sh", as Linux's print_synth_event. */
 static void synth_print(struct seqbuf *s, const struct trace_event_call *call, const void *record,
                         size_t len)
 {
     const struct synth_event *se = container_of(call, struct synth_event, call);
     for (unsigned i = 0; i < se->nfields; i++) {
         const struct event_field *f = &se->fields[i];
+        const char *space = i + 1 == se->nfields ? "" : " ";
+        if (f->kind == EVENT_FIELD_CHAR_ARRAY) {
+            const char *str = (size_t)f->offset + SYNTH_STRING_SLOT <= len
+                                  ? (const char *)record + f->offset
+                                  : "";
+            seq_printf(s, "%s=%.*s%s", f->name, SYNTH_STRING_SLOT, str, space);
+            continue;
+        }
+        if (f->kind == EVENT_FIELD_DATA_LOC) {
+            uint32_t loc = (size_t)f->offset + 4 <= len
+                               ? *(const uint32_t *)((const uint8_t *)record + f->offset)
+                               : 0;
+            seq_printf(s, "%s=%s%s", f->name, trace_event_get_str(record, len, loc), space);
+            continue;
+        }
         uint64_t v = synth_read(f, record, len);
         char fmt[16];
         snprintf(fmt, sizeof(fmt), "%%s=%s%%s", synth_types[synth_field_type(f)].fmt);
-        const char *space = i + 1 == se->nfields ? "" : " ";
         if (f->size == 8)
             seq_printf(s, fmt, f->name, (unsigned long long)v, space);
         else
             seq_printf(s, fmt, f->name, (unsigned)v, space);
     }
     seq_putc(s, '\n');
+}
+
+bool synth_event_field_is_string(const struct synth_event *se, unsigned i)
+{
+    return se->fields[i].kind != EVENT_FIELD_INT;
+}
+
+/* A string value is the address of its text (NUL-terminated, or bounded by max). */
+static size_t synth_strlen(const uint64_t v, size_t max)
+{
+    const char *str = (const char *)(uintptr_t)v;
+    size_t n = 0;
+    while (str && n < max && str[n])
+        n++;
+    return n;
 }
 
 void synth_event_emit(struct synth_event *se, const uint64_t *vals)
@@ -135,16 +166,33 @@ void synth_event_emit(struct synth_event *se, const uint64_t *vals)
     if (synth_nest[cpu] >= SYNTH_NEST_MAX)
         return;
     synth_nest[cpu]++;
-    size_t size = sizeof(struct trace_event_common) + 8 * se->nfields;
+    size_t size = se->fixed_size;
+    for (unsigned i = 0; i < se->nfields; i++)
+        if (se->fields[i].kind == EVENT_FIELD_DATA_LOC)
+            size += synth_strlen(vals[i], SYNTH_STRING_MAX - 1) + 1;
     struct rb_reservation res;
     uint8_t *rec = trace_event_reserve(&se->call, size, -1, &res);
     if (rec) {
+        size_t data = se->fixed_size;
         for (unsigned i = 0; i < se->nfields; i++) {
             const struct event_field *f = &se->fields[i];
             uint64_t v = vals[i];
-            /* Each field has its 8 bytes; only its own size of them is the value. */
-            memset(rec + f->offset, 0, 8);
-            memcpy(rec + f->offset, &v, f->size);
+            if (f->kind == EVENT_FIELD_CHAR_ARRAY) {
+                size_t n = synth_strlen(v, SYNTH_STRING_SLOT - 1);
+                memset(rec + f->offset, 0, SYNTH_STRING_SLOT);
+                memcpy(rec + f->offset, (const char *)(uintptr_t)v, n);
+            } else if (f->kind == EVENT_FIELD_DATA_LOC) {
+                size_t n = synth_strlen(v, SYNTH_STRING_MAX - 1);
+                memcpy(rec + data, (const char *)(uintptr_t)v, n);
+                rec[data + n] = '\0';
+                uint64_t loc = (uint32_t)((n + 1) << 16 | data);
+                memcpy(rec + f->offset, &loc, 8);
+                data += n + 1;
+            } else {
+                /* Each field has its 8 bytes; only its own size of them is the value. */
+                memset(rec + f->offset, 0, 8);
+                memcpy(rec + f->offset, &v, f->size);
+            }
         }
         trace_event_commit(&se->call, rec, size, &res);
     }
@@ -177,78 +225,118 @@ static bool synth_good_name(const char *name)
     return true;
 }
 
-/* "TYPE NAME" or "unsigned TYPE NAME" into f; the words are in command (for carets). */
-static int synth_parse_field(const char *command, char *text, struct event_field *f)
+/* The next word of *p (blanks and ';' between words), or NULL. */
+static char *synth_word(char **p)
 {
-    char *words[4];
-    unsigned n = 0;
-    char *p = text;
-    while (n < 4) {
-        while (isspace((unsigned char)*p))
-            p++;
-        if (!*p)
-            break;
-        words[n++] = p;
-        while (*p && !isspace((unsigned char)*p))
-            p++;
-        if (*p)
-            *p++ = '\0';
-    }
-    if (n == 0)
+    char *w = *p;
+    while (*w && (isspace((unsigned char)*w) || *w == ';'))
+        w++;
+    if (!*w)
+        return NULL;
+    char *end = w;
+    while (*end && !isspace((unsigned char)*end) && *end != ';')
+        end++;
+    *p = *end ? end + 1 : end;
+    *end = '\0';
+    return w;
+}
+
+/*
+ * The next field of *p into f: "TYPE NAME", "unsigned TYPE NAME", "char NAME[N]" or
+ * "char NAME[]" (Linux also takes the old form, without ';' between fields). Returns 1 for
+ * a field, 0 at the end, or -errno with the error logged.
+ */
+static int synth_parse_field(const char *command, char **p, struct event_field *f)
+{
+    char *word = synth_word(p);
+    if (!word)
         return 0;
     char type[32];
-    const char *name;
-    if (strcmp(words[0], "unsigned") == 0) {
-        if (n < 3) {
-            synth_err(command, "Incomplete type", words[0]);
+    const char *first = word;
+    if (strcmp(word, "unsigned") == 0) {
+        char *rest = synth_word(p);
+        if (!rest) {
+            synth_err(command, "Incomplete type", first);
             return -EINVAL;
         }
-        snprintf(type, sizeof(type), "unsigned %s", words[1]);
-        name = words[2];
-        if (n > 3) {
-            synth_err(command, "Invalid field", words[3]);
-            return -EINVAL;
-        }
+        snprintf(type, sizeof(type), "unsigned %s", rest);
     } else {
-        if (n < 2) {
-            synth_err(command, "Invalid field", words[0]);
-            return -EINVAL;
-        }
-        strlcpy(type, words[0], sizeof(type));
-        name = words[1];
-        if (n > 2) {
-            synth_err(command, "Invalid field", words[2]);
-            return -EINVAL;
-        }
+        strlcpy(type, word, sizeof(type));
+    }
+    char *name = synth_word(p);
+    if (!name) {
+        /* As Linux: "unsigned" wants two more words. */
+        bool is_unsigned = strncmp(type, "unsigned ", 9) == 0;
+        synth_err(command, is_unsigned ? "Incomplete type" : "Invalid field", first);
+        return -EINVAL;
+    }
+    /* "char comm[16]" (or "char[16] comm"): the array part belongs to the type. */
+    char spec[8] = "";
+    char *array = strchr(name, '[');
+    if (!array)
+        array = strchr(type, '[');
+    if (array) {
+        strlcpy(spec, array, sizeof(spec));
+        *array = '\0';
     }
     if (!synth_good_name(name)) {
         synth_err(command, "Illegal name", name);
         return -EINVAL;
     }
-    int t = synth_type(type);
-    if (t < 0) {
-        synth_err(command, "Invalid type", words[0]);
-        return -EINVAL;
+    if (spec[0]) {
+        /* Strings: char[N] of at most SYNTH_STRING_MAX, or char[] of any length. */
+        unsigned long n = 0;
+        size_t len = strlen(spec);
+        bool is_char = strcmp(type, "char") == 0;
+        bool ok = is_char && len >= 2 && len <= 5 && spec[len - 1] == ']';
+        if (ok && len > 2) {
+            spec[len - 1] = '\0';
+            ok = !kstrtoul(spec + 1, 10, &n) && n > 0 && n <= SYNTH_STRING_MAX;
+        }
+        if (!ok) {
+            synth_err(command, is_char ? "Invalid array specification" : "Invalid type",
+                      is_char ? name : first);
+            return -EINVAL;
+        }
+        f->type = n ? "char[]" : "__data_loc char[]";
+        f->size = n ? (uint16_t)n : 8;
+        f->is_signed = true;
+        f->kind = n ? EVENT_FIELD_CHAR_ARRAY : EVENT_FIELD_DATA_LOC;
+    } else {
+        int t = synth_type(type);
+        if (t < 0) {
+            synth_err(command, "Invalid type", first);
+            return -EINVAL;
+        }
+        f->type = synth_types[t].type;
+        f->size = synth_types[t].size;
+        f->is_signed = synth_types[t].is_signed;
+        f->kind = EVENT_FIELD_INT;
     }
-    f->type = synth_types[t].type;
     f->name = kstrdup(name);
-    f->size = synth_types[t].size;
-    f->is_signed = synth_types[t].is_signed;
-    f->kind = EVENT_FIELD_INT;
     return f->name ? 1 : -ENOMEM;
+}
+
+/* The bytes a field takes in the record: 8, or a static string's slot. */
+static unsigned synth_slot(const struct event_field *f)
+{
+    return f->kind == EVENT_FIELD_CHAR_ARRAY ? SYNTH_STRING_SLOT : 8;
 }
 
 static char *synth_make_print_fmt(const struct synth_event *se)
 {
     struct seqbuf s = {0};
     seq_putc(&s, '"');
-    for (unsigned i = 0; i < se->nfields; i++)
-        seq_printf(&s, "%s=%s%s", se->fields[i].name,
-                   synth_types[synth_field_type(&se->fields[i])].fmt,
+    for (unsigned i = 0; i < se->nfields; i++) {
+        const struct event_field *f = &se->fields[i];
+        seq_printf(&s, "%s=%s%s", f->name,
+                   f->kind != EVENT_FIELD_INT ? "%s" : synth_types[synth_field_type(f)].fmt,
                    i + 1 == se->nfields ? "" : ", ");
+    }
     seq_putc(&s, '"');
     for (unsigned i = 0; i < se->nfields; i++)
-        seq_printf(&s, ", REC->%s", se->fields[i].name);
+        seq_printf(&s, se->fields[i].kind == EVENT_FIELD_DATA_LOC ? ", __get_str(%s)" : ", REC->%s",
+                   se->fields[i].name);
     char *out = s.buf && !s.overflow ? kstrdup(s.buf) : NULL;
     seqbuf_free(&s);
     return out;
@@ -257,8 +345,16 @@ static char *synth_make_print_fmt(const struct synth_event *se)
 static char *synth_make_definition(const struct synth_event *se)
 {
     struct seqbuf s = {0};
-    for (unsigned i = 0; i < se->nfields; i++)
-        seq_printf(&s, "%s%s %s", i ? "; " : "", se->fields[i].type, se->fields[i].name);
+    for (unsigned i = 0; i < se->nfields; i++) {
+        const struct event_field *f = &se->fields[i];
+        seq_puts(&s, i ? "; " : "");
+        if (f->kind == EVENT_FIELD_CHAR_ARRAY)
+            seq_printf(&s, "char[%u] %s", f->size, f->name);
+        else if (f->kind == EVENT_FIELD_DATA_LOC)
+            seq_printf(&s, "char[] %s", f->name);
+        else
+            seq_printf(&s, "%s %s", f->type, f->name);
+    }
     char *out = s.buf && !s.overflow ? kstrdup(s.buf) : kstrdup("");
     seqbuf_free(&s);
     return out;
@@ -289,21 +385,25 @@ static int synth_create(const char *command, char *text)
     }
     se->fields = fields;
     se->name = kstrdup(name);
-    while (!err && text) {
-        char *part = strsep(&text, ";");
+    unsigned offset = sizeof(struct trace_event_common);
+    for (;;) {
+        struct event_field f = {0};
+        int got = synth_parse_field(command, &text, &f);
+        if (got <= 0) {
+            err = got;
+            break;
+        }
         if (se->nfields == SYNTH_FIELDS_MAX) {
-            synth_err(command, "Too many fields", part);
+            kfree((char *)f.name);
+            synth_err(command, "Too many fields", NULL);
             err = -EINVAL;
             break;
         }
-        err = synth_parse_field(command, part, &fields[se->nfields]);
-        if (err > 0) {
-            fields[se->nfields].offset =
-                (uint16_t)(sizeof(struct trace_event_common) + 8 * se->nfields);
-            se->nfields++;
-            err = 0;
-        }
+        f.offset = (uint16_t)offset;
+        offset += synth_slot(&f);
+        fields[se->nfields++] = f;
     }
+    se->fixed_size = offset;
     if (!err && se->nfields == 0) {
         synth_err(command, "Command must be of the form: <name> field[;field] ...", NULL);
         err = -EINVAL;
@@ -367,7 +467,10 @@ static int synth_run_command(char *line)
     if (!*text) {
         err = 0;
     } else if (*text == '!') {
-        struct synth_event *se = synth_find(text + 1);
+        /* As Linux: the name is what counts; fields after it are not compared. */
+        char *name = text + 1;
+        strsep(&text, " \t");
+        struct synth_event *se = synth_find(name);
         err = se ? synth_remove(se) : -ENOENT;
     } else {
         err = synth_create(command, text);

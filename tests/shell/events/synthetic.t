@@ -144,3 +144,52 @@ $ cat error_log
 ~ \[ *\d+\.\d{6}\] synthetic_events: error: Event already exists
   Command: e5 u64 a
            ^
+
+# s2, s3: string fields (char NAME[N] in a 256-byte slot, char NAME[] as __data_loc), Linux's
+# older form without ';', removal by a line that repeats the definition, and a string
+# parameter (next_comm) copied into the event.
+$ echo > error_log; echo 'wakeup_latency  u64 lat pid_t pid char comm[16]' > synthetic_events; cat synthetic_events; cat events/synthetic/wakeup_latency/format | tail -n 6
+~ wakeup_latency\tu64 lat; pid_t pid; char\[16\] comm
+~
+	field:u64 lat;	offset:8;	size:8;	signed:0;
+	field:pid_t pid;	offset:16;	size:4;	signed:1;
+	field:char comm[];	offset:24;	size:16;	signed:1;
+~
+print fmt: "lat=%llu, pid=%d, comm=%s", REC->lat, REC->pid, REC->comm
+$ echo '!wakeup_latency  u64 lat pid_t pid char comm[16]' >> synthetic_events; cat synthetic_events
+$ echo 'wakeup_latency  u64 lat pid_t pid char' > synthetic_events; cat synthetic_events
+echo: write error: Invalid argument
+$ echo 'x char c[8]; u64 y; char d[16]; char e[]; u32 z' > synthetic_events; cat synthetic_events; cat events/synthetic/x/format | tail -n 8
+~ x\tchar\[8\] c; u64 y; char\[16\] d; char\[\] e; u32 z
+~
+	field:char c[];	offset:8;	size:8;	signed:1;
+	field:u64 y;	offset:264;	size:8;	signed:0;
+	field:char d[];	offset:272;	size:16;	signed:1;
+	field:__data_loc char[] e;	offset:528;	size:8;	signed:1;
+	field:u32 z;	offset:536;	size:4;	signed:0;
+~
+print fmt: "c=%s, y=%llu, d=%s, e=%s, z=%u", REC->c, REC->y, REC->d, __get_str(e), REC->z
+$ echo 'myevent char var[10]' > synthetic_events; cat synthetic_events
+~ myevent\tchar\[10\] var
+$ echo 'big char s[300]' >> synthetic_events
+echo: write error: Invalid argument
+$ echo 'w2 u64 lat; pid_t pid; char comm[16]' > synthetic_events
+$ echo 'hist:keys=pid:ts0=common_timestamp.usecs' >> events/sched/sched_waking/trigger
+$ echo 'hist:keys=next_pid:lat=common_timestamp.usecs-$ts0:onmatch(sched.sched_waking).w2($lat,next_pid,next_comm)' >> events/sched/sched_switch/trigger
+$ echo 'hist:keys=next_pid:lat=common_timestamp.usecs-$ts0:onmatch(sched.sched_waking).w2($lat,next_comm,next_pid)' >> events/sched/sched_switch/trigger
+echo: write error: Invalid argument
+$ echo 1 > events/synthetic/w2/enable; echo 1 > events/sched/sched_switch/enable; sleep 0.2; echo 0 > events/sched/sched_switch/enable; cat trace | grep ' w2: ' | grep 'comm=sh' | head -n 1
+~ \s*\S+-\d+ +\[\d{3}\] d\.\.\d\. +\d+\.\d{6}: w2: lat=\d+ pid=1 comm=sh
+$ cat error_log
+~ \[ *\d+\.\d{6}\] synthetic_events: error: Invalid field
+  Command: wakeup_latency  u64 lat pid_t pid char
+                                             ^
+~ \[ *\d+\.\d{6}\] synthetic_events: error: Invalid array specification
+  Command: big char s[300]
+                    ^
+~ \[ *\d+\.\d{6}\] hist:sched:sched_switch: error: Param type doesn't match synthetic event field type
+  Command: hist:keys=next_pid:lat=common_timestamp.usecs-$ts0:onmatch(sched.sched_waking).w2($lat,next_comm,next_pid)
+                                                                                                  ^
+$ echo 0 > events/synthetic/w2/enable; echo > events/sched/sched_switch/trigger; echo > events/sched/sched_waking/trigger; echo > synthetic_events; cat synthetic_events
+echo: write error: Invalid argument
+echo: write error: Invalid argument
