@@ -522,6 +522,10 @@ static int hist_parse_action(struct hist_trigger *h, const char *command, char *
         char *param = strsep(&params, ",");
         while (*param == ' ')
             param++;
+        /* SYS.EVENT.$VAR: a variable qualified by its event; the name is what finds it. */
+        char *qualified = strstr(param, ".$");
+        if (qualified && strchr(param, '.') < qualified)
+            param = qualified + 1;
         if (a->n_params == HIST_PARAMS_MAX)
             return hist_err(h, command, "Too many action params", 0);
         unsigned count;

@@ -360,6 +360,25 @@ static char *synth_make_definition(const struct synth_event *se)
     return out;
 }
 
+/* Whether an empty field (only blanks before a ';') comes before a field that is not. */
+static bool synth_first_field_empty(const char *text)
+{
+    bool seen_empty = false, blank = true;
+    for (const char *p = text;; p++) {
+        if (*p == ';' || !*p) {
+            if (blank && *p == ';')
+                seen_empty = true;
+            else if (!blank && seen_empty)
+                return true;
+            if (!*p)
+                return false;
+            blank = true;
+        } else if (!isspace((unsigned char)*p)) {
+            blank = false;
+        }
+    }
+}
+
 static int synth_create(const char *command, char *text)
 {
     char *name = text;
@@ -367,6 +386,15 @@ static int synth_create(const char *command, char *text)
         text++;
     if (*text)
         *text++ = '\0';
+    /* As Linux: a name with a ';', no fields, or an empty field before another is not the
+     * form <name> field[;field] ... at all. */
+    bool no_fields = true;
+    for (char *p = text; *p; p++)
+        no_fields &= isspace((unsigned char)*p) || *p == ';';
+    if (!*name || strchr(name, ';') || no_fields || synth_first_field_empty(text)) {
+        synth_err(command, "Command must be of the form: <name> field[;field] ...", NULL);
+        return -EINVAL;
+    }
     if (!synth_good_name(name)) {
         synth_err(command, "Illegal name", name);
         return -EINVAL;
