@@ -19,7 +19,11 @@
  * event SYNTH with PARAMS ($variables or fields of the event): the wakeup latency of
  * Documentation/trace/histogram.rst.
  *
- * Not built: the onmax and onchange actions (refused, EINVAL).
+ * onmax($VAR) and onchange($VAR) keep, per entry, the largest (or last changed) value of a
+ * variable with .save(FIELDS) of the event that set it, shown under the entry, or write a
+ * synthetic event then (.SYNTH(PARAMS)).
+ *
+ * Not built: the .snapshot() action (refused, EINVAL).
  */
 #include <arch/cpu.h>
 #include <arch/unwind.h>
@@ -113,11 +117,24 @@ struct hist_ref {
 };
 
 /* onmatch(SYS.EVENT).SYNTH(PARAMS): each param a variable, a reference or a field. */
+enum hist_handler { HIST_ON_MATCH, HIST_ON_MAX, HIST_ON_CHANGE };
+
+/*
+ * onmatch(SYS.EVENT).SYNTH(PARAMS), onmax($VAR) or onchange($VAR) with .save(FIELDS) or
+ * .SYNTH(PARAMS): each param a variable, a reference or a field. onmax and onchange keep,
+ * in the entry, the value tracked (sums slot `slot`) and what save() saved after it (the
+ * numbers in the slots that follow, the strings in the entry's private data).
+ */
 struct hist_action {
+    uint8_t handler;
+    bool save;
+    unsigned track_var; /* onmax/onchange: the variable's index */
+    unsigned slot;
     char *synth_name;
     struct synth_event *se;
     unsigned n_params;
     struct hist_expr params[HIST_PARAMS_MAX];
+    unsigned string_at[HIST_PARAMS_MAX]; /* save(): a string's place in the private data */
 };
 
 /* The table, shared by the triggers of one name. */
@@ -154,7 +171,9 @@ struct hist_trigger {
     unsigned n_vars, n_refs, n_actions;
     char *actions_text; /* ":onmatch(...)..." as written, for the read-back */
     unsigned var_users; /* triggers whose references read our variables */
-    bool var_owner;     /* listed in hist_var_owners */
+    unsigned n_slots;   /* sums, variables, then onmax/onchange's tracking */
+    unsigned n_saved_strings;
+    bool var_owner; /* listed in hist_var_owners */
 };
 
 /* Named tables; changed only from process context, under the lock. */
@@ -484,22 +503,76 @@ static int hist_parse_variable(struct hist_trigger *h, const char *command, cons
 /* ---- actions ---- */
 
 /* onmatch(SYS.EVENT).SYNTH(P1,P2,...) or onmatch(SYS.EVENT).trace(SYNTH,P1,...). */
+/* onmax($VAR).save(FIELD,...): the fields of this event, saved with each new maximum. */
+static int hist_parse_save(struct hist_trigger *h, const char *command, struct hist_action *a,
+                           char *params)
+{
+    a->save = true;
+    while (params) {
+        char *param = strsep(&params, ",");
+        while (*param == ' ')
+            param++;
+        if (a->n_params == HIST_PARAMS_MAX)
+            return hist_err(h, command, "Too many action params", 0);
+        if (strlen(param) < 2)
+            return hist_err(h, command, "Invalid action param", hist_errpos(command, param));
+        struct hist_expr *e = &a->params[a->n_params];
+        memset(e, 0, sizeof(*e));
+        int err = hist_parse_field(h, command, param, &e->field);
+        if (err)
+            return err;
+        if (!e->field.field)
+            return hist_err(h, command, "Couldn't find param", hist_errpos(command, param));
+        e->op = HIST_EXPR_FIELD;
+        if (e->field.flags & HIST_FL_STRING) {
+            if (h->n_saved_strings == HIST_STRING_PARAMS_MAX)
+                return hist_err(h, command, "Too many action params", 0);
+            a->string_at[a->n_params] =
+                HIST_COMM_LEN + HIST_STRING_PARAM_LEN * h->n_saved_strings++;
+        }
+        a->n_params++;
+    }
+    if (!a->n_params)
+        return hist_err(h, command, "No params found for save()", 0);
+    return 0;
+}
+
 static int hist_parse_action(struct hist_trigger *h, const char *command, char *text)
 {
-    if (strncmp(text, "onmatch(", 8) != 0)
-        return -EINVAL; /* onmax and onchange are not built */
     if (h->n_actions == HIST_ACTIONS_MAX)
         return -EINVAL;
     struct hist_action *a = &h->actions[h->n_actions];
-    char *p = text + 8;
-    char *event = strsep(&p, ")");
-    if (!p)
-        return hist_err(h, command, "No closing paren found", hist_errpos(command, event));
-    char *system = strsep(&event, ".");
-    if (!event)
-        return hist_err(h, command, "Missing subsystem", hist_errpos(command, system));
-    if (!trace_event_find(system, event))
-        return hist_err(h, command, "Invalid subsystem or event name", hist_errpos(command, event));
+    char *p;
+    if (strncmp(text, "onmatch(", 8) == 0) {
+        a->handler = HIST_ON_MATCH;
+        p = text + 8;
+        char *event = strsep(&p, ")");
+        if (!p)
+            return hist_err(h, command, "No closing paren found", hist_errpos(command, event));
+        char *system = strsep(&event, ".");
+        if (!event)
+            return hist_err(h, command, "Missing subsystem", hist_errpos(command, system));
+        if (!trace_event_find(system, event))
+            return hist_err(h, command, "Invalid subsystem or event name",
+                            hist_errpos(command, event));
+    } else {
+        /* onmax($VAR) or onchange($VAR): VAR a variable of this trigger. */
+        a->handler = strncmp(text, "onmax(", 6) == 0 ? HIST_ON_MAX : HIST_ON_CHANGE;
+        p = text + (a->handler == HIST_ON_MAX ? 6 : 9);
+        char *var = strsep(&p, ")");
+        if (!p)
+            return hist_err(h, command, "No closing paren found", hist_errpos(command, var));
+        if (var[0] != '$')
+            return hist_err(h, command, "For onmax(x) or onchange(x), x must be a variable",
+                            hist_errpos(command, var));
+        unsigned v = 0;
+        while (v < h->n_vars && strcmp(h->vars[v].name, var + 1) != 0)
+            v++;
+        if (v == h->n_vars)
+            return hist_err(h, command, "Couldn't find onmax or onchange variable",
+                            hist_errpos(command, var + 1));
+        a->track_var = v;
+    }
     if (*p != '.')
         return hist_err(h, command, "No action found", 0);
     p++;
@@ -509,6 +582,20 @@ static int hist_parse_action(struct hist_trigger *h, const char *command, char *
     char *params = strsep(&p, ")");
     if (!p || *p)
         return hist_err(h, command, "No closing paren found", hist_errpos(command, params));
+    if (a->handler != HIST_ON_MATCH) {
+        a->slot = h->n_slots;
+        if (strcmp(action, "save") == 0) {
+            h->n_actions++;
+            int err = hist_parse_save(h, command, a, params);
+            h->n_slots += 1 + a->n_params;
+            return err;
+        }
+        if (strcmp(action, "snapshot") == 0)
+            return -EINVAL; /* .snapshot() is not built */
+        h->n_slots += 1;
+    } else if (strcmp(action, "save") == 0 || strcmp(action, "snapshot") == 0) {
+        return hist_err(h, command, "Handler doesn't support action", hist_errpos(command, action));
+    }
     bool trace = strcmp(action, "trace") == 0;
     unsigned strings = 0;
     char *synth = trace ? strsep(&params, ",") : action;
@@ -770,8 +857,10 @@ static int hist_table_get(struct hist_trigger *h, const char *command, const cha
         return -ENOMEM;
     t->refs = 1;
     /* After the sums, each variable's value and whether it is set. */
-    t->map = tracing_map_create(h->bits, h->key_size, h->n_vals + 2 * h->n_vars,
-                                h->has_execname ? HIST_COMM_LEN : 0, hist_elt_init);
+    unsigned private_size = h->has_execname || h->n_saved_strings
+                                ? HIST_COMM_LEN + HIST_STRING_PARAM_LEN * h->n_saved_strings
+                                : 0;
+    t->map = tracing_map_create(h->bits, h->key_size, h->n_slots, private_size, hist_elt_init);
     t->match = kstrdup(h->match);
     t->name = name ? kstrdup(name) : NULL;
     if (!t->map || !t->match || (name && !t->name)) {
@@ -906,6 +995,7 @@ int hist_trigger_create(const struct trace_event_call *call, char *spec, const c
         if (!h->actions_text)
             err = -ENOMEM;
     }
+    h->n_slots = h->n_vals + 2 * h->n_vars;
     for (unsigned i = 0; i < n_actions_text && !err; i++)
         err = hist_parse_action(h, command, action_texts[i]);
     if (!err && h->timestamps && !h->clock)
@@ -934,6 +1024,19 @@ int hist_trigger_activate(struct hist_trigger *h, const char *command)
     /* As Linux's hist_register_trigger: timestamps switch the trace clock to the trigger's. */
     if (h->timestamps && trace_set_clock(h->clock) != 0)
         return hist_err(h, command, "Couldn't set trace_clock", hist_errpos(command, h->clock));
+    /* As Linux's create_var: a variable name one of the event's triggers has is taken. */
+    spin_lock(&hist_named_lock);
+    const char *taken = NULL;
+    for (unsigned i = 0; i < HIST_VAR_OWNERS_MAX && !taken; i++) {
+        const struct hist_trigger *o = hist_var_owners[i];
+        for (unsigned v = 0; o && o->call == h->call && v < o->n_vars && !taken; v++)
+            for (unsigned w = 0; w < h->n_vars && !taken; w++)
+                if (strcmp(o->vars[v].name, h->vars[w].name) == 0)
+                    taken = h->vars[w].name;
+    }
+    spin_unlock(&hist_named_lock);
+    if (taken)
+        return hist_err(h, command, "Variable already defined", hist_errpos(command, taken));
     /* $references: a variable of a trigger already in, by name. */
     spin_lock(&hist_named_lock);
     unsigned missing = h->n_refs;
@@ -1178,6 +1281,28 @@ void hist_trigger_fire(struct hist_trigger *h, const void *record, size_t size, 
     }
     for (unsigned i = 0; i < h->n_actions; i++) {
         const struct hist_action *a = &h->actions[i];
+        if (a->handler != HIST_ON_MATCH) {
+            /* A new maximum, or a change: kept, with what save() saves (another CPU's
+             * update of the same entry at the same moment may mix with it, as on Linux). */
+            uint64_t v = vars[a->track_var], old = tracing_map_read(elt, a->slot);
+            if (a->handler == HIST_ON_MAX ? v <= old : v == old)
+                continue;
+            tracing_map_set(elt, a->slot, v);
+            if (a->save) {
+                char *priv = tracing_map_private(h->table->map, elt);
+                for (unsigned p = 0; p < a->n_params; p++) {
+                    const struct hist_field *f = &a->params[p].field;
+                    if (f->flags & HIST_FL_STRING) {
+                        memset(priv + a->string_at[p], 0, HIST_STRING_PARAM_LEN);
+                        hist_copy_string(priv + a->string_at[p], HIST_STRING_PARAM_LEN, f->field,
+                                         record, size);
+                    } else {
+                        tracing_map_set(elt, a->slot + 1 + p, hist_value(f, &ev));
+                    }
+                }
+                continue;
+            }
+        }
         uint64_t params[HIST_PARAMS_MAX];
         char strings[HIST_STRING_PARAMS_MAX][HIST_STRING_PARAM_LEN];
         unsigned n_strings = 0;
@@ -1309,6 +1434,28 @@ static void hist_print_key(struct seqbuf *s, const struct hist_trigger *h,
     seq_putc(s, '}');
 }
 
+/* What onmax and onchange kept in an entry, as Linux's track_data_print. */
+static void hist_print_tracking(struct seqbuf *s, const struct hist_trigger *h,
+                                const struct tracing_map_elt *elt)
+{
+    const char *priv = tracing_map_private(h->table->map, elt);
+    for (unsigned i = 0; i < h->n_actions; i++) {
+        const struct hist_action *a = &h->actions[i];
+        if (a->handler == HIST_ON_MATCH)
+            continue;
+        seq_printf(s, a->handler == HIST_ON_MAX ? "\n\tmax: %10llu" : "\n\tchanged: %10llu",
+                   (unsigned long long)tracing_map_read(elt, a->slot));
+        for (unsigned p = 0; a->save && p < a->n_params; p++) {
+            const struct hist_field *f = &a->params[p].field;
+            if (f->flags & HIST_FL_STRING)
+                seq_printf(s, "  %s: %-32s", f->field->name, priv + a->string_at[p]);
+            else
+                seq_printf(s, "  %s: %10llu", f->field->name,
+                           (unsigned long long)tracing_map_read(elt, a->slot + 1 + p));
+        }
+    }
+}
+
 void hist_trigger_show(struct seqbuf *s, const struct hist_trigger *h, const char *filter_text,
                        unsigned n)
 {
@@ -1334,6 +1481,7 @@ void hist_trigger_show(struct seqbuf *s, const struct hist_trigger *h, const cha
                 seq_printf(s, h->vals[v].flags & HIST_FL_HEX ? "  %s: %10llx" : "  %s: %10llu",
                            hist_field_name(&h->vals[v]),
                            (unsigned long long)tracing_map_read(elt, v));
+            hist_print_tracking(s, h, elt);
             seq_putc(s, '\n');
         }
     }

@@ -1,4 +1,4 @@
-# synthetic_events, hist variables and the onmatch action, replaying Linux 6.1
+# synthetic_events, hist variables and the onmatch and onmax actions, replaying Linux 6.1
 # (tests/reference/linux-6.1-hist-captures.txt: the "synthetic" part of w3, then s1): the
 # definition's read-back and format file, the wakeup latency example of histogram.rst
 # with fentros's events, the trigger read-back with variables and actions, EBUSY while a
@@ -52,7 +52,7 @@ $ cat events/sched/sched_switch/hist | head -n 5
 $ cat events/sched/sched_waking/trigger
 hist:keys=pid:vals=hitcount:ts0=common_timestamp.usecs:sort=hitcount:size=2048:clock=global if comm=="sh" [active]
 
-# onmax is not built here (Linux refused this one too, for its own reason).
+# Refused, as Linux: another trigger of the event has the variable wakeup_lat already.
 $ echo 'hist:keys=next_pid:wakeup_lat=common_timestamp.usecs-$ts0:onmax($wakeup_lat).save(next_comm,prev_pid) if next_comm=="sh"' >> events/sched/sched_switch/trigger
 echo: write error: Invalid argument
 $ cat events/sched/sched_switch/trigger
@@ -191,5 +191,27 @@ $ cat error_log
   Command: hist:keys=next_pid:lat=common_timestamp.usecs-$ts0:onmatch(sched.sched_waking).w2($lat,next_comm,next_pid)
                                                                                                   ^
 $ echo 0 > events/synthetic/w2/enable; echo > events/sched/sched_switch/trigger; echo > events/sched/sched_waking/trigger; echo > synthetic_events; cat synthetic_events
+echo: write error: Invalid argument
+echo: write error: Invalid argument
+
+# onmax($VAR).save(FIELDS): the largest latency of each key and the fields of the switch that
+# made it, under the entry as Linux's track_data_print; a variable name one of the event's
+# triggers has already is refused.
+$ echo 'hist:keys=pid:ts0=common_timestamp.usecs' >> events/sched/sched_waking/trigger
+$ echo 'hist:keys=next_pid:wakeup_lat=common_timestamp.usecs-$ts0:onmax($wakeup_lat).save(next_comm,prev_pid)' >> events/sched/sched_switch/trigger; cat events/sched/sched_switch/trigger
+hist:keys=next_pid:vals=hitcount:wakeup_lat=common_timestamp.usecs-$ts0:sort=hitcount:size=2048:clock=global:onmax($wakeup_lat).save(next_comm,prev_pid) [active]
+$ echo 'hist:keys=next_pid:wakeup_lat=common_timestamp.usecs-$ts0:onchange($wakeup_lat).save(prev_pid)' >> events/sched/sched_switch/trigger
+echo: write error: Invalid argument
+$ echo 'hist:keys=next_pid:lat2=common_timestamp.usecs-$ts0:onmax(lat2).save(prev_pid)' >> events/sched/sched_switch/trigger
+echo: write error: Invalid argument
+$ echo 'hist:keys=next_pid:lat2=common_timestamp.usecs-$ts0:onmax($nosuch).save(prev_pid)' >> events/sched/sched_switch/trigger
+echo: write error: Invalid argument
+$ sleep 0.05; sleep 0.05; cat events/sched/sched_switch/hist | grep 'next_comm: sh ' | head -n 1
+~ \tmax: [ \d]{10}  next_comm: sh {30}  prev_pid: [ \d]{10}
+$ cat error_log | grep error: | tail -n 3
+~ \[ *\d+\.\d{6}\] hist:sched:sched_switch: error: Variable already defined
+~ \[ *\d+\.\d{6}\] hist:sched:sched_switch: error: For onmax\(x\) or onchange\(x\), x must be a variable
+~ \[ *\d+\.\d{6}\] hist:sched:sched_switch: error: Couldn't find onmax or onchange variable
+$ echo > events/sched/sched_switch/trigger; echo > events/sched/sched_waking/trigger
 echo: write error: Invalid argument
 echo: write error: Invalid argument
