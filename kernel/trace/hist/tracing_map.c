@@ -224,8 +224,8 @@ void tracing_map_clear(struct tracing_map *map)
         struct tracing_map_elt *elt = elt_at(map, i);
         memset((uint8_t *)elt + sizeof(*elt), 0, map->elt_size - sizeof(*elt));
     }
-    map->next_elt = 0;
-    map->hits = 0;
-    map->drops = 0;
-    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    __atomic_store_n(&map->hits, 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&map->drops, 0, __ATOMIC_RELAXED);
+    /* Last, with release: an insert that sees the emptied count sees the emptied slots. */
+    __atomic_store_n(&map->next_elt, 0, __ATOMIC_RELEASE);
 }
