@@ -77,7 +77,30 @@ TRIGGERS = ["traceon", "traceoff", "traceoff:1", "!traceoff", "!traceon:0", "sta
             "enable_event:irq:irq_handler_entry if cpu == 0", "!enable_event:irq:irq_handler_entry",
             "traceon if nosuch == 1", "traceon:abc", "traceon:", "traceoff  if  common_pid != 0",
             "enable_event:sched", "enable_event:nosys:nosuch", "hist:keys=pid", "bogus", "!",
-            "!bogus", "traceoff if", "traceon traceoff", "stacktrace:0x10", "traceon:2:3"]
+            "!bogus", "traceoff if", "traceon traceoff", "stacktrace:0x10", "traceon:2:3",
+            "hist:keys=common_pid.execname,prev_state:vals=hitcount", "hist:keys=stacktrace",
+            "hist:keys=next_comm:vals=prev_pid:sort=hitcount.descending:size=256",
+            "!hist:keys=next_comm:vals=prev_pid:sort=hitcount.descending", "hist:keys=pid:pause",
+            "hist:keys=pid:cont", "hist:keys=pid:clear", "hist:keys=prev_pid.log2,cpu:size=128",
+            "hist:keys=next_pid.buckets=0", "hist:keys=next_pid.bogus", "hist:keys=a,b,c,d",
+            "hist:keys=prev_pid:sort=", "hist:keys=prev_pid:sort=x.y,z,w", "hist:vals=x",
+            "hist:name=fz:keys=common_pid", "hist:name=fz:keys=prev_pid", "hist:keys=x:foo=bar",
+            "hist:keys=common_timestamp.usecs:size=131072", "hist:keys=prev_pid if", "hist:",
+            "hist:keys=vec.sym-offset:vals=common_cpu.hex", "enable_hist:sched:sched_switch",
+            "disable_hist:sched:sched_switch:2 if cpu == 0", "!disable_hist:sched:sched_switch",
+            "enable_hist:sched:nosuch", "hist:keys=prev_pid:onmax($x).save(y)",
+            "hist:keys=ts0=common_timestamp.usecs", "hist:keys=prev_pid:size=99999999999",
+            "hist:keys=pid:ts0=common_timestamp.usecs", "!hist:keys=pid:ts0=common_timestamp.usecs",
+            "hist:keys=next_pid:wakeup_lat=common_timestamp.usecs-$ts0:onmatch(sched.sched_waking)"
+            ".wakeup_latency($wakeup_lat,next_pid,next_prio)",
+            "hist:keys=next_pid:l=common_timestamp.usecs-$ts0:onmatch(sched.sched_waking)"
+            ".trace(wakeup_latency,$l,next_pid,prev_prio)", "hist:keys=next_pid:x=$nosuch",
+            "hist:keys=next_pid:a=prev_pid*2+next_pid/0-1", "hist:keys=pid:onmatch(x.y).z()",
+            "hist:keys=pid:onmatch(sched.sched_switch).wakeup_latency($a)", "hist:keys=pid:a=",
+            "hist:keys=pid:a=1+2+3+4+5+6+7+8+9", "hist:keys=pid:onmax($x).save(pid)"]
+SYNTHETIC = ["wakeup_latency u64 lat; pid_t pid; int prio", "!wakeup_latency", "", "x",
+             "e1 u64 a; s32 b; unsigned int c", "!e1", "e2 unsigned", "bad u99 x", "9x u64 y",
+             "e3 u64 a; u64 a", "!nosuch", "e4 char s[16]", "e5 " + "u64 f; " * 70, "!"]
 MASKS = ["1", "3", "f", "ffffffff", "0", "zz", "1,1", "ffffffffffffffffffff", "-1"]
 PIDS = ["1", "0", "1 2 3", "-1", "99999999", "abc", "1,2", "2 2 2 2"]
 CLOCKS = ["local", "global", "counter", "uptime", "x86-tsc", "nosuch", "[local]"]
@@ -124,6 +147,8 @@ FILES = {
     "events/irq/irq_handler_entry/trigger": TRIGGERS, "options/stacktrace": NUMBERS,
     "kprobe_events": KPROBES, "dynamic_events": KPROBES, "events/fz/enable": NUMBERS,
     "events/fz/k0/enable": NUMBERS, "events/fz/k1/enable": NUMBERS,
+    "events/sched/sched_switch/hist": ["", "x"], "synthetic_events": SYNTHETIC,
+    "events/sched/sched_waking/trigger": TRIGGERS,
 }
 READ_ONLY_SAFE = ["available_filter_functions", "enabled_functions", "trace",
                   "per_cpu/cpu0/stats", "trace_stat/function0", "stack_trace", "error_log",
@@ -132,7 +157,8 @@ READ_ONLY_SAFE = ["available_filter_functions", "enabled_functions", "trace",
                   "events/sched/sched_switch/format", "options", "/", "events",
                   "events/sched/sched_switch/trigger", "events/sched/sched_switch/enable",
                   "snapshot", "per_cpu/cpu0/snapshot", "kprobe_events", "kprobe_profile",
-                  "/sys/kernel/debug/kprobes/list"]
+                  "/sys/kernel/debug/kprobes/list", "events/sched/sched_switch/hist",
+                  "events/irq_vectors/local_timer_entry/hist", "events/sched/sched_wakeup/hist"]
 
 
 class Generator:

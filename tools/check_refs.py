@@ -49,6 +49,8 @@ GENERATED = frozenset({
     "tests/host/rb_stress",
     "tests/host/rb_stress_fast",
     "tests/host/rb_stress_tsan",
+    "tests/host/map_stress",
+    "tests/host/map_stress_tsan",
     "tools/linux-bench/syscall_loop",
 })
 

@@ -176,6 +176,12 @@ static const char *const soak_triggers[] = {
     "!snapshot",
     "disable_event:irq_vectors:local_timer_entry",
     "!disable_event:irq_vectors:local_timer_entry",
+    /* Hist triggers: each write here opens with `>`, which takes them all out again. */
+    "hist:keys=pid,common_cpu:vals=prio",
+    "hist:keys=stacktrace:size=128",
+    "hist:keys=comm:vals=pid:sort=hitcount.descending if pid > 1",
+    "disable_hist:sched:sched_waking:3",
+    "!hist:keys=stacktrace",
 };
 
 static void soak_triggers_remove(void)

@@ -26,7 +26,9 @@ SUITES = ((HARNESS_DIR, HARNESS_DIR, "harness"), (TOOLS_DIR, TOOLS_DIR, "tools")
           (MOUNT_DIR, HARNESS_DIR.parent.parent, "mount"))
 # Seconds each stress binary runs in `make test`; `make -C tests/host check` runs longer.
 STRESS_SECONDS = 3
-STRESS_BUILDS = (("asan", "rb_stress"), ("plain", "rb_stress_fast"))
+# (test, build, binary): the ring buffer's, and the histograms' lock-free map's.
+STRESS_BUILDS = (("rb_stress", "asan", "rb_stress"), ("rb_stress", "plain", "rb_stress_fast"),
+                 ("map_stress", "asan", "map_stress"))
 
 
 class _Failure:
@@ -54,7 +56,7 @@ def names():
     """The result names these checks report, in order (for --list and filtering)."""
     unit = [_unit_name(prefix, t) for directory, top, prefix in SUITES
             for t in _flatten(_discover(directory, top))]
-    return (unit + [f"host/rb_stress/{kind}" for kind, _ in STRESS_BUILDS]
+    return (unit + [f"host/{test}/{kind}" for test, kind, _ in STRESS_BUILDS]
             + [f"ftracetest/{name}" for name in _ftracetest_expected()])
 
 
@@ -116,14 +118,13 @@ def run_unit_tests(reporter, wanted, suite_index):
 
 
 def run_host_stress(reporter, wanted):
-    chosen = [(kind, binary) for kind, binary in STRESS_BUILDS
-              if wanted(f"host/rb_stress/{kind}")]
+    chosen = [(f"host/{test}/{kind}", binary) for test, kind, binary in STRESS_BUILDS
+              if wanted(f"host/{test}/{kind}")]
     if not chosen:
         return
     build = subprocess.run(["make", "-s", "-C", str(HOST_DIR)] + [b for _, b in chosen],
                            capture_output=True, text=True)
-    for kind, binary in chosen:
-        name = f"host/rb_stress/{kind}"
+    for name, binary in chosen:
         if build.returncode != 0:
             reporter.fail(name, _Failure("build failed", (build.stdout + build.stderr)
                                          .splitlines()[-15:]))

@@ -83,6 +83,9 @@ TRACE_EVENT_LINES = {
         "local_timer_entry", "local_timer_exit", "reschedule_entry", "reschedule_exit",
         "call_function_entry", "call_function_exit", "call_function_single_entry",
         "call_function_single_exit")},
+    # The synthetic event of Documentation/trace/histogram.rst's wakeup latency example
+    # ("wakeup_latency u64 lat; pid_t pid; int prio"), as Linux's print_synth_event.
+    "wakeup_latency": re.compile(r"lat=(?P<lat>\d+) pid=(?P<pid>-?\d+) prio=(?P<prio>-?\d+)"),
 }
 TRACE_EVENT_PREFIX_RE = re.compile(r"(?P<name>[a-z_][a-z0-9_]*): (?P<text>.*)")
 
@@ -346,8 +349,12 @@ def reset_tracing(sh):
     # Only events in soft mode are left in set_event now; an enable_event that fired leaves
     # its target on when it goes.
     if remove_event_triggers(sh):
+        # A hist trigger whose variables another one reads goes only after that one: a
+        # second pass takes what the first could not.
+        remove_event_triggers(sh)
         sh.do("echo > set_event")
     sh.do("echo > kprobe_events",
+          "echo > synthetic_events",
           "echo > error_log",
           "echo > set_event_pid",
           "echo > set_event_notrace_pid",
@@ -372,8 +379,14 @@ def remove_event_triggers(sh):
         for line in sh.run(f"cat {path}"):
             if line.startswith("#"):
                 continue
+            if line.startswith("hist:"):
+                # `>` takes every hist trigger out (Linux's unreg_all), and only them.
+                sh.run(f"echo > {path}")
+                removed += 1
+                continue
             fields = line.split(" ")[0].split(":")
-            command = ":".join(fields[:3] if fields[0].endswith("_event") else fields[:1])
+            command = ":".join(fields[:3] if fields[0].endswith(("_event", "_hist"))
+                               else fields[:1])
             sh.run(f"echo '!{command}' >> {path}")
             removed += 1
     return removed

@@ -607,6 +607,26 @@ static void create_system_files(const char *system)
                    (void *)system);
 }
 
+/* The trigger file: as a text file, but `>` first takes the hist triggers out, as Linux's. */
+static int trigger_file_open(struct pfs_file *f)
+{
+    if ((f->flags & PFS_WRITE) && (f->flags & PFS_TRUNC))
+        trace_event_trigger_truncate(f->data);
+    return text_open(f, trace_event_trigger_show);
+}
+
+static ssize_t trigger_file_write(struct pfs_file *f, const char *buf, size_t len)
+{
+    return trace_event_trigger_store(f->data, buf, len);
+}
+
+static const struct pfs_ops trigger_file_ops = {
+    .open = trigger_file_open,
+    .read = text_read,
+    .write = trigger_file_write,
+    .release = text_release,
+};
+
 /* The event's own files; the system's are made by the caller. */
 static int create_event_files(const struct trace_event_call *c)
 {
@@ -627,8 +647,10 @@ static int create_event_files(const struct trace_event_call *c)
                                call) != NULL;
         want++;
         snprintf(path, sizeof(path), "events/%s/%s/trigger", c->system, c->name);
-        made += tracefs_create(path, 0644, NULL, trace_event_trigger_show,
-                               trace_event_trigger_store, call) != NULL;
+        made += tracefs_create(path, 0644, &trigger_file_ops, NULL, NULL, call) != NULL;
+        want++;
+        snprintf(path, sizeof(path), "events/%s/%s/hist", c->system, c->name);
+        made += tracefs_create(path, 0444, NULL, trace_event_hist_show, NULL, call) != NULL;
     }
     return made == want ? 0 : -ENOMEM;
 }

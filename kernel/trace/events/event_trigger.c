@@ -6,8 +6,13 @@
  *
  * and each time the event fires the trigger runs (N times, or without end): turns tracing
  * on or off, takes a snapshot, records a kernel stack, or switches another event's
- * recording. The hist commands Linux lists (enable_hist, disable_hist, hist) are listed and
- * refused (EINVAL): there are no histograms.
+ * recording; and Linux's hist commands:
+ *
+ *   [!]hist:keys=...[:...] [if FILTER]          (kernel/trace/hist/hist_trigger.c)
+ *   [!]enable_hist|disable_hist:SYS:EVENT[:N] [if FILTER]
+ *
+ * a histogram of the event's records, and the switch that pauses or continues another
+ * event's histograms.
  *
  * An event with triggers is in soft mode: its tracepoint calls the emitter even when the
  * event itself records nothing (`enable` reads `0*`), and the write path's slow check
@@ -17,10 +22,11 @@
  * does not record is built in a per-CPU scratch slot instead of the ring buffer.
  *
  * Linux's choices kept here: a second trigger of the same type (traceon and traceoff are
- * one type; enable_event and disable_event one per target event) is EEXIST; removing one
- * that is not there succeeds; a `>` write does not remove triggers (only hist ones, which
- * cannot exist); a refused filter is EINVAL with no error_log entry; triggers are listed
- * newest first.
+ * one type; enable_event and disable_event one per target event; a hist trigger of the
+ * same keys, values, sort and filter) is EEXIST; removing one that is not there succeeds; a
+ * `>` write removes only hist, enable_hist and disable_hist triggers; a refused filter is EINVAL
+ * with no error_log entry; triggers are listed newest first, but hist triggers oldest first after
+ * them.
  *
  * The list of an event's triggers is read without a lock by every CPU that writes the
  * event; edits are serialised by trigger_lock and a removed trigger is freed once those
@@ -31,12 +37,14 @@
 #include <kernel/percpu.h>
 #include <kernel/spinlock.h>
 #include <lib/ctype.h>
+#include <lib/printf.h>
 #include <lib/string.h>
 
 #include "event_core.h"
 #include "event_files.h"
 #include "event_filter.h"
 #include "event_trigger.h"
+#include "hist/hist_trigger.h"
 #include "trace_internal.h"
 
 /* Linux's trigger types: at most one trigger of a type per event (per target event for
@@ -46,6 +54,8 @@ enum {
     TRIGGER_TYPE_SNAPSHOT = 1 << 1,
     TRIGGER_TYPE_STACKTRACE = 1 << 2,
     TRIGGER_TYPE_EVENT_ENABLE = 1 << 3,
+    TRIGGER_TYPE_HIST = 1 << 4,
+    TRIGGER_TYPE_HIST_ENABLE = 1 << 5,
 };
 
 struct event_trigger;
@@ -55,8 +65,9 @@ struct event_trigger_command {
     unsigned type;
     bool post;          /* runs after the record is committed (Linux's POST_TRIGGER) */
     bool targets_event; /* SYS:EVENT comes first (enable_event, disable_event) */
-    bool unsupported;   /* listed, refused (the hist ones) */
+    bool needs_record;  /* runs on the record (Linux's EVENT_CMD_FL_NEEDS_REC): hist */
     void (*fire)(struct event_trigger *t, uintptr_t frame);
+    void (*fire_record)(struct event_trigger *t, const void *record, size_t size, uint64_t ts);
 };
 
 struct event_trigger {
@@ -66,6 +77,7 @@ struct event_trigger {
     struct event_filter *filter;
     char *filter_text; /* after "if ", as written */
     const struct trace_event_call *target;
+    struct hist_trigger *hist; /* the hist command's */
 };
 
 static struct sync_readers trigger_readers = SYNC_READERS_INIT;
@@ -138,17 +150,43 @@ static void fire_disable_event(struct event_trigger *t, uintptr_t frame)
     fire_event_enable(t, false);
 }
 
+/* As Linux's hist_enable_count_trigger: a count is spent at each firing, and every hist
+ * trigger of the target is paused or continued. Runs inside the readers' section. */
+static void fire_hist_enable(struct event_trigger *t, bool enable)
+{
+    if (!trigger_take_count(t))
+        return;
+    for (struct event_trigger *o = __atomic_load_n(&t->target->state->triggers, __ATOMIC_ACQUIRE);
+         o; o = __atomic_load_n(&o->next, __ATOMIC_ACQUIRE))
+        if (o->hist)
+            hist_trigger_set_paused(o->hist, !enable);
+}
+
+static void fire_enable_hist(struct event_trigger *t, uintptr_t frame)
+{
+    fire_hist_enable(t, true);
+}
+static void fire_disable_hist(struct event_trigger *t, uintptr_t frame)
+{
+    fire_hist_enable(t, false);
+}
+
+static void fire_hist(struct event_trigger *t, const void *record, size_t size, uint64_t ts)
+{
+    hist_trigger_fire(t->hist, record, size, ts);
+}
+
 /* Linux's registration order, which "# Available triggers:" lists. */
 static const struct event_trigger_command trigger_commands[] = {
-    {"traceon", TRIGGER_TYPE_TRACE_ONOFF, false, false, false, fire_traceon},
-    {"traceoff", TRIGGER_TYPE_TRACE_ONOFF, true, false, false, fire_traceoff},
-    {"snapshot", TRIGGER_TYPE_SNAPSHOT, false, false, false, fire_snapshot},
-    {"stacktrace", TRIGGER_TYPE_STACKTRACE, true, false, false, fire_stacktrace},
-    {"enable_event", TRIGGER_TYPE_EVENT_ENABLE, false, true, false, fire_enable_event},
-    {"disable_event", TRIGGER_TYPE_EVENT_ENABLE, false, true, false, fire_disable_event},
-    {"enable_hist", 0, false, true, true, NULL},
-    {"disable_hist", 0, false, true, true, NULL},
-    {"hist", 0, false, false, true, NULL},
+    {"traceon", TRIGGER_TYPE_TRACE_ONOFF, false, false, false, fire_traceon, NULL},
+    {"traceoff", TRIGGER_TYPE_TRACE_ONOFF, true, false, false, fire_traceoff, NULL},
+    {"snapshot", TRIGGER_TYPE_SNAPSHOT, false, false, false, fire_snapshot, NULL},
+    {"stacktrace", TRIGGER_TYPE_STACKTRACE, true, false, false, fire_stacktrace, NULL},
+    {"enable_event", TRIGGER_TYPE_EVENT_ENABLE, false, true, false, fire_enable_event, NULL},
+    {"disable_event", TRIGGER_TYPE_EVENT_ENABLE, false, true, false, fire_disable_event, NULL},
+    {"enable_hist", TRIGGER_TYPE_HIST_ENABLE, false, true, false, fire_enable_hist, NULL},
+    {"disable_hist", TRIGGER_TYPE_HIST_ENABLE, false, true, false, fire_disable_hist, NULL},
+    {"hist", TRIGGER_TYPE_HIST, false, false, true, NULL, fire_hist},
 };
 
 /* ---- the write path ---- */
@@ -162,7 +200,8 @@ void event_triggers_call_uncond(const struct trace_event_call *call)
     sync_read_exit(&trigger_readers, reader);
 }
 
-unsigned event_triggers_call(const struct trace_event_call *call, const void *record, size_t size)
+unsigned event_triggers_call(const struct trace_event_call *call, const void *record, size_t size,
+                             uint64_t ts)
 {
     unsigned post = 0;
     unsigned reader = sync_read_enter(&trigger_readers);
@@ -172,6 +211,8 @@ unsigned event_triggers_call(const struct trace_event_call *call, const void *re
             continue;
         if (t->cmd->post)
             post |= t->cmd->type;
+        else if (t->cmd->needs_record)
+            t->cmd->fire_record(t, record, size, ts);
         else
             t->cmd->fire(t, 0);
     }
@@ -198,6 +239,7 @@ static void trigger_free(struct event_trigger *t)
     if (t->filter)
         event_filter_free(t->filter);
     kfree(t->filter_text);
+    hist_trigger_free(t->hist);
     kfree(t);
 }
 
@@ -211,7 +253,7 @@ static void trigger_flags_update(const struct trace_event_call *call)
     struct trace_event_state *st = call->state;
     bool any = st->triggers != NULL, cond = false;
     for (struct event_trigger *t = st->triggers; t; t = t->next)
-        cond |= t->filter || t->cmd->post;
+        cond |= t->filter || t->cmd->post || t->cmd->needs_record;
     uint8_t mode = !any ? 0 : cond ? TRACE_EVENT_TRIGGERS_COND : TRACE_EVENT_TRIGGERS_UNCOND;
     if (cond)
         __atomic_fetch_or(&st->commit_flags, TRACE_EVENT_COMMIT_TRIGGERS, __ATOMIC_SEQ_CST);
@@ -223,9 +265,17 @@ static void trigger_flags_update(const struct trace_event_call *call)
     }
 }
 
+/* Linux's hist_trigger_match: the same histogram and the same filter. */
 static bool trigger_same(const struct event_trigger *a, const struct event_trigger *b)
 {
-    return a->cmd->type == b->cmd->type && a->target == b->target;
+    if (a->cmd->type != b->cmd->type || a->target != b->target)
+        return false;
+    if (!a->hist)
+        return true;
+    if (!a->filter_text != !b->filter_text ||
+        (a->filter_text && strcmp(a->filter_text, b->filter_text) != 0))
+        return false;
+    return hist_trigger_match(a->hist, b->hist);
 }
 
 /* The event enters soft mode with its first trigger, an enable_event's target with it. */
@@ -246,15 +296,24 @@ static int trigger_register(const struct trace_event_call *call, struct event_tr
         }
     }
     bool first = call->state->triggers == NULL;
-    t->next = call->state->triggers;
-    __atomic_store_n(&call->state->triggers, t, __ATOMIC_RELEASE);
+    if (t->hist) {
+        /* As Linux: hist triggers go at the end, after the others. */
+        struct event_trigger *volatile *link = &call->state->triggers;
+        while (*link)
+            link = &(*link)->next;
+        t->next = NULL;
+        __atomic_store_n(link, t, __ATOMIC_RELEASE);
+    } else {
+        t->next = call->state->triggers;
+        __atomic_store_n(&call->state->triggers, t, __ATOMIC_RELEASE);
+    }
     trigger_flags_update(call);
     spin_unlock(&trigger_lock);
     if (first) {
         err = trace_event_soft_mode(call, true);
         if (err) {
             spin_lock(&trigger_lock);
-            __atomic_store_n(&call->state->triggers, t->next, __ATOMIC_RELEASE);
+            __atomic_store_n(&call->state->triggers, NULL, __ATOMIC_RELEASE);
             trigger_flags_update(call);
             spin_unlock(&trigger_lock);
             synchronize_readers(&trigger_readers);
@@ -339,6 +398,151 @@ static int trigger_parse_count(char *param, struct event_trigger *t)
     return 0;
 }
 
+/* The hist trigger like t, or NULL. Under trigger_lock. */
+static struct event_trigger *hist_find(const struct trace_event_call *call,
+                                       const struct event_trigger *t)
+{
+    for (struct event_trigger *o = call->state->triggers; o; o = o->next)
+        if (trigger_same(o, t))
+            return o;
+    return NULL;
+}
+
+/*
+ * hist:SPEC [if FILTER], as Linux's event_hist_trigger_parse: the filter starts at an "if"
+ * with a blank on each side; pause, continue and clear act on the histogram like this one,
+ * if there is one.
+ */
+static int trigger_parse_hist(const struct trace_event_call *call,
+                              const struct event_trigger_command *cmd, bool remove, char *rest)
+{
+    if (!rest)
+        return -EINVAL;
+    size_t len = strlen(rest);
+    char *command = kmalloc(len + 6);
+    struct event_trigger *t = kzalloc(sizeof(*t));
+    int err = 0;
+    if (!command || !t) {
+        err = -ENOMEM;
+        goto out;
+    }
+    snprintf(command, len + 6, "hist:%s", rest);
+    t->cmd = cmd;
+    t->count = -1;
+    char *filter = NULL;
+    for (char *p = rest; (p = strstr(p, "if")) != NULL; p++) {
+        if (p == rest || p >= rest + len - 3) {
+            if (p == rest || isspace((unsigned char)p[-1])) {
+                err = -EINVAL;
+                goto out;
+            }
+            continue;
+        }
+        if (!isspace((unsigned char)p[-1]) || !isspace((unsigned char)p[2]))
+            continue;
+        p[-1] = '\0';
+        filter = p;
+        break;
+    }
+    size_t end = strlen(rest);
+    while (end && isspace((unsigned char)rest[end - 1]))
+        rest[--end] = '\0';
+    err = hist_trigger_create(call, skip_blanks(rest), command, &t->hist);
+    if (!err && filter)
+        err = trigger_set_filter(call, t, filter);
+    if (err)
+        goto out;
+    if (remove) {
+        /* As Linux: not while another trigger's $references read its variables. */
+        spin_lock(&trigger_lock);
+        struct event_trigger *o = hist_find(call, t);
+        bool busy = o && hist_trigger_busy(o->hist);
+        spin_unlock(&trigger_lock);
+        if (busy)
+            err = -EBUSY;
+        else
+            trigger_unregister(call, t);
+        goto out;
+    }
+    unsigned attrs = hist_trigger_attrs(t->hist);
+    if (attrs) {
+        spin_lock(&trigger_lock);
+        struct event_trigger *o = hist_find(call, t);
+        spin_unlock(&trigger_lock);
+        /* Edits are one at a time (the control lock): o stays while we use it. */
+        if (o && (attrs & HIST_ATTR_CLEAR)) {
+            /* Emptied with no event inside it: paused, and the writers waited for. */
+            bool paused = hist_trigger_paused(o->hist);
+            hist_trigger_set_paused(o->hist, true);
+            synchronize_readers(&trigger_readers);
+            hist_trigger_clear(o->hist);
+            hist_trigger_set_paused(o->hist, paused);
+        } else if (o) {
+            hist_trigger_set_paused(o->hist, (attrs & HIST_ATTR_PAUSE) != 0);
+        }
+        if (o)
+            goto out;
+        /* Linux 6.1 logs nothing for this, nor for EEXIST below. */
+        if (attrs & (HIST_ATTR_CONT | HIST_ATTR_CLEAR)) {
+            err = -ENOENT;
+            goto out;
+        }
+    }
+    spin_lock(&trigger_lock);
+    bool exists = hist_find(call, t) != NULL;
+    spin_unlock(&trigger_lock);
+    if (exists) {
+        err = -EEXIST;
+        goto out;
+    }
+    err = hist_trigger_activate(t->hist, command);
+    if (!err)
+        err = trigger_register(call, t);
+    if (!err) {
+        kfree(command);
+        return 0;
+    }
+out:
+    kfree(command);
+    trigger_free(t);
+    return err;
+}
+
+/* `>` on a trigger file: Linux's unreg_all takes out the hist, enable_hist and disable_hist
+ * triggers, and only them. */
+void trace_event_trigger_truncate(const struct trace_event_call *call)
+{
+    /* As Linux: nothing goes while a hist trigger's variables are referenced. */
+    spin_lock(&trigger_lock);
+    bool busy = false;
+    for (struct event_trigger *o = call->state->triggers; o; o = o->next)
+        busy |= o->hist && hist_trigger_busy(o->hist);
+    spin_unlock(&trigger_lock);
+    if (busy)
+        return;
+    for (;;) {
+        spin_lock(&trigger_lock);
+        struct event_trigger *h = call->state->triggers;
+        while (h && !(h->cmd->type & (TRIGGER_TYPE_HIST | TRIGGER_TYPE_HIST_ENABLE)))
+            h = h->next;
+        spin_unlock(&trigger_lock);
+        if (!h || !trigger_unregister(call, h))
+            return;
+    }
+}
+
+/* The events/SYS/EVENT/hist file (data: its call): each hist trigger's table, oldest first. */
+int trace_event_hist_show(struct seqbuf *s, void *data)
+{
+    const struct trace_event_call *call = data;
+    unsigned n = 0;
+    /* Under the control lock, which every edit holds: the list stays as it is. */
+    for (struct event_trigger *t = call->state->triggers; t; t = t->next)
+        if (t->hist)
+            hist_trigger_show(s, t->hist, t->filter_text, n++);
+    return 0;
+}
+
 /*
  * What follows the command: for a command without a target, a count if it starts with a
  * digit (then a blank and the filter), else the filter alone; for enable_event and
@@ -348,8 +552,8 @@ static int trigger_parse(const struct trace_event_call *call,
                          const struct event_trigger_command *cmd, bool remove, char *rest)
 {
     char *param = NULL, *filter = NULL;
-    if (cmd->unsupported)
-        return -EINVAL;
+    if (cmd->needs_record)
+        return trigger_parse_hist(call, cmd, remove, rest);
     if (cmd->targets_event && !rest)
         return -EINVAL;
     if (rest) {
@@ -448,6 +652,10 @@ int trace_event_trigger_show(struct seqbuf *s, void *data)
         seq_putc(s, '\n');
     }
     for (; t; t = t->next) {
+        if (t->hist) {
+            hist_trigger_print_spec(s, t->hist, t->filter_text);
+            continue;
+        }
         seq_puts(s, t->cmd->name);
         if (t->target)
             seq_printf(s, ":%s:%s", t->target->system, t->target->name);

@@ -18,9 +18,11 @@ struct trace_event_call;
 /* The write path (any context, no lock, no allocation). */
 /* TRACE_EVENT_TRIGGERS_UNCOND: every trigger, before any record exists. */
 void event_triggers_call_uncond(const struct trace_event_call *call);
-/* TRACE_EVENT_TRIGGERS_COND: those whose filter the record passes; the ones that must run
- * after the record is committed are returned (a mask of trigger types) instead. */
-unsigned event_triggers_call(const struct trace_event_call *call, const void *record, size_t size);
+/* TRACE_EVENT_TRIGGERS_COND: those whose filter the record passes (ts: its time, for hist
+ * triggers' common_timestamp); the ones that must run after the record is committed are
+ * returned (a mask of trigger types) instead. */
+unsigned event_triggers_call(const struct trace_event_call *call, const void *record, size_t size,
+                             uint64_t ts);
 /* Runs the returned ones; frame is the committing function's, for a stack trace. */
 void event_triggers_post_call(const struct trace_event_call *call, unsigned types, uintptr_t frame);
 
@@ -30,6 +32,12 @@ extern struct sync_readers trace_event_scratch_writers;
 /* The trigger file of an event (data: its call). */
 int trace_event_trigger_show(struct seqbuf *s, void *data);
 ssize_t trace_event_trigger_store(void *data, const char *buf, size_t len);
+
+/* `>` on the trigger file: the hist, enable_hist and disable_hist triggers go (Linux's
+ * unreg_all). */
+void trace_event_trigger_truncate(const struct trace_event_call *call);
+/* The hist file of an event (data: its call). */
+int trace_event_hist_show(struct seqbuf *s, void *data);
 
 /* Whether call has triggers, or is the target of one (it cannot be removed then). */
 bool trace_event_has_triggers(const struct trace_event_call *call);

@@ -31,6 +31,7 @@ $ ls events/sched/sched_switch
 enable
 filter
 format
+hist
 id
 trigger
 $ ls events/ftrace/function

@@ -3,8 +3,8 @@
 # first with `:unlimited` / `:count=N` and ` if FILTER`, EEXIST for a second trigger of a
 # type (traceon and traceoff are one; enable_event and disable_event one per target),
 # EINVAL for an unknown command, a bad count or filter (and no error_log entry, as Linux
-# 6.1), removal with `!` (none there is no error), `>` not removing anything, and the hist
-# commands listed but refused. sched_migrate_task never fires here, so its counts stay.
+# 6.1), removal with `!` (none there is no error), `>` removing only the hist ones
+# (hist, enable_hist). sched_migrate_task never fires here, so its counts stay.
 $ cd /sys/kernel/tracing
 $ echo > error_log
 $ cat events/sched/sched_migrate_task/trigger
@@ -70,8 +70,12 @@ $ echo 'traceon traceoff' > events/sched/sched_migrate_task/trigger
 echo: write error: Invalid argument
 $ echo 'snapshot' > events/sched/sched_migrate_task/trigger
 $ echo 'hist:keys=pid' > events/sched/sched_migrate_task/trigger
-echo: write error: Invalid argument
 $ echo 'enable_hist:sched:sched_wakeup' > events/sched/sched_migrate_task/trigger
+$ cat events/sched/sched_migrate_task/trigger
+enable_hist:sched:sched_wakeup:unlimited
+snapshot:unlimited
+stacktrace:unlimited if pid == 1
+$ echo > events/sched/sched_migrate_task/trigger
 echo: write error: Invalid argument
 $ cat events/sched/sched_migrate_task/trigger; cat events/sched/sched_wakeup/enable; cat error_log
 snapshot:unlimited

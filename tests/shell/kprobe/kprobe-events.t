@@ -33,6 +33,7 @@ hot
 enable
 filter
 format
+hist
 id
 trigger
 $ cat events/kprobes/pt/format
