@@ -288,10 +288,12 @@ enum trace_option {
     TRACE_OPT_SYM_OFFSET,
     TRACE_OPT_SYM_ADDR,
     TRACE_OPT_CONTEXT_INFO,
+    TRACE_OPT_LATENCY_FORMAT,
     TRACE_OPT_OVERWRITE,
     TRACE_OPT_IRQ_INFO,
     TRACE_OPT_MARKERS,
     TRACE_OPT_EVENT_FORK,
+    TRACE_OPT_FUNCTION_TRACE, /* the latency tracers trace functions inside a section */
     TRACE_OPT_FUNCTION_FORK,
     TRACE_OPT_FUNC_STACK_TRACE, /* function tracer */
     TRACE_OPT_GRAPH_OVERRUN,    /* function_graph ... */
@@ -331,6 +333,10 @@ struct tracer {
     /* Called when an option changes while this tracer runs; opt is TRACE_OPT_COUNT once
      * it has become current, for options that changed while it was starting. */
     void (*option_changed)(unsigned opt, bool on);
+    /* A latency tracer (kernel/trace/latency/): `trace` shows the max (snapshot) buffer,
+     * which only the tracer swaps into (`snapshot` is EBUSY meanwhile), as Linux's
+     * use_max_tr and print_max. */
+    bool use_max_tr;
 };
 
 #define TRACER(id, ...)                                                                            \
@@ -364,6 +370,7 @@ struct trace_snapshot_request {
 
 struct trace_array {
     struct ring_buffer *buffer;
+    uint64_t time_start; /* the trace clock when the whole buffer was last cleared */
     const struct tracer *current;
     volatile uint64_t options; /* bit per enum trace_option */
     enum trace_clock_id clock;
@@ -497,6 +504,9 @@ struct trace_iter {
      * event of a CPU to spot leaf calls. */
     struct rb_record *head[MAX_CPUS];
     bool head_full[MAX_CPUS];
+    /* Non-consuming only: events older than this are skipped (a latency tracer's max
+     * buffer holds its CPU's events from before the section too). */
+    uint64_t skip_before;
 };
 
 struct trace_iter *trace_iter_open(bool consume, int cpu_only);
@@ -626,6 +636,20 @@ void trace_dump_on_oops_init(void);
 
 /* set_graph_function / set_graph_notrace as text: comma- or blank-separated globs. */
 int fgraph_set_filter_text(bool is_notrace, const char *globs);
+
+/* tracing_thresh in ns (trace_functions_graph.c owns the file). */
+uint64_t tracing_thresh_ns(void);
+
+/*
+ * Linux's latency format (options/latency-format, and the latency tracers): the header
+ * with the latest maximum's details (nothing while no event is to be shown) and the
+ * lines with the time since the start and the mark for the gap to the next entry
+ * (kernel/trace/latency/latency_core.c).
+ */
+void trace_latency_header(struct trace_iter *it, struct seqbuf *s);
+/* Where the latest maximum's section began: `trace` skips the max buffer's older events. */
+uint64_t latency_max_time_start(void);
+bool trace_format_latency(struct trace_iter *it, struct seqbuf *s);
 
 /* Output pieces for other layouts (trace_output.c): the five flag columns, and an event's
  * text after its context columns (false for events the default format does not show). */

@@ -19,6 +19,10 @@ sched:sched_switch
 sched:sched_wakeup_new
 sched:sched_wakeup
 sched:sched_waking
+preemptirq:preempt_enable
+preemptirq:preempt_disable
+preemptirq:irq_enable
+preemptirq:irq_disable
 $ ls events
 enable
 ftrace
@@ -26,6 +30,7 @@ header_event
 header_page
 irq
 irq_vectors
+preemptirq
 sched
 $ ls events/sched/sched_switch
 enable
