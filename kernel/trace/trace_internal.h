@@ -192,6 +192,7 @@ enum trace_type {
     TRACE_PRINT = 3,
     TRACE_GRAPH_ENT = 4,
     TRACE_GRAPH_RET = 5,
+    TRACE_CTXWAKE = 6, /* the wakeup tracers' wakeup and switch lines (Linux's wakeup, context) */
 };
 
 #define TRACE_CTX_PID_BITS 20
@@ -269,6 +270,20 @@ struct trace_graph_ret_event {
     uint32_t overrun : 20;
     uint32_t duration_lo; /* ns from entry to return */
     uint32_t duration_hi;
+};
+
+/* Linux's ctx_switch_entry: who woke or switched to whom (state as a letter, R S D ...). */
+struct trace_ctxwake_event {
+    uint32_t ctx;
+    int32_t prev_pid;
+    int32_t next_pid;
+    uint8_t prev_prio;
+    uint8_t next_prio;
+    char prev_state;
+    char next_state;
+    uint8_t next_cpu;
+    uint8_t wakeup; /* 1: a wakeup ("  +"), 0: a switch ("==>") */
+    uint16_t reserved;
 };
 
 /* A graph return recorded while options/funcgraph-retval is on: the value too. */
@@ -636,6 +651,15 @@ void trace_dump_on_oops_init(void);
 
 /* set_graph_function / set_graph_notrace as text: comma- or blank-separated globs. */
 int fgraph_set_filter_text(bool is_notrace, const char *globs);
+
+/*
+ * The wakeup tracers' probes (kernel/trace/latency/trace_wakeup.c) on the sched events'
+ * emitters, which call them while trace_event_wakeup_probes has put TRACE_EVENT_ON_LATENCY
+ * in the bytes of sched_wakeup, sched_wakeup_new and sched_switch.
+ */
+void wakeup_probe_wakeup(struct thread *t);
+void wakeup_probe_switch(struct thread *prev, struct thread *next);
+void trace_event_wakeup_probes(bool on);
 
 /* tracing_thresh in ns (trace_functions_graph.c owns the file). */
 uint64_t tracing_thresh_ns(void);

@@ -26,7 +26,7 @@ bool latency_report(uint64_t delta_ns)
 }
 
 void latency_update_max(uint64_t delta_ns, uint64_t start_ts, struct thread *task,
-                        unsigned long critical_start, unsigned long critical_end)
+                        unsigned long critical_start, unsigned long critical_end, bool all_cpus)
 {
     struct latency_max *m = &latency_max_data;
     latency_max_ns = delta_ns;
@@ -42,6 +42,12 @@ void latency_update_max(uint64_t delta_ns, uint64_t start_ts, struct thread *tas
     m->rt_priority = task ? task->rt_priority : 0;
     m->critical_start = critical_start;
     m->critical_end = critical_end;
+    if (all_cpus) {
+        /* This CPU at once, the others from a cross-CPU call (trace_snapshot.c). */
+        if (tracing_snapshot(&trace_global) != 0)
+            __atomic_fetch_add(&latency_swaps_missed, 1, __ATOMIC_RELAXED);
+        return;
+    }
     struct ring_buffer *spare = READ_ONCE(trace_global.snapshot);
     /* A control operation on the snapshot (resize, clock, clear) keeps swaps out. */
     if (!spare || READ_ONCE(trace_global.snapshot_hold) ||
@@ -72,9 +78,20 @@ static bool same_function(unsigned long ret, unsigned long ip)
     return sym_lookup(ret - 1, &a, &size) && sym_lookup(ip, &b, &size) && a == b;
 }
 
+static bool is_probe_frame(unsigned long ret)
+{
+    uintptr_t start;
+    size_t size;
+    const char *name = sym_lookup(ret - 1, &start, &size);
+    return name &&
+           (strncmp(name, "wakeup_probe_", 13) == 0 ||
+            strncmp(name, "trace_event_emit_", 17) == 0 || strncmp(name, "latency_", 8) == 0);
+}
+
 /*
  * The stack of the code that ended the section: site is an address in the function that
- * turned interrupts or preemption back on; the frames from there up are its callers.
+ * turned interrupts or preemption back on; the frames from there up are its callers. With
+ * site 0, the stack of a probe's caller (the wakeup tracers' probes, from the sched events).
  */
 void latency_trace_stack(unsigned long site, unsigned extra_preempt)
 {
@@ -83,16 +100,25 @@ void latency_trace_stack(unsigned long site, unsigned extra_preempt)
         return;
     uint32_t calls[TRACE_STACK_MAX];
     unsigned nr = 0;
-    calls[nr++] = trace_addr_pack(site);
     struct unwind_state st;
     unwind_start(&st, cpu->current, arch_frame_pointer(), 0, 0);
-    /* Past the tracer's own frames: up to the return into the site's function. */
     bool found = false;
-    for (unsigned i = 0; i < 12 && unwind_next(&st); i++)
-        if (same_function(st.ret, site)) {
-            found = true;
-            break;
-        }
+    if (site) {
+        /* Past the tracer's own frames: up to the return into the site's function. */
+        calls[nr++] = trace_addr_pack(site);
+        for (unsigned i = 0; i < 12 && unwind_next(&st); i++)
+            if (same_function(st.ret, site)) {
+                found = true;
+                break;
+            }
+    } else {
+        /* A probe's caller: past the probe and the event's emitter (either may have been
+         * a tail call, so they are told by name, not counted). */
+        while ((found = unwind_next(&st)) && is_probe_frame(st.ret))
+            ;
+        if (found && nr < TRACE_STACK_MAX)
+            calls[nr++] = trace_addr_pack(st.ret);
+    }
     while (found && nr < TRACE_STACK_MAX && unwind_next(&st))
         calls[nr++] = trace_addr_pack(st.ret);
     struct rb_reservation res;
@@ -246,7 +272,8 @@ void trace_latency_header(struct trace_iter *it, struct seqbuf *s)
         return;
     seq_printf(s, "# %s latency trace v1.1.5 on %s\n", t ? t->name : "nop", FENTROS_VERSION);
     seq_puts(s, "# --------------------------------------------------------------------\n");
-    seq_printf(s, "# latency: %llu us, #%lu/%lu, CPU#%u | (M:preempt VP:0, KP:0, SP:0 HP:0 #P:%u)\n",
+    seq_printf(s,
+               "# latency: %llu us, #%lu/%lu, CPU#%u | (M:preempt VP:0, KP:0, SP:0 HP:0 #P:%u)\n",
                (unsigned long long)(m->latency_ns / 1000), entries, total, m->cpu, online_cpus());
     seq_puts(s, "#    -----------------\n");
     seq_printf(s, "#    | task: %.16s-%d (uid:0 nice:0 policy:%d rt_prio:%d)\n", m->comm, m->pid,
@@ -292,7 +319,8 @@ bool trace_format_latency(struct trace_iter *it, struct seqbuf *s)
 {
     const struct rb_record *rec = &it->rec;
     unsigned type = trace_ctx_type(*(const uint32_t *)rec->data);
-    if (type != TRACE_FN && type != TRACE_STACK && type != TRACE_PRINT && type != TRACE_EVENT_FULL)
+    if (type != TRACE_FN && type != TRACE_STACK && type != TRACE_PRINT && type != TRACE_CTXWAKE &&
+        type != TRACE_EVENT_FULL)
         return false;
     if (trace_opt(TRACE_OPT_CONTEXT_INFO)) {
         /* The time to the next entry of any CPU decides the mark. */

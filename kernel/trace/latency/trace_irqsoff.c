@@ -69,8 +69,8 @@ static void start_critical_timing(unsigned long ip, unsigned long parent_ip)
     d->disabled--;
 }
 
-static void check_critical_timing(struct irqsoff_cpu *d, unsigned long hook,
-                                  unsigned long site, unsigned long end)
+static void check_critical_timing(struct irqsoff_cpu *d, unsigned long hook, unsigned long site,
+                                  unsigned long end)
 {
     uint64_t now = trace_clock_read();
     uint64_t delta = now - d->start_ts;
@@ -80,8 +80,8 @@ static void check_critical_timing(struct irqsoff_cpu *d, unsigned long hook,
             latency_trace_function(hook, end, 0);
             latency_trace_stack(site, 0);
             if (d->sequence == max_sequence) {
-                latency_update_max(delta, d->start_ts, this_cpu()->current, d->critical_start,
-                                   end);
+                latency_update_max(delta, d->start_ts, this_cpu()->current, d->critical_start, end,
+                                   false);
                 max_sequence++;
             }
         }
