@@ -46,7 +46,7 @@ bool latency_report(uint64_t delta_ns);
  * Makes the section that ran on this CPU the maximum: the latency becomes
  * tracing_max_latency, task's details and the section's bounds go to the header, and this
  * CPU's live events (every CPU's, all_cpus: Linux's update_max_tr rather than
- * update_max_tr_single) go into the max buffer. Any context but NMI, interrupts off. A swap
+ * update_max_tr_single) go into the max buffer. Any context but NMI. A swap
  * that cannot be made now (the call interrupted a writer of this CPU's buffer, a reader
  * holds the pages, a resize is under way) leaves the events where they are and counts
  * in latency_swaps_missed; the latency is recorded all the same, as Linux's is.

@@ -48,11 +48,13 @@ void latency_update_max(uint64_t delta_ns, uint64_t start_ts, struct thread *tas
             __atomic_fetch_add(&latency_swaps_missed, 1, __ATOMIC_RELAXED);
         return;
     }
+    unsigned long flags = arch_irq_save();
     struct ring_buffer *spare = READ_ONCE(trace_global.snapshot);
     /* A control operation on the snapshot (resize, clock, clear) keeps swaps out. */
     if (!spare || READ_ONCE(trace_global.snapshot_hold) ||
         rb_swap_this_cpu(trace_global.buffer, spare) != 0)
         __atomic_fetch_add(&latency_swaps_missed, 1, __ATOMIC_RELAXED);
+    arch_irq_restore(flags);
 }
 
 void latency_trace_function(unsigned long ip, unsigned long parent_ip, unsigned extra_preempt)

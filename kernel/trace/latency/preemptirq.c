@@ -8,8 +8,9 @@
  * hook halfway); nothing while this CPU is already inside a hook (the tracer takes locks,
  * whose own hooks would come back here); a redundant off (interrupts already noted off)
  * or an on without its off is dropped, as Linux's per-CPU tracing_irq_cpu drops them. A
- * preemption hook runs with interrupts off, so no interrupt's hooks nest inside it;
- * preemption changes inside an interrupt handler are not transitions (Linux counts the
+ * preemption hook may run with interrupts on (its events must show them on): an
+ * interrupt that comes meanwhile finds the hook busy and leaves its own section out.
+ * Preemption changes inside an interrupt handler are not transitions (Linux counts the
  * handler itself in preempt_count, so its preempt_disable never goes from 0).
  */
 #include <arch/cpu.h>
@@ -84,7 +85,6 @@ static void preempt_hook(bool on, unsigned long ip, unsigned long parent_ip)
     if (cpu->nmi_depth || cpu->irq_depth)
         return;
     bool irqs_were_off = !arch_irqs_enabled();
-    unsigned long flags = arch_irq_save();
     unsigned c = cpu->cpu;
     if (!hook_busy[c]) {
         hook_busy[c] = 1;
@@ -99,7 +99,6 @@ static void preempt_hook(bool on, unsigned long ip, unsigned long parent_ip)
         }
         hook_busy[c] = 0;
     }
-    arch_irq_restore(flags);
 }
 
 void trace_preempt_off_caller(unsigned long ip, unsigned long parent_ip)
