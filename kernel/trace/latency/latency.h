@@ -72,6 +72,10 @@ void latency_tracer_stop(void);
 /* options/function-trace changed while a latency tracer runs. */
 void latency_function_trace_changed(bool on);
 
+/* Linux's trace_find_mark: the gap to the next entry (ns) as one character ('+' over
+ * 10 us, '!' over 100 us, '#' over 1 ms, '*' over 10 ms, '@' over 100 ms, '$' over 1 s). */
+char latency_mark(uint64_t ns);
+
 /* The tracers' print_header: Linux's latency header over the max buffer. */
 void latency_print_header(struct trace_iter *it, struct seqbuf *s);
 

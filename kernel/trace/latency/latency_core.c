@@ -303,8 +303,7 @@ void trace_latency_header(struct trace_iter *it, struct seqbuf *s)
 
 void latency_print_header(struct trace_iter *it, struct seqbuf *s) { trace_latency_header(it, s); }
 
-/* Linux's trace_find_mark: how far the next entry is, as one character. */
-static char latency_mark(uint64_t ns)
+char latency_mark(uint64_t ns)
 {
     static const struct {
         uint64_t ns;
