@@ -89,8 +89,7 @@ static bool latency_test_section(void (*section)(uint64_t), uint64_t ns)
     return false;
 }
 
-static void latency_test_tracer(struct selftest_ctx *t, const char *name,
-                                void (*section)(uint64_t))
+static void latency_test_tracer(struct selftest_ctx *t, const char *name, void (*section)(uint64_t))
 {
     bool function_trace = trace_opt(TRACE_OPT_FUNCTION_TRACE);
     trace_set_option(TRACE_OPT_FUNCTION_TRACE, false);
