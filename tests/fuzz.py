@@ -58,10 +58,12 @@ WORDS = ["work_*", "kfree", "*", "!kfree", "*lock*", "k?alloc", "ftrace_test_tar
          "ftrace_test_target:nosuchcmd", ":mod:foo", "!", "!!", "!*", "a:b:c:d",
          "ftrace_test_target:snapshot", "work_*:snapshot:3", "!ftrace_test_target:snapshot",
          "ftrace_test_target_hot:snapshot:", "!work_*:snapshot:0", "x:snapshot:y"]
-TRACERS = ["function", "function_graph", "nop", "blk", "functio", "function_graph "]
+TRACERS = ["function", "function_graph", "nop", "blk", "functio", "function_graph ", "irqsoff",
+           "preemptoff", "preemptirqsoff", "wakeup", "wakeup_rt", "wakeup_dl", "irqsof"]
 EVENTS = ["sched:*", "*:*", "sched_switch", "!sched:sched_switch", "irq:", ":", "*",
           "nosuch:event", "irq_vectors:local_timer_entry", "sched:sched_w*", "!*:*",
-          "sched", "ftrace:function"]
+          "sched", "ftrace:function", "preemptirq:*", "preemptirq:irq_disable",
+          "!preemptirq:preempt_enable"]
 FILTERS = ["prev_pid == 1", "next_comm ~ \"work*\"", "(((", "prev_pid == abc", "0", "1",
            "cpu & 1", "common_pid != 0 && prev_pid < 5 || !(next_pid >= 3)", "==", "&&",
            "prev_comm == \"sh", "next_pid == 99999999999999999999", "!", "()",
@@ -70,7 +72,8 @@ MASKS = ["1", "3", "f", "ffffffff", "0", "zz", "1,1", "ffffffffffffffffffff", "-
 PIDS = ["1", "0", "1 2 3", "-1", "99999999", "abc", "1,2", "2 2 2 2"]
 CLOCKS = ["local", "global", "counter", "uptime", "x86-tsc", "nosuch", "[local]"]
 OPTIONS = ["print-parent", "noprint-parent", "sym-offset", "nosym-offset", "func_stack_trace",
-           "nofunc_stack_trace", "overwrite", "nooverwrite", "nosuch", "no", "funcgraph-proc"]
+           "nofunc_stack_trace", "overwrite", "nooverwrite", "nosuch", "no", "funcgraph-proc",
+           "latency-format", "nolatency-format", "function-trace", "nofunction-trace"]
 
 # tracefs files and the vocabularies written to them.
 FILES = {
@@ -91,14 +94,18 @@ FILES = {
     "options/funcgraph-irqs": NUMBERS, "options/event-fork": NUMBERS,
     "options/function-fork": NUMBERS, "/proc/sys/kernel/stack_tracer_enabled": NUMBERS,
     "available_tracers": TRACERS, "events/header_page": NUMBERS, "README": WORDS,
-    "snapshot": NUMBERS, "per_cpu/cpu0/snapshot": NUMBERS,
+    "snapshot": NUMBERS, "per_cpu/cpu0/snapshot": NUMBERS, "tracing_max_latency": NUMBERS,
+    "options/latency-format": NUMBERS, "options/function-trace": NUMBERS,
+    "events/preemptirq/enable": NUMBERS, "events/preemptirq/irq_disable/enable": NUMBERS,
+    "events/preemptirq/preempt_enable/filter": FILTERS,
 }
 READ_ONLY_SAFE = ["available_filter_functions", "enabled_functions", "trace",
                   "per_cpu/cpu0/stats", "trace_stat/function0", "stack_trace", "error_log",
                   "saved_cmdlines", "saved_tgids", "printk_formats", "events/header_event",
                   "dyn_ftrace_total_info", "/proc/kallsyms", "/proc/meminfo", "nosuchfile",
                   "events/sched/sched_switch/format", "options", "/", "events", "snapshot",
-                  "per_cpu/cpu0/snapshot"]
+                  "per_cpu/cpu0/snapshot", "tracing_max_latency",
+                  "events/preemptirq/irq_disable/format"]
 
 
 class Generator:
@@ -142,6 +149,15 @@ class Generator:
             return f"work {self.rng.choice(('0.01', '0', '-1', 'x', '0.02 2', '0.01 0'))}"
         if cmd == "sleep":
             return f"sleep {self.rng.choice(('0', '0.01', '-1', 'x', '1e9', ''))}"
+        if cmd == "preemptirq_delay":
+            mode = self.rng.choice(("irq", "preempt", "alternate", "wakeup", "x", ""))
+            usecs = self.rng.choice(("1", "100", "5000", "0", "-1", "x", "1000001", ""))
+            cpu = self.rng.choice(("0", "1", "99", "x", ""))
+            opts = [("-t", mode), ("-d", usecs), ("-b", self.rng.choice(("1", "3", "11"))),
+                    ("-c", cpu)]
+            self.rng.shuffle(opts)
+            return "preemptirq_delay " + " ".join(
+                f"{o} {v}" for o, v in opts[:self.rng.randrange(5)])
         if cmd == "chrt":
             opts = self.rng.choice(("", "-f ", "-r ", "-o ", "-m ", "-x ", "-f -r ", "--fifo "))
             prio = self.value(NUMBERS) + " " if self.rng.random() < 0.7 else ""
