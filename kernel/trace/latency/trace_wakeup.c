@@ -89,8 +89,9 @@ void wakeup_probe_wakeup(struct thread *t)
     if (cpu->nmi_depth || !waker)
         return;
     int prio = thread_trace_prio(t);
-    if ((wakeup_rt_only && !thread_is_rt(t)) || prio >= thread_trace_prio(waker) ||
-        (wakeup_prio >= 0 && prio >= wakeup_prio))
+    /* A thread woken before it switched away keeps running: there is no wait to time. */
+    if (t->state == THREAD_RUNNING || (wakeup_rt_only && !thread_is_rt(t)) ||
+        prio >= thread_trace_prio(waker) || (wakeup_prio >= 0 && prio >= wakeup_prio))
         return;
     unsigned long flags = arch_irq_save();
     if (++wakeup_disabled[cpu->cpu] == 1) {
