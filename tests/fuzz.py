@@ -59,7 +59,7 @@ WORDS = ["work_*", "kfree", "*", "!kfree", "*lock*", "k?alloc", "ftrace_test_tar
          "ftrace_test_target:snapshot", "work_*:snapshot:3", "!ftrace_test_target:snapshot",
          "ftrace_test_target_hot:snapshot:", "!work_*:snapshot:0", "x:snapshot:y"]
 TRACERS = ["function", "function_graph", "nop", "blk", "functio", "function_graph ", "irqsoff",
-           "preemptoff", "preemptirqsoff", "wakeup", "wakeup_rt", "wakeup_dl", "irqsof"]
+           "preemptoff", "preemptirqsoff", "wakeup", "wakeup_rt", "wakeup_dl", "irqsof", "hwlat"]
 EVENTS = ["sched:*", "*:*", "sched_switch", "!sched:sched_switch", "irq:", ":", "*",
           "nosuch:event", "irq_vectors:local_timer_entry", "sched:sched_w*", "!*:*",
           "sched", "ftrace:function", "preemptirq:*", "preemptirq:irq_disable",
@@ -97,7 +97,8 @@ FILES = {
     "snapshot": NUMBERS, "per_cpu/cpu0/snapshot": NUMBERS, "tracing_max_latency": NUMBERS,
     "options/latency-format": NUMBERS, "options/function-trace": NUMBERS,
     "events/preemptirq/enable": NUMBERS, "events/preemptirq/irq_disable/enable": NUMBERS,
-    "events/preemptirq/preempt_enable/filter": FILTERS,
+    "events/preemptirq/preempt_enable/filter": FILTERS, "hwlat_detector/width": NUMBERS,
+    "hwlat_detector/window": NUMBERS,
 }
 READ_ONLY_SAFE = ["available_filter_functions", "enabled_functions", "trace",
                   "per_cpu/cpu0/stats", "trace_stat/function0", "stack_trace", "error_log",

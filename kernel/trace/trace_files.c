@@ -141,13 +141,16 @@ static int reader_open(struct pfs_file *f, bool consume)
     r->header_done = consume; /* trace_pipe has no header */
     struct ring_buffer *rb = trace_global.buffer;
     if (max_tr) {
+        latency_readers_add(1);
         rb = trace_snapshot_get(&trace_global);
         r->max_tr = true;
     }
     r->iter = rb ? trace_iter_open_buffer(rb, consume, cpu) : NULL;
     if (!r->iter) {
-        if (max_tr)
+        if (max_tr) {
             trace_snapshot_put(&trace_global);
+            latency_readers_add(-1);
+        }
         kfree(r);
         return -ENOMEM;
     }
@@ -167,6 +170,8 @@ static int reader_release(struct pfs_file *f)
         trace_iter_close(r->iter);
         if (r->snapshot || r->max_tr)
             trace_snapshot_put(&trace_global);
+        if (r->max_tr)
+            latency_readers_add(-1);
         seqbuf_free(&r->pending);
         kfree(r);
     }

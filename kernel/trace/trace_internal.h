@@ -193,6 +193,7 @@ enum trace_type {
     TRACE_GRAPH_ENT = 4,
     TRACE_GRAPH_RET = 5,
     TRACE_CTXWAKE = 6, /* the wakeup tracers' wakeup and switch lines (Linux's wakeup, context) */
+    TRACE_HWLAT = 7,   /* a hwlat sample over the threshold */
 };
 
 #define TRACE_CTX_PID_BITS 20
@@ -284,6 +285,17 @@ struct trace_ctxwake_event {
     uint8_t next_cpu;
     uint8_t wakeup; /* 1: a wakeup ("  +"), 0: a switch ("==>") */
     uint16_t reserved;
+};
+
+/* Linux's hwlat_entry: the sample's number, its gaps (us), when it began, reads over. */
+struct trace_hwlat_event {
+    uint32_t ctx;
+    uint32_t seqnum;
+    uint32_t inner_us;
+    uint32_t outer_us;
+    uint32_t count;
+    uint32_t ts_lo; /* clock_ns at the sample's start */
+    uint32_t ts_hi;
 };
 
 /* A graph return recorded while options/funcgraph-retval is on: the value too. */
@@ -671,6 +683,8 @@ uint64_t tracing_thresh_ns(void);
  * (kernel/trace/latency/latency_core.c).
  */
 void trace_latency_header(struct trace_iter *it, struct seqbuf *s);
+/* A reader of a latency tracer's `trace` opens (1) or closes (-1): no maximum meanwhile. */
+void latency_readers_add(int delta);
 /* Where the latest maximum's section began: `trace` skips the max buffer's older events. */
 uint64_t latency_max_time_start(void);
 bool trace_format_latency(struct trace_iter *it, struct seqbuf *s);

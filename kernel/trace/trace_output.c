@@ -178,9 +178,20 @@ static void print_ctxwake(struct seqbuf *s, const struct trace_ctxwake_event *ev
                ev->next_prio, ev->next_state, trace_comm_of(ev->next_pid, comm, sizeof(comm)));
 }
 
+static void print_hwlat(struct seqbuf *s, const struct trace_hwlat_event *ev)
+{
+    uint64_t ts = (uint64_t)ev->ts_hi << 32 | ev->ts_lo;
+    seq_printf(s, "#%-5u inner/outer(us): %4u/%-5u ts:%llu.%09llu count:%u\n", ev->seqnum,
+               ev->inner_us, ev->outer_us, (unsigned long long)(ts / 1000000000ULL),
+               (unsigned long long)(ts % 1000000000ULL), ev->count);
+}
+
 bool trace_format_body(struct seqbuf *s, const struct rb_record *rec)
 {
     switch (trace_ctx_type(*(const uint32_t *)rec->data)) {
+    case TRACE_HWLAT:
+        print_hwlat(s, (const void *)rec->data);
+        return true;
     case TRACE_CTXWAKE:
         print_ctxwake(s, (const void *)rec->data);
         return true;
@@ -208,6 +219,7 @@ bool trace_format_default(struct trace_iter *it, struct seqbuf *s)
     case TRACE_STACK:
     case TRACE_PRINT:
     case TRACE_CTXWAKE:
+    case TRACE_HWLAT:
     case TRACE_EVENT_FULL:
         trace_print_context(s, rec);
         return trace_format_body(s, rec);

@@ -352,6 +352,8 @@ def reset_tracing(sh):
           "echo 0 > snapshot",
           "echo 0 > tracing_thresh",
           "echo 0 > tracing_max_latency",
+          "echo 1000000 > hwlat_detector/window",
+          "echo 500000 > hwlat_detector/width",
           "echo local > trace_clock",
           f"echo {DEFAULT_BUFFER_KB} > buffer_size_kb",
           *[f"echo {value} > options/{name}" for name, value in DEFAULT_OPTIONS.items()],

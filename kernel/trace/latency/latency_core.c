@@ -17,8 +17,20 @@ volatile uint64_t latency_max_ns;
 struct latency_max latency_max_data;
 unsigned long latency_swaps_missed;
 
+/* Open readers of a latency tracer's `trace`: while any reads, no maximum is recorded. */
+static volatile int latency_readers;
+
+void latency_readers_add(int delta)
+{
+    __atomic_add_fetch(&latency_readers, delta, __ATOMIC_SEQ_CST);
+}
+
 bool latency_report(uint64_t delta_ns)
 {
+    /* As Linux stops tracing while `trace` is open: the reader's own sections and any
+     * other would replace the maximum it is reading, half swapped. */
+    if (READ_ONCE(latency_readers))
+        return false;
     uint64_t thresh = tracing_thresh_ns();
     if (thresh)
         return delta_ns >= thresh;
@@ -321,7 +333,7 @@ bool trace_format_latency(struct trace_iter *it, struct seqbuf *s)
     const struct rb_record *rec = &it->rec;
     unsigned type = trace_ctx_type(*(const uint32_t *)rec->data);
     if (type != TRACE_FN && type != TRACE_STACK && type != TRACE_PRINT && type != TRACE_CTXWAKE &&
-        type != TRACE_EVENT_FULL)
+        type != TRACE_HWLAT && type != TRACE_EVENT_FULL)
         return false;
     if (trace_opt(TRACE_OPT_CONTEXT_INFO)) {
         /* The time to the next entry of any CPU decides the mark. */

@@ -99,7 +99,7 @@ $ echo > set_event; echo irq > set_event; cat set_event
 irq:irq_handler_exit
 irq:irq_handler_entry
 $ echo '*:*' > set_event; cat set_event | wc -l; cat events/enable
-18
+22
 1
 $ echo > set_event; cat set_event; cat events/enable
 0
