@@ -225,6 +225,16 @@ void trace_hardirqs_on_caller(unsigned long ip, unsigned long parent_ip);
 void trace_preempt_off_caller(unsigned long ip, unsigned long parent_ip);
 void trace_preempt_on_caller(unsigned long ip, unsigned long parent_ip);
 
+/*
+ * The wakeup tracers' hooks in the scheduler: a wakeup (after sched_wakeup or
+ * sched_wakeup_new) and a switch (after sched_switch), called while trace_sched_hooks_on
+ * (wakeup or wakeup_rt runs); the scheduler tests the byte inline.
+ */
+struct thread;
+extern volatile uint8_t trace_sched_hooks_on;
+void trace_sched_wakeup_latency(struct thread *t);
+void trace_sched_switch_latency(struct thread *prev, struct thread *next);
+
 /* The address of the code where it is used, and the return address of its function. */
 #define FTRACE_THIS_IP                                                                             \
     ({                                                                                             \

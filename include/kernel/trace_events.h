@@ -26,8 +26,6 @@ struct thread;
 /* sched_switch only, while any event is on, or a tracer: keep saved_cmdlines, as Linux does. */
 #define TRACE_EVENT_ON_CMDLINE 0x4
 #define TRACE_EVENT_ON_CMDLINE_TRACER 0x8
-/* sched_wakeup, sched_wakeup_new and sched_switch: the wakeup tracers' probes. */
-#define TRACE_EVENT_ON_LATENCY 0x10
 
 /*
  * The events: one definition each, in include/kernel/events/, read here for their

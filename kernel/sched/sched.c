@@ -207,8 +207,11 @@ void schedule(void)
             prev->resume_slice = true;
         }
     }
-    if (next != prev)
+    if (next != prev) {
         trace_sched_switch(prev, next);
+        if (unlikely(trace_sched_hooks_on))
+            trace_sched_switch_latency(prev, next);
+    }
     next->state = THREAD_RUNNING;
     if (!next->resume_slice)
         next->slice_ticks = 0;
@@ -279,6 +282,8 @@ static bool wake_locked(struct run_queue *rq, struct thread *t)
     rq_enqueue(rq, t, preempt && !thread_is_rt(t));
     rq->wakeup_preempts |= preempt;
     trace_sched_wakeup(t);
+    if (unlikely(trace_sched_hooks_on))
+        trace_sched_wakeup_latency(t);
     return preempt;
 }
 
@@ -488,6 +493,8 @@ void sched_enqueue_new(struct thread *t)
     t->state = THREAD_READY;
     rq_enqueue(rq, t, false);
     trace_sched_wakeup_new(t);
+    if (unlikely(trace_sched_hooks_on))
+        trace_sched_wakeup_latency(t);
     spin_unlock_irqrestore(&rq->lock, flags);
     if (t->cpu != this_cpu_id() && was_idle)
         sched_kick_cpu(t->cpu);

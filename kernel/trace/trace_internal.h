@@ -664,15 +664,6 @@ void trace_dump_on_oops_init(void);
 /* set_graph_function / set_graph_notrace as text: comma- or blank-separated globs. */
 int fgraph_set_filter_text(bool is_notrace, const char *globs);
 
-/*
- * The wakeup tracers' probes (kernel/trace/latency/trace_wakeup.c) on the sched events'
- * emitters, which call them while trace_event_wakeup_probes has put TRACE_EVENT_ON_LATENCY
- * in the bytes of sched_wakeup, sched_wakeup_new and sched_switch.
- */
-void wakeup_probe_wakeup(struct thread *t);
-void wakeup_probe_switch(struct thread *prev, struct thread *next);
-void trace_event_wakeup_probes(bool on);
-
 /* tracing_thresh in ns (trace_functions_graph.c owns the file). */
 uint64_t tracing_thresh_ns(void);
 

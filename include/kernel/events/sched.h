@@ -54,9 +54,8 @@ DECLARE_EVENT_CLASS(sched_wakeup_template,
                               __entry->comm, __entry->pid, __entry->prio, __entry->target_cpu))
 
 DEFINE_EVENT(sched_wakeup_template, sched_waking, TP_PROTO(struct thread *t), TP_ARGS(t))
-/* Wrapped: the emitters call the wakeup tracers' probe too (sched_events.c). */
-DEFINE_EVENT_WRAPPED(sched_wakeup_template, sched_wakeup, TP_PROTO(struct thread *t), TP_ARGS(t))
-DEFINE_EVENT_WRAPPED(sched_wakeup_template, sched_wakeup_new, TP_PROTO(struct thread *t), TP_ARGS(t))
+DEFINE_EVENT(sched_wakeup_template, sched_wakeup, TP_PROTO(struct thread *t), TP_ARGS(t))
+DEFINE_EVENT(sched_wakeup_template, sched_wakeup_new, TP_PROTO(struct thread *t), TP_ARGS(t))
 
 /* Wrapped: the emitter keeps saved_cmdlines fresh too (sched_events.c). */
 TRACE_EVENT_WRAPPED(sched_switch,

@@ -76,13 +76,6 @@ static void enable_locked(const struct trace_event_call *call, bool on)
     set_bit_in(&trace_event_on_sched_switch, TRACE_EVENT_ON_CMDLINE, any_event_enabled());
 }
 
-void trace_event_wakeup_probes(bool on)
-{
-    set_bit_in(&trace_event_on_sched_wakeup, TRACE_EVENT_ON_LATENCY, on);
-    set_bit_in(&trace_event_on_sched_wakeup_new, TRACE_EVENT_ON_LATENCY, on);
-    set_bit_in(&trace_event_on_sched_switch, TRACE_EVENT_ON_LATENCY, on);
-}
-
 void trace_event_save_cmdlines_for_tracer(bool on)
 {
     set_bit_in(&trace_event_on_sched_switch, TRACE_EVENT_ON_CMDLINE_TRACER, on);

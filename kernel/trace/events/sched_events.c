@@ -76,26 +76,6 @@ void trace_event_emit_sched_switch(struct thread *prev, struct thread *next)
     }
     if (on & TRACE_EVENT_ON_RECORD)
         trace_event_write_sched_switch(prev, next);
-    if (on & TRACE_EVENT_ON_LATENCY)
-        wakeup_probe_switch(prev, next);
-}
-
-void trace_event_emit_sched_wakeup(struct thread *t)
-{
-    uint8_t on = trace_event_on_sched_wakeup;
-    if (on & TRACE_EVENT_ON_RECORD)
-        trace_event_write_sched_wakeup(t);
-    if (on & TRACE_EVENT_ON_LATENCY)
-        wakeup_probe_wakeup(t);
-}
-
-void trace_event_emit_sched_wakeup_new(struct thread *t)
-{
-    uint8_t on = trace_event_on_sched_wakeup_new;
-    if (on & TRACE_EVENT_ON_RECORD)
-        trace_event_write_sched_wakeup_new(t);
-    if (on & TRACE_EVENT_ON_LATENCY)
-        wakeup_probe_wakeup(t);
 }
 
 void trace_event_emit_sched_process_fork(struct thread *parent, struct thread *child)

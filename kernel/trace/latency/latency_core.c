@@ -97,15 +97,13 @@ static bool is_probe_frame(unsigned long ret)
     uintptr_t start;
     size_t size;
     const char *name = sym_lookup(ret - 1, &start, &size);
-    return name &&
-           (strncmp(name, "wakeup_probe_", 13) == 0 ||
-            strncmp(name, "trace_event_emit_", 17) == 0 || strncmp(name, "latency_", 8) == 0);
+    return name && (strncmp(name, "trace_sched_", 12) == 0 || strncmp(name, "latency_", 8) == 0);
 }
 
 /*
  * The stack of the code that ended the section: site is an address in the function that
  * turned interrupts or preemption back on; the frames from there up are its callers. With
- * site 0, the stack of a probe's caller (the wakeup tracers' probes, from the sched events).
+ * site 0, the stack of a hook's caller (the wakeup tracers' hooks, from the scheduler).
  */
 void latency_trace_stack(unsigned long site, unsigned extra_preempt)
 {
@@ -126,8 +124,8 @@ void latency_trace_stack(unsigned long site, unsigned extra_preempt)
                 break;
             }
     } else {
-        /* A probe's caller: past the probe and the event's emitter (either may have been
-         * a tail call, so they are told by name, not counted). */
+        /* A hook's caller: past the hook and this file's frames (a call may have been a
+         * tail call, so they are told by name, not counted). */
         while ((found = unwind_next(&st)) && is_probe_frame(st.ret))
             ;
         if (found && nr < TRACE_STACK_MAX)

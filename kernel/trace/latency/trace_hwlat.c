@@ -180,6 +180,5 @@ static ssize_t store_hwlat_window(void *data, const char *buf, size_t len)
 
 TRACEFS_FILE(hwlat_width, .path = "hwlat_detector/width", .mode = 0640, .show = show_hwlat_value,
              .store = store_hwlat_width, .data = (void *)&hwlat_width_us);
-TRACEFS_FILE(hwlat_window, .path = "hwlat_detector/window", .mode = 0640,
-             .show = show_hwlat_value, .store = store_hwlat_window,
-             .data = (void *)&hwlat_window_us);
+TRACEFS_FILE(hwlat_window, .path = "hwlat_detector/window", .mode = 0640, .show = show_hwlat_value,
+             .store = store_hwlat_window, .data = (void *)&hwlat_window_us);

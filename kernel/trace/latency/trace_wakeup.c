@@ -4,8 +4,8 @@
  * than the waker and than the thread followed so far (wakeup_rt: and is real time); a new
  * one replaces the old. When the followed thread is switched to, the time since its wakeup
  * is the latency; a new maximum (or, with tracing_thresh, one over it) moves every CPU's
- * events into the max buffer. The probes sit in the sched events' emitters
- * (events/sched_events.c), which the tracer switches on with a bit of their bytes, so the
+ * events into the max buffer. The scheduler calls the two hooks (<kernel/ftrace.h>) after
+ * its sched_wakeup and sched_switch tracepoints while trace_sched_hooks_on is set; the
  * events themselves stay as the user set them.
  *
  * Priorities are Linux's (prio: 0..98 real time, 120 normal; lower is stronger), so, as on
@@ -17,6 +17,8 @@
 #include <kernel/thread.h>
 
 #include "latency.h"
+
+volatile uint8_t trace_sched_hooks_on;
 
 static volatile bool wakeup_enabled;
 static bool wakeup_rt_only;
@@ -80,7 +82,7 @@ static void wakeup_trace_ctxwake(const struct thread *prev, const struct thread 
     rb_commit(trace_global.buffer, &res);
 }
 
-void wakeup_probe_wakeup(struct thread *t)
+void trace_sched_wakeup_latency(struct thread *t)
 {
     if (!READ_ONCE(wakeup_enabled) || !rb_record_is_on(trace_global.buffer))
         return;
@@ -112,7 +114,7 @@ void wakeup_probe_wakeup(struct thread *t)
     arch_irq_restore(flags);
 }
 
-void wakeup_probe_switch(struct thread *prev, struct thread *next)
+void trace_sched_switch_latency(struct thread *prev, struct thread *next)
 {
     if (!READ_ONCE(wakeup_enabled) || next != READ_ONCE(wakeup_task))
         return;
@@ -157,14 +159,14 @@ static int wakeup_start(bool rt_only)
     wakeup_lock_release();
     arch_irq_restore(flags);
     WRITE_ONCE(wakeup_enabled, true);
-    trace_event_wakeup_probes(true);
+    WRITE_ONCE(trace_sched_hooks_on, 1);
     return 0;
 }
 
 static void wakeup_reset(void)
 {
     WRITE_ONCE(wakeup_enabled, false);
-    trace_event_wakeup_probes(false);
+    WRITE_ONCE(trace_sched_hooks_on, 0);
     unsigned long flags = arch_irq_save();
     wakeup_lock_acquire();
     wakeup_reset_locked();
