@@ -11,6 +11,7 @@
 #include <kernel/console.h>
 #include <kernel/ftrace.h>
 #include <kernel/init.h>
+#include <kernel/irqflags.h>
 #include <kernel/mm.h>
 #include <kernel/panic.h>
 #include <kernel/percpu.h>
@@ -86,7 +87,7 @@ void kernel_main(uint32_t magic, uint64_t mbi_phys)
     arch_clock_calibrate();
     arch_interrupts_init();
     pfs_init();
-    arch_irq_enable();
+    local_irq_enable();
 
     /* The rest runs on a stack with a guard page, never to come back here. */
     void *stack = vmalloc_stack(SHELL_STACK_PAGES);

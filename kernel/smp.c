@@ -7,6 +7,7 @@
 #include <arch/cpu.h>
 #include <arch/irq.h>
 #include <arch/setup.h>
+#include <kernel/irqflags.h>
 #include <kernel/list.h>
 #include <kernel/mm.h>
 #include <kernel/panic.h>
@@ -111,7 +112,9 @@ void smp_call_function(cpumask_t mask, void (*fn)(void *arg), void *arg, bool wa
     /* Waiting with interrupts off could deadlock against a CPU calling us the same way. */
     ASSERT(!wait || arch_irqs_enabled() || mask == (1u << me));
 
-    this_cpu()->preempt_count++;
+    struct percpu *self = this_cpu();
+    self->preempt_count++;
+    PREEMPT_OFF_HOOK(self->preempt_count);
     for (unsigned cpu = 0; cpu < MAX_CPUS; cpu++) {
         if (!(mask & (1u << cpu)) || cpu == me)
             continue;
@@ -129,9 +132,9 @@ void smp_call_function(cpumask_t mask, void (*fn)(void *arg), void *arg, bool wa
         arch_send_ipi(cpu_data(cpu)->hw_id, ARCH_IPI_CALL_FUNCTION);
     }
     if (mask & (1u << me)) {
-        unsigned long flags = arch_irq_save();
+        unsigned long flags = local_irq_save();
         fn(arg);
-        arch_irq_restore(flags);
+        local_irq_restore(flags);
     }
     if (wait) {
         for (unsigned cpu = 0; cpu < MAX_CPUS; cpu++) {
@@ -141,7 +144,8 @@ void smp_call_function(cpumask_t mask, void (*fn)(void *arg), void *arg, bool wa
                 arch_cpu_relax();
         }
     }
-    this_cpu()->preempt_count--;
+    PREEMPT_ON_HOOK(self->preempt_count);
+    self->preempt_count--;
 }
 
 bool smp_call_async(unsigned cpu, struct smp_call *c)

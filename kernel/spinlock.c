@@ -3,6 +3,7 @@
  * take locks, and tracing lock functions would recurse into them.
  */
 #include <arch/cpu.h>
+#include <kernel/irqflags.h>
 #include <kernel/panic.h>
 #include <kernel/percpu.h>
 #include <kernel/spinlock.h>
@@ -24,7 +25,9 @@ void spin_lock(struct spinlock *l)
     if (unlikely(l->holder == me) && !panic_in_progress)
         panic("spinlock %s: recursive acquire on CPU %d", l->name, me - 1);
     /* A thread preempted while holding a lock would leave its CPU spinning on itself. */
-    this_cpu()->preempt_count++;
+    struct percpu *cpu = this_cpu();
+    cpu->preempt_count++;
+    PREEMPT_OFF_HOOK(cpu->preempt_count);
     uint16_t ticket = __atomic_fetch_add(&l->next, 1, __ATOMIC_RELAXED);
     while (__atomic_load_n(&l->serving, __ATOMIC_ACQUIRE) != ticket)
         arch_cpu_relax();
@@ -33,13 +36,16 @@ void spin_lock(struct spinlock *l)
 
 bool spin_trylock(struct spinlock *l)
 {
-    this_cpu()->preempt_count++;
+    struct percpu *cpu = this_cpu();
+    cpu->preempt_count++;
+    PREEMPT_OFF_HOOK(cpu->preempt_count);
     uint16_t serving = __atomic_load_n(&l->serving, __ATOMIC_RELAXED);
     uint16_t expected = serving;
     /* Take a ticket only if it would be served at once. */
     if (!__atomic_compare_exchange_n(&l->next, &expected, (uint16_t)(serving + 1), false,
                                      __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
-        this_cpu()->preempt_count--;
+        PREEMPT_ON_HOOK(cpu->preempt_count);
+        cpu->preempt_count--;
         return false;
     }
     l->holder = my_holder_id();
@@ -50,6 +56,7 @@ bool spin_trylock(struct spinlock *l)
 static inline void spin_preempt_enable(void)
 {
     struct percpu *cpu = this_cpu();
+    PREEMPT_ON_HOOK(cpu->preempt_count);
     if (--cpu->preempt_count == 0 && cpu->need_resched && cpu->irq_depth == 0 &&
         arch_irqs_enabled())
         schedule();
@@ -68,7 +75,7 @@ void spin_unlock(struct spinlock *l)
 
 unsigned long spin_lock_irqsave(struct spinlock *l)
 {
-    unsigned long flags = arch_irq_save();
+    unsigned long flags = local_irq_save();
     spin_lock(l);
     return flags;
 }
@@ -76,7 +83,7 @@ unsigned long spin_lock_irqsave(struct spinlock *l)
 void spin_unlock_irqrestore(struct spinlock *l, unsigned long flags)
 {
     spin_unlock(l);
-    arch_irq_restore(flags);
+    local_irq_restore(flags);
     struct percpu *cpu = this_cpu();
     if (cpu->need_resched && cpu->preempt_count == 0 && cpu->irq_depth == 0 &&
         arch_irqs_enabled_flags(flags))

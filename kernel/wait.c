@@ -7,6 +7,7 @@
 #include <arch/cpu.h>
 #include <kernel/console.h>
 #include <kernel/errno.h>
+#include <kernel/irqflags.h>
 #include <kernel/percpu.h>
 #include <kernel/thread.h>
 #include <kernel/time.h>
@@ -59,13 +60,13 @@ int wait_event_timeout(struct wait_queue *wq, wait_cond_fn cond, void *arg, uint
     if (!me || me->is_idle) {
         /* No thread to put to sleep: poll, halting between checks. */
         for (;;) {
-            arch_irq_disable();
+            local_irq_disable();
             int r = check_stop(cond, arg, deadline, interruptible);
             if (r <= 0) {
-                arch_irq_enable();
+                local_irq_enable();
                 return r;
             }
-            arch_enable_and_halt();
+            local_irq_enable_and_halt();
         }
     }
     struct waiter w = {.thread = me};

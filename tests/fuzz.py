@@ -62,10 +62,12 @@ WORDS = ["work_*", "kfree", "*", "!kfree", "*lock*", "k?alloc", "ftrace_test_tar
          "!schedule:enable_event:sched:sched_wakeup", "!kfree:disable_event:sched:sched_switch:0",
          "ftrace_test_target:enable_event:sched:nosuch", "*:enable_event:irq:irq_handler_entry:1",
          "work_*:disable_event:sched:sched_wakeup:", "!*:enable_event:irq:irq_handler_entry:0"]
-TRACERS = ["function", "function_graph", "nop", "blk", "functio", "function_graph "]
+TRACERS = ["function", "function_graph", "nop", "blk", "functio", "function_graph ", "irqsoff",
+           "preemptoff", "preemptirqsoff", "wakeup", "wakeup_rt", "wakeup_dl", "irqsof", "hwlat"]
 EVENTS = ["sched:*", "*:*", "sched_switch", "!sched:sched_switch", "irq:", ":", "*",
           "nosuch:event", "irq_vectors:local_timer_entry", "sched:sched_w*", "!*:*",
-          "sched", "ftrace:function"]
+          "sched", "ftrace:function", "preemptirq:*", "preemptirq:irq_disable",
+          "!preemptirq:preempt_enable"]
 FILTERS = ["prev_pid == 1", "next_comm ~ \"work*\"", "(((", "prev_pid == abc", "0", "1",
            "cpu & 1", "common_pid != 0 && prev_pid < 5 || !(next_pid >= 3)", "==", "&&",
            "prev_comm == \"sh", "next_pid == 99999999999999999999", "!", "()",
@@ -106,7 +108,8 @@ PIDS = ["1", "0", "1 2 3", "-1", "99999999", "abc", "1,2", "2 2 2 2"]
 CLOCKS = ["local", "global", "counter", "uptime", "x86-tsc", "nosuch", "[local]"]
 OPTIONS = ["print-parent", "noprint-parent", "sym-offset", "nosym-offset", "func_stack_trace",
            "nofunc_stack_trace", "overwrite", "nooverwrite", "nosuch", "no", "funcgraph-proc",
-           "stacktrace", "nostacktrace"]
+           "stacktrace", "nostacktrace", "latency-format", "nolatency-format", "function-trace",
+           "nofunction-trace"]
 # kprobe lines: entries and SYM+OFFS places anywhere (int3), on and off instruction
 # boundaries, in traced, notrace and blacklisted functions, at raw addresses.
 KPROBE_SYMS = ["kprobe_int3_call", "kprobe_int3_notrace", "kprobe_int3_jcc", "work_compute",
@@ -149,6 +152,11 @@ FILES = {
     "events/fz/k0/enable": NUMBERS, "events/fz/k1/enable": NUMBERS,
     "events/sched/sched_switch/hist": ["", "x"], "synthetic_events": SYNTHETIC,
     "events/sched/sched_waking/trigger": TRIGGERS,
+    "tracing_max_latency": NUMBERS,
+    "options/latency-format": NUMBERS, "options/function-trace": NUMBERS,
+    "events/preemptirq/enable": NUMBERS, "events/preemptirq/irq_disable/enable": NUMBERS,
+    "events/preemptirq/preempt_enable/filter": FILTERS, "hwlat_detector/width": NUMBERS,
+    "hwlat_detector/window": NUMBERS,
 }
 READ_ONLY_SAFE = ["available_filter_functions", "enabled_functions", "trace",
                   "per_cpu/cpu0/stats", "trace_stat/function0", "stack_trace", "error_log",
@@ -158,7 +166,8 @@ READ_ONLY_SAFE = ["available_filter_functions", "enabled_functions", "trace",
                   "events/sched/sched_switch/trigger", "events/sched/sched_switch/enable",
                   "snapshot", "per_cpu/cpu0/snapshot", "kprobe_events", "kprobe_profile",
                   "/sys/kernel/debug/kprobes/list", "events/sched/sched_switch/hist",
-                  "events/irq_vectors/local_timer_entry/hist", "events/sched/sched_wakeup/hist"]
+                  "events/irq_vectors/local_timer_entry/hist", "events/sched/sched_wakeup/hist",
+                  "tracing_max_latency", "events/preemptirq/irq_disable/format"]
 
 
 class Generator:
@@ -202,6 +211,15 @@ class Generator:
             return f"work {self.rng.choice(('0.01', '0', '-1', 'x', '0.02 2', '0.01 0'))}"
         if cmd == "sleep":
             return f"sleep {self.rng.choice(('0', '0.01', '-1', 'x', '1e9', ''))}"
+        if cmd == "preemptirq_delay":
+            mode = self.rng.choice(("irq", "preempt", "alternate", "wakeup", "x", ""))
+            usecs = self.rng.choice(("1", "100", "5000", "0", "-1", "x", "1000001", ""))
+            cpu = self.rng.choice(("0", "1", "99", "x", ""))
+            opts = [("-t", mode), ("-d", usecs), ("-b", self.rng.choice(("1", "3", "11"))),
+                    ("-c", cpu)]
+            self.rng.shuffle(opts)
+            return "preemptirq_delay " + " ".join(
+                f"{o} {v}" for o, v in opts[:self.rng.randrange(5)])
         if cmd == "chrt":
             opts = self.rng.choice(("", "-f ", "-r ", "-o ", "-m ", "-x ", "-f -r ", "--fifo "))
             prio = self.value(NUMBERS) + " " if self.rng.random() < 0.7 else ""

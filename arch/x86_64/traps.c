@@ -7,6 +7,7 @@
 #include <arch/cpu.h>
 #include <arch/irq.h>
 #include <arch/x86.h>
+#include <kernel/ftrace.h>
 #include <kernel/mm.h>
 #include <kernel/panic.h>
 #include <kernel/percpu.h>
@@ -225,7 +226,12 @@ void x86_trap_dispatch(struct pt_regs *regs)
         fatal_exception(regs);
     }
 
-    /* Maskable interrupts never nest into an NMI: this is hardirq context. */
+    /* Maskable interrupts never nest into an NMI: this is hardirq context. An interrupt
+     * of code that had interrupts on is an interrupts-off section of its own (the latency
+     * hooks, <kernel/ftrace.h>), which ends when the interrupted code gets them back. */
+    bool irqs_were_on = arch_regs_irqs_enabled(regs);
+    if (unlikely(trace_irq_hooks_on) && irqs_were_on)
+        trace_hardirqs_off_caller(FTRACE_THIS_IP, arch_regs_ip(regs));
     unsigned context = cpu->context_bit;
     cpu->irq_depth++;
     cpu->context_bit = PERCPU_CONTEXT_HARDIRQ;
@@ -239,6 +245,8 @@ void x86_trap_dispatch(struct pt_regs *regs)
     cpu->context_bit = context;
     cpu->irq_depth--;
     trap_irq_exit(regs);
+    if (unlikely(trace_irq_hooks_on) && irqs_were_on)
+        trace_hardirqs_on_caller(FTRACE_THIS_IP, arch_regs_ip(regs));
 }
 
 const char *arch_vector_label(unsigned vector)

@@ -214,4 +214,41 @@ void ftrace_graph_free_thread(struct thread *t);
 /* Where a hooked return really goes: the unwinder maps return_to_handler back with it. */
 unsigned long ftrace_graph_ret_addr(struct thread *t, unsigned long addr, unsigned long *slot);
 
+/*
+ * The latency hooks (kernel/trace/latency/preemptirq.c): every interrupt-disabling and
+ * preemption-disabling site of the kernel calls them through the inline wrappers of
+ * <kernel/irqflags.h>, spin_lock and preempt_disable, after testing one byte. While no
+ * latency tracer (irqsoff, preemptoff, preemptirqsoff) and no preemptirq event is on,
+ * that byte is 0 and a site costs one load and one predictable not-taken branch. ip is an
+ * address inside the function that turned interrupts or preemption off or on, parent_ip
+ * that function's caller. They may be called from any context: they do nothing in an NMI
+ * and nothing when reached from inside themselves (the tracer's own locks).
+ */
+extern volatile uint8_t trace_irq_hooks_on;
+extern volatile uint8_t trace_preempt_hooks_on;
+void trace_hardirqs_off_caller(unsigned long ip, unsigned long parent_ip);
+void trace_hardirqs_on_caller(unsigned long ip, unsigned long parent_ip);
+/* Preemption: called when the count goes from 0 to 1 (after) and from 1 to 0 (before). */
+void trace_preempt_off_caller(unsigned long ip, unsigned long parent_ip);
+void trace_preempt_on_caller(unsigned long ip, unsigned long parent_ip);
+
+/*
+ * The wakeup tracers' hooks in the scheduler: a wakeup (after sched_wakeup or
+ * sched_wakeup_new) and a switch (after sched_switch), called while trace_sched_hooks_on
+ * (wakeup or wakeup_rt runs); the scheduler tests the byte inline.
+ */
+struct thread;
+extern volatile uint8_t trace_sched_hooks_on;
+void trace_sched_wakeup_latency(struct thread *t);
+void trace_sched_switch_latency(struct thread *prev, struct thread *next);
+
+/* The address of the code where it is used, and the return address of its function. */
+#define FTRACE_THIS_IP                                                                             \
+    ({                                                                                             \
+        __label__ ftrace_here_;                                                                    \
+    ftrace_here_:                                                                                  \
+        (unsigned long)&&ftrace_here_;                                                             \
+    })
+#define FTRACE_CALLER_IP ((unsigned long)__builtin_return_address(0))
+
 #endif

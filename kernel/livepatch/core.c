@@ -7,6 +7,7 @@
 #include <arch/cpu.h>
 #include <kernel/errno.h>
 #include <kernel/ftrace.h>
+#include <kernel/irqflags.h>
 #include <kernel/mm.h>
 #include <kernel/percpu.h>
 #include <kernel/printk.h>
@@ -51,7 +52,7 @@ static notrace void klp_ftrace_handler(unsigned long ip, unsigned long parent_ip
                                        struct ftrace_ops *fops, struct ftrace_regs *fregs)
 {
     struct klp_ops *ops = container_of(fops, struct klp_ops, fops);
-    unsigned long flags = arch_irq_save();
+    unsigned long flags = local_irq_save();
     struct list_node *top = READ_ONCE(ops->func_stack.next);
     if (top == &ops->func_stack)
         goto out;
@@ -68,7 +69,7 @@ static notrace void klp_ftrace_handler(unsigned long ip, unsigned long parent_ip
     }
     ftrace_regs_set_instruction_pointer(fregs, (unsigned long)func->new_func);
 out:
-    arch_irq_restore(flags);
+    local_irq_restore(flags);
 }
 
 void klp_func_below(const struct klp_func *func, unsigned long *start, unsigned long *size)

@@ -17,6 +17,7 @@
 #include <arch/cpu.h>
 #include <arch/unwind.h>
 #include <kernel/errno.h>
+#include <kernel/irqflags.h>
 #include <kernel/livepatch.h>
 #include <kernel/percpu.h>
 #include <kernel/printk.h>
@@ -280,9 +281,9 @@ bool klp_try_complete_transition(void)
         return true;
     klp_update_patch_state_self();
     /* This CPU's threads now; the other CPUs' at their next tick (the worker's rounds). */
-    unsigned long flags = arch_irq_save();
+    unsigned long flags = local_irq_save();
     klp_switch_cpu_threads();
-    arch_irq_restore(flags);
+    local_irq_restore(flags);
     if (klp_pending_threads())
         return false;
     klp_complete_transition();

@@ -25,6 +25,7 @@
 #include <arch/thread.h>
 #include <kernel/errno.h>
 #include <kernel/ftrace.h>
+#include <kernel/irqflags.h>
 #include <kernel/livepatch.h>
 #include <kernel/mm.h>
 #include <kernel/panic.h>
@@ -70,7 +71,9 @@ struct thread *current_thread(void) { return this_cpu()->current; }
 
 void preempt_disable(void)
 {
-    this_cpu()->preempt_count++;
+    struct percpu *cpu = this_cpu();
+    cpu->preempt_count++;
+    PREEMPT_OFF_HOOK(cpu->preempt_count);
     barrier();
 }
 
@@ -78,6 +81,7 @@ void preempt_enable(void)
 {
     barrier();
     struct percpu *cpu = this_cpu();
+    PREEMPT_ON_HOOK(cpu->preempt_count);
     if (--cpu->preempt_count == 0 && cpu->need_resched && arch_irqs_enabled() &&
         cpu->irq_depth == 0)
         schedule();
@@ -171,11 +175,11 @@ void schedule(void)
     struct thread *self = this_cpu()->current;
     if (unlikely(self && self->patch_pending))
         klp_update_patch_state_self();
-    unsigned long flags = arch_irq_save();
+    unsigned long flags = local_irq_save();
     struct percpu *cpu = this_cpu();
     struct run_queue *rq = &run_queues[cpu->cpu];
     if (!sched_ready[cpu->cpu]) {
-        arch_irq_restore(flags);
+        local_irq_restore(flags);
         return;
     }
     if (cpu->preempt_count != 0 && !panic_in_progress)
@@ -203,8 +207,11 @@ void schedule(void)
             prev->resume_slice = true;
         }
     }
-    if (next != prev)
+    if (next != prev) {
         trace_sched_switch(prev, next);
+        if (unlikely(trace_sched_hooks_on))
+            trace_sched_switch_latency(prev, next);
+    }
     next->state = THREAD_RUNNING;
     if (!next->resume_slice)
         next->slice_ticks = 0;
@@ -225,7 +232,7 @@ void schedule(void)
         arch_context_switch(&prev->saved_sp, next->saved_sp);
         finish_switch();
     }
-    arch_irq_restore(flags);
+    local_irq_restore(flags);
 }
 
 /* First code of every new thread, entered from arch_thread_start with interrupts off. */
@@ -233,7 +240,7 @@ void __noreturn thread_entry(void)
 {
     finish_switch();
     struct thread *t = current_thread();
-    arch_irq_enable();
+    local_irq_enable();
     kthread_exit(t->fn(t->arg));
 }
 
@@ -275,6 +282,8 @@ static bool wake_locked(struct run_queue *rq, struct thread *t)
     rq_enqueue(rq, t, preempt && !thread_is_rt(t));
     rq->wakeup_preempts |= preempt;
     trace_sched_wakeup(t);
+    if (unlikely(trace_sched_hooks_on))
+        trace_sched_wakeup_latency(t);
     return preempt;
 }
 
@@ -464,15 +473,15 @@ void sched_idle_loop(void)
         /* The idle thread switches its livepatch state here, where its stack is short. */
         if (unlikely(this_cpu()->current->patch_pending))
             klp_update_patch_state_self();
-        arch_irq_disable();
+        local_irq_disable();
         reap_dead(rq);
         if (rq->nr_ready || this_cpu()->need_resched) {
-            arch_irq_enable();
+            local_irq_enable();
             schedule();
             continue;
         }
         /* Enabling and halting is one step: a wakeup IPI after the check still ends the halt. */
-        arch_enable_and_halt();
+        local_irq_enable_and_halt();
     }
 }
 
@@ -484,6 +493,8 @@ void sched_enqueue_new(struct thread *t)
     t->state = THREAD_READY;
     rq_enqueue(rq, t, false);
     trace_sched_wakeup_new(t);
+    if (unlikely(trace_sched_hooks_on))
+        trace_sched_wakeup_latency(t);
     spin_unlock_irqrestore(&rq->lock, flags);
     if (t->cpu != this_cpu_id() && was_idle)
         sched_kick_cpu(t->cpu);

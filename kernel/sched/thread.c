@@ -6,6 +6,7 @@
 #include <arch/thread.h>
 #include <kernel/errno.h>
 #include <kernel/ftrace.h>
+#include <kernel/irqflags.h>
 #include <kernel/livepatch.h>
 #include <kernel/mm.h>
 #include <kernel/panic.h>
@@ -124,7 +125,7 @@ void kthread_exit(int code)
     ASSERT(!t->is_idle);
     t->exit_code = code;
     trace_sched_process_exit(t);
-    arch_irq_disable();
+    local_irq_disable();
     /* The state change and the switch happen with interrupts off, so nothing runs this
      * thread again; finish_switch on the next thread tells the joiner. */
     t->state = THREAD_DEAD;

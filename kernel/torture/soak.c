@@ -5,7 +5,11 @@
  *   ops      a private ftrace op registers and unregisters with random filters, and
  *            set_ftrace_filter changes under the function tracer
  *   graph    a private function-graph client comes and goes, and the profiler toggles
- *   events   set_event, an event filter, a system's enable and an event's triggers change
+ *   events   set_event, an event filter, a system's enable and an event's triggers
+ *            change, among them the preemptirq events, which turn the latency hooks of
+ *            every interrupt and preemption site on and off (a tracer switch would clear
+ *            the books' buffer: the latency tracers are switched among by the fuzzer and
+ *            their own tests)
  *   resize   buffer_size_kb changes (resizes keep events or count them lost)
  *   readers  one thread consumes trace_pipe_raw pages of every CPU, another trace_pipe
  *
@@ -154,8 +158,14 @@ static int soak_graph_main(void *arg)
 
 /* ---- events ---- */
 
-static const char *const soak_set_events[] = {"sched:sched_switch", "sched:*", "irq_vectors:*",
-                                              "sched:sched_waking", "",        "*:*"};
+static const char *const soak_set_events[] = {"sched:sched_switch",
+                                              "sched:*",
+                                              "irq_vectors:*",
+                                              "sched:sched_waking",
+                                              "",
+                                              "*:*",
+                                              "preemptirq:*",
+                                              "preemptirq:irq_disable preemptirq:preempt_enable"};
 static const char *const soak_filters[] = {"prev_pid == 0", "next_comm ~ \"work*\"",
                                            "prev_pid != 1 && next_pid < 100", "0", "1"};
 
@@ -196,12 +206,7 @@ static int soak_events_main(void *arg)
     struct soak *s = arg;
     uint64_t rng = s->seed ^ 0x3333;
     while (!READ_ONCE(s->stop)) {
-        switch (xorshift64(&rng) % 4) {
-        case 2:
-            s->write_errors +=
-                soak_write(SOAK_TRIGGER_FILE,
-                           soak_triggers[xorshift64(&rng) % ARRAY_SIZE(soak_triggers)]) != 0;
-            break;
+        switch (xorshift64(&rng) % 6) {
         case 0:
             s->write_errors +=
                 soak_write("set_event",
@@ -211,6 +216,20 @@ static int soak_events_main(void *arg)
             s->write_errors +=
                 soak_write("events/sched/sched_switch/filter",
                            soak_filters[xorshift64(&rng) % ARRAY_SIZE(soak_filters)]) != 0;
+            break;
+        case 2:
+            s->write_errors +=
+                soak_write(SOAK_TRIGGER_FILE,
+                           soak_triggers[xorshift64(&rng) % ARRAY_SIZE(soak_triggers)]) != 0;
+            break;
+        case 3:
+            /* The latency hooks at every interrupt and preemption site go on and off. */
+            s->write_errors +=
+                soak_write("events/preemptirq/enable", xorshift64(&rng) & 1 ? "1" : "0") != 0;
+            break;
+        case 4:
+            s->write_errors += soak_write("events/preemptirq/preempt_disable/enable",
+                                          xorshift64(&rng) & 1 ? "1" : "0") != 0;
             break;
         default:
             s->write_errors +=

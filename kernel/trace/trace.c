@@ -24,10 +24,12 @@ const struct trace_option_def trace_option_defs[TRACE_OPT_COUNT] = {
     [TRACE_OPT_SYM_OFFSET] = {"sym-offset", false, NULL},
     [TRACE_OPT_SYM_ADDR] = {"sym-addr", false, NULL},
     [TRACE_OPT_CONTEXT_INFO] = {"context-info", true, NULL},
+    [TRACE_OPT_LATENCY_FORMAT] = {"latency-format", false, NULL},
     [TRACE_OPT_OVERWRITE] = {"overwrite", true, NULL},
     [TRACE_OPT_IRQ_INFO] = {"irq-info", true, NULL},
     [TRACE_OPT_MARKERS] = {"markers", true, NULL},
     [TRACE_OPT_EVENT_FORK] = {"event-fork", false, NULL},
+    [TRACE_OPT_FUNCTION_TRACE] = {"function-trace", true, NULL},
     [TRACE_OPT_FUNCTION_FORK] = {"function-fork", false, NULL},
     [TRACE_OPT_STACKTRACE] = {"stacktrace", false, NULL},
     [TRACE_OPT_FUNC_STACK_TRACE] = {"func_stack_trace", false, "function"},
@@ -97,6 +99,7 @@ int trace_set_clock(const char *name)
         trace_global.clock = i;
         /* Times of two clocks do not mix: the buffer is cleared, as Linux does. */
         rb_set_clock(trace_global.buffer, trace_clocks[i].read);
+        trace_global.time_start = trace_clock_read();
         trace_snapshot_clock_changed(&trace_global);
         return 0;
     }
@@ -314,6 +317,14 @@ int trace_set_tracer(const char *name)
     const struct tracer *t = trace_find_tracer(name);
     if (!t)
         return -EINVAL;
+    /* A latency tracer keeps its maximum in the snapshot buffer, which it starts from
+     * empty; allocating may sleep, so it comes before the switch's lock. */
+    if (t->use_max_tr && t != trace_global.current) {
+        int err = tracing_alloc_snapshot(&trace_global);
+        if (err)
+            return err;
+        trace_snapshot_write(&trace_global, -1, 2);
+    }
     /* Switching tracers is rare and may wait for CPUs; one at a time. */
     if (!spin_trylock(&tracer_switch_lock))
         return -EBUSY;
@@ -348,7 +359,12 @@ int trace_set_tracer(const char *name)
     return err;
 }
 
-void trace_clear(int cpu) { rb_reset(trace_global.buffer, cpu); }
+void trace_clear(int cpu)
+{
+    rb_reset(trace_global.buffer, cpu);
+    if (cpu < 0)
+        trace_global.time_start = trace_clock_read();
+}
 
 static DEFINE_SPINLOCK(tracing_on_lock);
 static bool tracing_is_on = true;
@@ -459,9 +475,11 @@ static bool iter_fill(struct trace_iter *it, unsigned c)
             return false;
         it->lost[c] += lost;
     } else {
-        if (!it->iters[c] || !rb_iter_peek(it->iters[c], r))
-            return false;
-        rb_iter_next(it->iters[c]);
+        do {
+            if (!it->iters[c] || !rb_iter_peek(it->iters[c], r))
+                return false;
+            rb_iter_next(it->iters[c]);
+        } while (r->ts < it->skip_before);
     }
     r->cpu = c;
     it->head_full[c] = true;

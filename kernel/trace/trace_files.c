@@ -32,15 +32,28 @@ static int write_word(const char *buf, size_t len, char *out, size_t out_len)
 
 /* ---- tracers, tracing_on ---- */
 
+/* Linux registers its tracers in this order and lists the most recent first. */
+static const char *const tracer_registration_order[] = {
+    "nop",    "function",  "irqsoff",        "preemptoff", "preemptirqsoff",
+    "wakeup", "wakeup_rt", "function_graph",
+};
+
+static size_t tracer_rank(const struct tracer *t)
+{
+    for (size_t i = 0; i < ARRAY_SIZE(tracer_registration_order); i++)
+        if (strcmp(t->name, tracer_registration_order[i]) == 0)
+            return i;
+    return ARRAY_SIZE(tracer_registration_order);
+}
+
 static int show_available_tracers(struct seqbuf *s, void *data)
 {
-    /* Linux lists the most recently registered first: function_graph function nop. */
     const struct tracer *order[16];
     size_t n = 0;
     for (const struct tracer *t = __start_tracers; t < __stop_tracers && n < 16; t++)
         order[n++] = t;
     for (size_t i = 1; i < n; i++)
-        for (size_t j = i; j > 0 && strlen(order[j]->name) > strlen(order[j - 1]->name); j--) {
+        for (size_t j = i; j > 0 && tracer_rank(order[j]) > tracer_rank(order[j - 1]); j--) {
             const struct tracer *tmp = order[j];
             order[j] = order[j - 1];
             order[j - 1] = tmp;
@@ -94,6 +107,7 @@ TRACEFS_FILE(tracing_on, .path = "tracing_on", .mode = 0644, .show = show_tracin
 struct trace_reader {
     struct trace_iter *iter; /* NULL for a snapshot that was freed when it was opened */
     bool snapshot;           /* a reader of snapshot: its buffer, and its help text */
+    bool max_tr;             /* `trace` of a latency tracer: the max (snapshot) buffer */
     struct seqbuf pending;
     size_t pending_off;
     bool header_done;
@@ -101,11 +115,23 @@ struct trace_reader {
     int cpu;       /* -1: all */
 };
 
+static bool tracer_uses_max(void)
+{
+    const struct tracer *t = trace_global.current;
+    return t && t->use_max_tr;
+}
+
 static int reader_open(struct pfs_file *f, bool consume)
 {
     int cpu = (int)(intptr_t)f->data;
-    if (f->flags & PFS_TRUNC)
-        trace_clear(cpu);
+    /* As Linux: `trace` of a latency tracer is its max buffer, to read and to clear. */
+    bool max_tr = !consume && tracer_uses_max();
+    if (f->flags & PFS_TRUNC) {
+        if (max_tr)
+            trace_snapshot_write(&trace_global, cpu, 2);
+        else
+            trace_clear(cpu);
+    }
     if (!(f->flags & PFS_READ))
         return 0;
     struct trace_reader *r = kzalloc(sizeof(*r));
@@ -113,11 +139,23 @@ static int reader_open(struct pfs_file *f, bool consume)
         return -ENOMEM;
     r->cpu = cpu;
     r->header_done = consume; /* trace_pipe has no header */
-    r->iter = trace_iter_open(consume, cpu);
+    struct ring_buffer *rb = trace_global.buffer;
+    if (max_tr) {
+        latency_readers_add(1);
+        rb = trace_snapshot_get(&trace_global);
+        r->max_tr = true;
+    }
+    r->iter = rb ? trace_iter_open_buffer(rb, consume, cpu) : NULL;
     if (!r->iter) {
+        if (max_tr) {
+            trace_snapshot_put(&trace_global);
+            latency_readers_add(-1);
+        }
         kfree(r);
         return -ENOMEM;
     }
+    if (max_tr)
+        r->iter->skip_before = latency_max_time_start();
     f->priv = r;
     return 0;
 }
@@ -130,8 +168,10 @@ static int reader_release(struct pfs_file *f)
     struct trace_reader *r = f->priv;
     if (r) {
         trace_iter_close(r->iter);
-        if (r->snapshot)
+        if (r->snapshot || r->max_tr)
             trace_snapshot_put(&trace_global);
+        if (r->max_tr)
+            latency_readers_add(-1);
         seqbuf_free(&r->pending);
         kfree(r);
     }
@@ -173,6 +213,8 @@ static void produce_header(struct trace_reader *r)
         produce_snapshot_help(r);
     else if (t && t->print_header)
         t->print_header(r->iter, &r->pending);
+    else if (trace_opt(TRACE_OPT_LATENCY_FORMAT) && r->iter)
+        trace_latency_header(r->iter, &r->pending);
     else if (trace_opt(TRACE_OPT_CONTEXT_INFO))
         trace_print_func_header_of(r->iter->buffer, &r->pending, -1);
 }
@@ -180,7 +222,10 @@ static void produce_header(struct trace_reader *r)
 /* Formats the next event into pending; false when there is none now. */
 static bool produce_event(struct trace_reader *r)
 {
-    return r->iter && trace_iter_print_next(r->iter, &r->pending, trace_format_default);
+    return r->iter &&
+           trace_iter_print_next(r->iter, &r->pending,
+                                 trace_opt(TRACE_OPT_LATENCY_FORMAT) ? trace_format_latency
+                                                                     : trace_format_default);
 }
 
 static ssize_t reader_read(struct pfs_file *f, char *buf, size_t len)
@@ -232,6 +277,9 @@ static ssize_t discard_write(struct pfs_file *f, const char *buf, size_t len) { 
 static int snapshot_open(struct pfs_file *f)
 {
     int cpu = (int)(intptr_t)f->data;
+    /* A latency tracer owns the snapshot as its max buffer (Linux: EBUSY). */
+    if ((f->flags & PFS_READ) && tracer_uses_max())
+        return -EBUSY;
     if (!(f->flags & PFS_READ))
         return 0;
     struct trace_reader *r = kzalloc(sizeof(*r));
@@ -259,6 +307,8 @@ static ssize_t snapshot_write(struct pfs_file *f, const char *buf, size_t len)
     int err = tracefs_parse_ulong(buf, len, &value);
     if (err)
         return err;
+    if (tracer_uses_max())
+        return -EBUSY;
     err = trace_snapshot_write(&trace_global, (int)(intptr_t)f->data, value);
     return err ? err : (ssize_t)len;
 }

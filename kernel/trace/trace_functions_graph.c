@@ -613,6 +613,8 @@ void graph_test_set_limits(unsigned long max_depth, uint64_t thresh_ns)
     graph_set_limits(&max_depth, &thresh_ns);
 }
 
+uint64_t tracing_thresh_ns(void) { return READ_ONCE(graph_tracer.thresh_ns); }
+
 static int show_max_depth(struct seqbuf *s, void *data)
 {
     return seq_printf(s, "%lu\n", graph_tracer.max_depth);

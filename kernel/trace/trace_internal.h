@@ -192,6 +192,8 @@ enum trace_type {
     TRACE_PRINT = 3,
     TRACE_GRAPH_ENT = 4,
     TRACE_GRAPH_RET = 5,
+    TRACE_CTXWAKE = 6, /* the wakeup tracers' wakeup and switch lines (Linux's wakeup, context) */
+    TRACE_HWLAT = 7,   /* a hwlat sample over the threshold */
 };
 
 #define TRACE_CTX_PID_BITS 20
@@ -271,6 +273,31 @@ struct trace_graph_ret_event {
     uint32_t duration_hi;
 };
 
+/* Linux's ctx_switch_entry: who woke or switched to whom (state as a letter, R S D ...). */
+struct trace_ctxwake_event {
+    uint32_t ctx;
+    int32_t prev_pid;
+    int32_t next_pid;
+    uint8_t prev_prio;
+    uint8_t next_prio;
+    char prev_state;
+    char next_state;
+    uint8_t next_cpu;
+    uint8_t wakeup; /* 1: a wakeup ("  +"), 0: a switch ("==>") */
+    uint16_t reserved;
+};
+
+/* Linux's hwlat_entry: the sample's number, its gaps (us), when it began, reads over. */
+struct trace_hwlat_event {
+    uint32_t ctx;
+    uint32_t seqnum;
+    uint32_t inner_us;
+    uint32_t outer_us;
+    uint32_t count;
+    uint32_t ts_lo; /* clock_ns at the sample's start */
+    uint32_t ts_hi;
+};
+
 /* A graph return recorded while options/funcgraph-retval is on: the value too. */
 struct trace_graph_retval_event {
     struct trace_graph_ret_event ret;
@@ -288,10 +315,12 @@ enum trace_option {
     TRACE_OPT_SYM_OFFSET,
     TRACE_OPT_SYM_ADDR,
     TRACE_OPT_CONTEXT_INFO,
+    TRACE_OPT_LATENCY_FORMAT,
     TRACE_OPT_OVERWRITE,
     TRACE_OPT_IRQ_INFO,
     TRACE_OPT_MARKERS,
     TRACE_OPT_EVENT_FORK,
+    TRACE_OPT_FUNCTION_TRACE, /* the latency tracers trace functions inside a section */
     TRACE_OPT_FUNCTION_FORK,
     TRACE_OPT_STACKTRACE,       /* a kernel stack after each event */
     TRACE_OPT_FUNC_STACK_TRACE, /* function tracer */
@@ -332,6 +361,10 @@ struct tracer {
     /* Called when an option changes while this tracer runs; opt is TRACE_OPT_COUNT once
      * it has become current, for options that changed while it was starting. */
     void (*option_changed)(unsigned opt, bool on);
+    /* A latency tracer (kernel/trace/latency/): `trace` shows the max (snapshot) buffer,
+     * which only the tracer swaps into (`snapshot` is EBUSY meanwhile), as Linux's
+     * use_max_tr and print_max. */
+    bool use_max_tr;
 };
 
 #define TRACER(id, ...)                                                                            \
@@ -365,6 +398,7 @@ struct trace_snapshot_request {
 
 struct trace_array {
     struct ring_buffer *buffer;
+    uint64_t time_start; /* the trace clock when the whole buffer was last cleared */
     const struct tracer *current;
     volatile uint64_t options; /* bit per enum trace_option */
     enum trace_clock_id clock;
@@ -503,6 +537,9 @@ struct trace_iter {
      * event of a CPU to spot leaf calls. */
     struct rb_record *head[MAX_CPUS];
     bool head_full[MAX_CPUS];
+    /* Non-consuming only: events older than this are skipped (a latency tracer's max
+     * buffer holds its CPU's events from before the section too). */
+    uint64_t skip_before;
 };
 
 struct trace_iter *trace_iter_open(bool consume, int cpu_only);
@@ -632,6 +669,22 @@ void trace_dump_on_oops_init(void);
 
 /* set_graph_function / set_graph_notrace as text: comma- or blank-separated globs. */
 int fgraph_set_filter_text(bool is_notrace, const char *globs);
+
+/* tracing_thresh in ns (trace_functions_graph.c owns the file). */
+uint64_t tracing_thresh_ns(void);
+
+/*
+ * Linux's latency format (options/latency-format, and the latency tracers): the header
+ * with the latest maximum's details (nothing while no event is to be shown) and the
+ * lines with the time since the start and the mark for the gap to the next entry
+ * (kernel/trace/latency/latency_core.c).
+ */
+void trace_latency_header(struct trace_iter *it, struct seqbuf *s);
+/* A reader of a latency tracer's `trace` opens (1) or closes (-1): no maximum meanwhile. */
+void latency_readers_add(int delta);
+/* Where the latest maximum's section began: `trace` skips the max buffer's older events. */
+uint64_t latency_max_time_start(void);
+bool trace_format_latency(struct trace_iter *it, struct seqbuf *s);
 
 /* Output pieces for other layouts (trace_output.c): the five flag columns, and an event's
  * text after its context columns (false for events the default format does not show). */

@@ -170,9 +170,31 @@ static void print_marker(struct seqbuf *s, const struct trace_print_event *ev)
         seq_putc(s, '\n');
 }
 
+static void print_ctxwake(struct seqbuf *s, const struct trace_ctxwake_event *ev)
+{
+    char comm[THREAD_NAME_LEN];
+    seq_printf(s, " %7d:%3u:%c %s [%03u] %7d:%3u:%c %s\n", ev->prev_pid, ev->prev_prio,
+               ev->prev_state, ev->wakeup ? "  +" : "==>", ev->next_cpu, ev->next_pid,
+               ev->next_prio, ev->next_state, trace_comm_of(ev->next_pid, comm, sizeof(comm)));
+}
+
+static void print_hwlat(struct seqbuf *s, const struct trace_hwlat_event *ev)
+{
+    uint64_t ts = (uint64_t)ev->ts_hi << 32 | ev->ts_lo;
+    seq_printf(s, "#%-5u inner/outer(us): %4u/%-5u ts:%llu.%09llu count:%u\n", ev->seqnum,
+               ev->inner_us, ev->outer_us, (unsigned long long)(ts / 1000000000ULL),
+               (unsigned long long)(ts % 1000000000ULL), ev->count);
+}
+
 bool trace_format_body(struct seqbuf *s, const struct rb_record *rec)
 {
     switch (trace_ctx_type(*(const uint32_t *)rec->data)) {
+    case TRACE_HWLAT:
+        print_hwlat(s, (const void *)rec->data);
+        return true;
+    case TRACE_CTXWAKE:
+        print_ctxwake(s, (const void *)rec->data);
+        return true;
     case TRACE_FN:
         print_function(s, (const void *)rec->data);
         return true;
@@ -196,6 +218,8 @@ bool trace_format_default(struct trace_iter *it, struct seqbuf *s)
     case TRACE_FN:
     case TRACE_STACK:
     case TRACE_PRINT:
+    case TRACE_CTXWAKE:
+    case TRACE_HWLAT:
     case TRACE_EVENT_FULL:
         trace_print_context(s, rec);
         return trace_format_body(s, rec);

@@ -319,12 +319,12 @@ def backwards_in_time(events):
 # Options and their defaults, restored between tests. Tracer options that belong to
 # other tracers are not touched here.
 DEFAULT_OPTIONS = {"print-parent": 1, "sym-offset": 0, "sym-addr": 0, "context-info": 1,
-                   "overwrite": 1, "irq-info": 1, "markers": 1, "event-fork": 0,
-                   "function-fork": 0, "stacktrace": 0,
+                   "latency-format": 0, "overwrite": 1, "irq-info": 1, "markers": 1,
+                   "event-fork": 0, "function-trace": 1, "function-fork": 0, "stacktrace": 0,
                    "func_stack_trace": 0}
 DEFAULT_BUFFER_KB = 1408
 # The event systems whose filters reset_tracing clears.
-EVENT_SYSTEMS = ("sched", "irq", "irq_vectors")
+EVENT_SYSTEMS = ("sched", "irq", "irq_vectors", "preemptirq")
 
 
 def cpu_mask(cpus):
@@ -361,6 +361,10 @@ def reset_tracing(sh):
           *[f"echo 0 > events/{system}/filter" for system in EVENT_SYSTEMS],
           f"echo {cpu_mask(range(sh.smp))} > tracing_cpumask",
           "echo 0 > snapshot",
+          "echo 0 > tracing_thresh",
+          "echo 0 > tracing_max_latency",
+          "echo 1000000 > hwlat_detector/window",
+          "echo 500000 > hwlat_detector/width",
           "echo local > trace_clock",
           f"echo {DEFAULT_BUFFER_KB} > buffer_size_kb",
           *[f"echo {value} > options/{name}" for name, value in DEFAULT_OPTIONS.items()],

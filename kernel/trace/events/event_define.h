@@ -38,6 +38,18 @@
 /* Linux's field type names, as the format files print them. */
 typedef int pid_t;
 typedef uint32_t u32;
+typedef int32_t s32;
+
+/*
+ * A system whose events need work to start and stop being emitted (preemptirq turns the
+ * latency hooks on) defines TRACE_EVENT_SYSTEM_REG, a trace_event_reg_fn, before
+ * including this header: every event of its definitions gets it as reg.
+ */
+#ifdef TRACE_EVENT_SYSTEM_REG
+#define TRACE_EVENT_REG_FN TRACE_EVENT_SYSTEM_REG
+#else
+#define TRACE_EVENT_REG_FN NULL
+#endif
 
 /* Strings (__string) longer than this are cut, NUL included. */
 #define TRACE_EVENT_STRING_MAX 32
@@ -185,11 +197,12 @@ typedef uint32_t u32;
 
 #define DEFINE_EVENT(class, event, proto, args)                                                    \
     TRACE_EVENT_ENABLED_BYTE(event);                                                               \
-    TRACE_EVENT_CALL(                                                                              \
-        event, &trace_event_on_##event, .system = TRACE_EVENT_SYSTEM_STRING, .name = #event,       \
-        .fields = trace_event_fields_##class, .nfields = ARRAY_SIZE(trace_event_fields_##class),   \
-        .place_fields = trace_event_place_##class, .print = trace_event_print_##class,             \
-        .print_fmt = trace_event_fmt_##class, .order = TRACE_EVENT_ORDER);
+    TRACE_EVENT_CALL(event, &trace_event_on_##event, .system = TRACE_EVENT_SYSTEM_STRING,          \
+                     .name = #event, .fields = trace_event_fields_##class,                         \
+                     .nfields = ARRAY_SIZE(trace_event_fields_##class),                            \
+                     .place_fields = trace_event_place_##class,                                    \
+                     .print = trace_event_print_##class, .print_fmt = trace_event_fmt_##class,     \
+                     .order = TRACE_EVENT_ORDER, .reg = TRACE_EVENT_REG_FN);
 #define DEFINE_EVENT_WRAPPED(class, event, proto, args) DEFINE_EVENT(class, event, proto, args)
 
 #define FTRACE_ENTRY(event, id, flags_, tstruct, print_fmt_, printer)                              \
@@ -280,3 +293,5 @@ typedef uint32_t u32;
 #undef TRACE_EVENT_DEFINITIONS
 #undef TRACE_SYSTEM
 #undef TRACE_SYSTEM_ORDER
+#undef TRACE_EVENT_REG_FN
+#undef TRACE_EVENT_SYSTEM_REG

@@ -151,3 +151,22 @@ $ bench -s hist_trigger
 ~ bench: name=hist_trigger\.on min_cycles=[1-9][0-9]* median_cycles=[1-9][0-9]* min_ns=[0-9]+\.[0-9] median_ns=[0-9]+\.[0-9]
 ! skipped
 ! failed
+
+$ bench -s latency
+...
+~ latency\.irq\.raw +.* +[0-9]+ +[0-9]+ +[0-9]+\.[0-9] +[0-9]+\.[0-9]
+~ bench: name=latency\.irq\.raw min_cycles=[0-9]+ median_cycles=[0-9]+ min_ns=[0-9]+\.[0-9] median_ns=[0-9]+\.[0-9]
+~ latency\.irq\.off +.* +[0-9]+ +[0-9]+ +[0-9]+\.[0-9] +[0-9]+\.[0-9]
+~ bench: name=latency\.irq\.off min_cycles=[0-9]+ median_cycles=[0-9]+ min_ns=[0-9]+\.[0-9] median_ns=[0-9]+\.[0-9]
+~ latency\.irq\.irqsoff +.* +[1-9][0-9]* +[1-9][0-9]* +[0-9]+\.[0-9] +[0-9]+\.[0-9]
+~ bench: name=latency\.irq\.irqsoff min_cycles=[1-9][0-9]* median_cycles=[1-9][0-9]* min_ns=[0-9]+\.[0-9] median_ns=[0-9]+\.[0-9]
+~ latency\.irq\.events +.* +[1-9][0-9]* +[1-9][0-9]* +[0-9]+\.[0-9] +[0-9]+\.[0-9]
+~ bench: name=latency\.irq\.events min_cycles=[1-9][0-9]* median_cycles=[1-9][0-9]* min_ns=[0-9]+\.[0-9] median_ns=[0-9]+\.[0-9]
+~ latency\.preempt\.off +.* +[0-9]+ +[0-9]+ +[0-9]+\.[0-9] +[0-9]+\.[0-9]
+~ bench: name=latency\.preempt\.off min_cycles=[0-9]+ median_cycles=[0-9]+ min_ns=[0-9]+\.[0-9] median_ns=[0-9]+\.[0-9]
+~ latency\.preempt\.preemptoff +.* +[1-9][0-9]* +[1-9][0-9]* +[0-9]+\.[0-9] +[0-9]+\.[0-9]
+~ bench: name=latency\.preempt\.preemptoff min_cycles=[1-9][0-9]* median_cycles=[1-9][0-9]* min_ns=[0-9]+\.[0-9] median_ns=[0-9]+\.[0-9]
+~ latency\.preempt\.events +.* +[1-9][0-9]* +[1-9][0-9]* +[0-9]+\.[0-9] +[0-9]+\.[0-9]
+~ bench: name=latency\.preempt\.events min_cycles=[1-9][0-9]* median_cycles=[1-9][0-9]* min_ns=[0-9]+\.[0-9] median_ns=[0-9]+\.[0-9]
+! skipped
+! failed

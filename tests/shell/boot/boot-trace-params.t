@@ -25,10 +25,12 @@ noprint-parent
 sym-offset
 nosym-addr
 context-info
+nolatency-format
 overwrite
 irq-info
 markers
 noevent-fork
+function-trace
 nofunction-fork
 nostacktrace
 $ cat set_graph_function

@@ -19,6 +19,10 @@ sched:sched_switch
 sched:sched_wakeup_new
 sched:sched_wakeup
 sched:sched_waking
+preemptirq:preempt_enable
+preemptirq:preempt_disable
+preemptirq:irq_enable
+preemptirq:irq_disable
 $ ls events
 enable
 ftrace
@@ -26,6 +30,7 @@ header_event
 header_page
 irq
 irq_vectors
+preemptirq
 sched
 $ ls events/sched/sched_switch
 enable
@@ -96,7 +101,7 @@ $ echo > set_event; echo irq > set_event; cat set_event
 irq:irq_handler_exit
 irq:irq_handler_entry
 $ echo '*:*' > set_event; cat set_event | wc -l; cat events/enable
-18
+22
 1
 $ echo > set_event; cat set_event; cat events/enable
 0

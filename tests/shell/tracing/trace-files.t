@@ -14,7 +14,7 @@ $ echo 1 > options/overwrite; echo 0 > options/func_stack_trace; echo > trace; e
 
 # Tracers: most recently registered first, nop last.
 $ cat available_tracers
-function_graph function nop
+hwlat function_graph wakeup_rt wakeup preemptirqsoff preemptoff irqsoff function nop
 $ cat current_tracer
 nop
 $ echo nosuch > current_tracer
@@ -59,10 +59,12 @@ print-parent
 nosym-offset
 nosym-addr
 context-info
+nolatency-format
 overwrite
 irq-info
 markers
 noevent-fork
+function-trace
 nofunction-fork
 nostacktrace
 $ echo function > current_tracer
