@@ -115,7 +115,16 @@ int printk_log_for_each(void (*fn)(const char *chunk, size_t len, void *arg), vo
     for (uint64_t i = start; i < end; i++)
         snapshot[n++] = log_buf[i % LOG_SIZE];
     spin_unlock_irqrestore(&printk_lock, flags);
-    fn(snapshot, n, arg);
+    /*
+     * Once the ring has wrapped, its oldest line has lost its beginning: it starts at the
+     * next whole line, as dmesg shows only whole records.
+     */
+    size_t skip = 0;
+    if (start > 0) {
+        const char *nl = memchr(snapshot, '\n', n);
+        skip = nl ? (size_t)(nl - snapshot + 1) : n;
+    }
+    fn(snapshot + skip, n - skip, arg);
     kfree(snapshot);
     return 0;
 }

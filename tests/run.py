@@ -32,6 +32,8 @@ from harness.paths import TEST_LOG_DIR as LOG_DIR  # noqa: E402
 
 # How many lines of serial output a failure report quotes.
 TAIL_LINES = 15
+# Lines of a failure's details that the summary at the end repeats.
+SUMMARY_DETAILS = 12
 
 
 def rel(path):
@@ -99,6 +101,7 @@ class Reporter:
         self.failed = 0
         self.skipped = 0
         self.failures = []
+        self.failure_details = []
         # Each self-test's outcome by CPU count: its SKIP reason, or None when it ran.
         self.selftest_skips = {}
         self._lock = threading.Lock()
@@ -130,6 +133,9 @@ class Reporter:
                 return
             self.failed += 1
             self.failures.append(f"FAIL {name}: {failure.reason}{where}")
+            # The summary repeats the first details: a CI report may keep only the end.
+            self.failure_details.append([f"    {line}" for line in
+                                         failure.details[:SUMMARY_DETAILS]])
             print("\n".join(lines), flush=True)
 
     def result(self, name, failure, seconds=None, log=None):
@@ -163,8 +169,8 @@ class Reporter:
         with self._lock:
             if self.failures:
                 print()
-                for line in self.failures:
-                    print(line)
+                for line, details in zip(self.failures, self.failure_details):
+                    print("\n".join([line] + details))
             skipped = f", {self.skipped} skipped" if self.skipped else ""
             print(f"{self.passed} passed, {self.failed} failed{skipped}", flush=True)
             if self.interrupted:
