@@ -138,6 +138,15 @@ class SplitOutputTests(unittest.TestCase):
         self.assertEqual(split_output(b"printf x\r\nx"), ["x"])
         self.assertEqual(split_output(b"no newline yet"), [])
         self.assertEqual(split_output(b"ab\b \bc\r\nout\r\n"), ["out"])
+        # Kernel messages in the middle of the echo come first; the echo goes on after them.
+        self.assertEqual(split_output(b"cd /sys/ke[    1.243595] Dumping ftrace buffer:\r\n"
+                                      b"[    1.243634]    (ftrace buffer empty)\r\n"
+                                      b"rnel[    1.300000] x\r\n\r\nout\r\n"),
+                         ["[    1.243595] Dumping ftrace buffer:",
+                          "[    1.243634]    (ftrace buffer empty)", "[    1.300000] x", "out"])
+        self.assertEqual(split_output(b"dmesg\r\n[    0.000000] fentros\r\n"),
+                         ["[    0.000000] fentros"])
+        self.assertEqual(split_output(b"ls[    1.000000] late\r\n"), [])
 
 
 class KtapTests(unittest.TestCase):

@@ -41,17 +41,45 @@ def describe_exit(status: int) -> str:
     return f"status {status} ({meaning})" if meaning else f"status {status}"
 
 
+# A kernel message as printk writes it: its time stamp, its text, its newline. One may come
+# in the middle of a line the shell is echoing (a probe firing on another CPU prints it).
+KERNEL_MESSAGE_RE = re.compile(rb"\[ *\d+\.\d{6}\] [^\n]*\n")
+
+
+def split_echo(data: bytes) -> Tuple[List[Tuple[int, int]], List[bytes]]:
+    """Serial bytes after a command was sent -> (the spans of the shell's echo of the typed
+    line, up to and with its newline; the kernel messages that came in the middle of it).
+    No spans while the echo has not ended."""
+    spans: List[Tuple[int, int]] = []
+    messages: List[bytes] = []
+    pos = 0
+    while True:
+        newline = data.find(b"\n", pos)
+        if newline < 0:
+            return [], messages
+        message = KERNEL_MESSAGE_RE.search(data, pos, newline + 1)
+        if message is None:
+            return spans + [(pos, newline + 1)], messages
+        # The message ends at this newline; the echo goes on after it.
+        spans.append((pos, message.start()))
+        messages.append(message.group())
+        pos = message.end()
+
+
 def split_output(data: bytes) -> List[str]:
     """Serial bytes after a command was sent -> its output lines, without the echo.
 
-    The shell echoes what was typed up to the first newline; everything after it is the
-    command's output. A last line without a newline (output that does not end in one)
+    The shell echoes what was typed up to the first newline that is not a kernel
+    message's; everything after it is the command's output, after the kernel messages that
+    came during the echo. A last line without a newline (output that does not end in one)
     still counts as a line.
     """
-    text = data.decode("utf-8", errors="replace").replace("\r", "")
-    if "\n" not in text:
+    spans, messages = split_echo(data)
+    if not spans:
         return []
-    lines = text.split("\n")[1:]
+    rest = b"".join(messages) + data[spans[-1][1]:]
+    text = rest.decode("utf-8", errors="replace").replace("\r", "")
+    lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
     return lines
@@ -206,10 +234,9 @@ class Console:
         with self._cond:
             end = found.start() if isinstance(found, re.Match) else len(self._buf)
             out = bytes(self._buf[start:end])
-        newline = out.find(b"\n")
-        echo_end = start + (newline + 1 if newline >= 0 else len(out))
+        spans, _ = split_echo(out)
         with self._cond:
-            self._echo_spans.append((start, echo_end))
+            self._echo_spans.extend((start + a, start + b) for a, b in spans or [(0, len(out))])
         lines = split_output(out)
         if found is None:
             return Reply(lines, timed_out=True)
