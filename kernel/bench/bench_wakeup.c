@@ -48,9 +48,9 @@ uint64_t bench_wakeup_sample(struct thread *me, bool call)
 
 struct bench_stats bench_wakeup_per_call(struct bench_stats a, struct bench_stats base)
 {
-    return (struct bench_stats){
-        (a.min > base.min ? a.min - base.min : 0) / BENCH_WAKEUP_CALLS,
-        (a.median > base.median ? a.median - base.median : 0) / BENCH_WAKEUP_CALLS};
+    return (struct bench_stats){(a.min > base.min ? a.min - base.min : 0) / BENCH_WAKEUP_CALLS,
+                                (a.median > base.median ? a.median - base.median : 0) /
+                                    BENCH_WAKEUP_CALLS};
 }
 
 void bench_wakeup_buffer_begin(struct bench_wakeup_saved *s)
