@@ -98,6 +98,10 @@ TRIGGERS = ["traceon", "traceoff", "traceoff:1", "!traceoff", "!traceon:0", "sta
             "hist:keys=next_pid:l=common_timestamp.usecs-$ts0:onmatch(sched.sched_waking)"
             ".trace(wakeup_latency,$l,next_pid,prev_prio)", "hist:keys=next_pid:x=$nosuch",
             "hist:keys=next_pid:a=prev_pid*2+next_pid/0-1", "hist:keys=pid:onmatch(x.y).z()",
+            "hist:keys=pid:t=common_timestamp:onchange($t).snapshot()",
+            "!hist:keys=pid:t=common_timestamp:onchange($t).snapshot()",
+            "hist:keys=pid:u=common_timestamp.usecs:onmax($u).snapshot(pid)",
+            "hist:keys=pid:onmatch(sched.sched_waking).snapshot()", "hist:keys=pid:onmax($u).snapshot(",
             "hist:keys=pid:onmatch(sched.sched_switch).wakeup_latency($a)", "hist:keys=pid:a=",
             "hist:keys=pid:a=1+2+3+4+5+6+7+8+9", "hist:keys=pid:onmax($x).save(pid)"]
 SYNTHETIC = ["wakeup_latency u64 lat; pid_t pid; int prio", "!wakeup_latency", "", "x",

@@ -320,6 +320,10 @@ int trace_set_tracer(const char *name)
     /* A latency tracer keeps its maximum in the snapshot buffer, which it starts from
      * empty; allocating may sleep, so it comes before the switch's lock. */
     if (t->use_max_tr && t != trace_global.current) {
+        /* A conditional snapshot's owner has the buffer (Linux: EBUSY). Both changes hold
+         * the control lock, so neither can come between this test and the switch. */
+        if (tracing_snapshot_cond_active(&trace_global))
+            return -EBUSY;
         int err = tracing_alloc_snapshot(&trace_global);
         if (err)
             return err;

@@ -431,6 +431,9 @@ struct trace_array {
     volatile int snapshot_hold;
     unsigned long snapshot_missed;
     struct trace_snapshot_request snapshot_requests[MAX_CPUS];
+    /* The conditional snapshot owner's update test, NULL while there is no owner
+     * (trace_snapshot.c). */
+    bool (*volatile cond_update)(struct trace_array *tr, void *cond_data);
 };
 
 extern struct trace_array trace_global;
@@ -625,6 +628,29 @@ bool trace_snapshot_empty(struct trace_array *tr, int cpu);
 int trace_buffers_resize(struct trace_array *tr, int cpu, size_t bytes);
 /* The live buffer's clock changed: the snapshot takes it too, and is cleared. */
 void trace_snapshot_clock_changed(struct trace_array *tr);
+
+/*
+ * The conditional snapshot, as Linux's tracing_snapshot_cond_enable: one owner (a hist
+ * trigger's onmax().snapshot()) at a time has the snapshot, and each swap it asks for
+ * happens only if its update test, given the caller's cond_data, says so; the test runs
+ * under a lock that keeps the owner's record of why it swapped and the swap together.
+ * Meanwhile writes to `snapshot` are EBUSY, as are latency tracers (they swap into the
+ * same buffer), and other snapshots (the function command, the event trigger) are left
+ * out: Linux 6.1 hands them to the owner's test without data, where the hist owner's
+ * dereferences NULL.
+ */
+typedef bool (*trace_cond_update_fn)(struct trace_array *tr, void *cond_data);
+/* Allocates the snapshot and makes the owner its: 0, -EBUSY (an owner already, or a
+ * latency tracer current) or -ENOMEM. Thread context. */
+int tracing_snapshot_cond_enable(struct trace_array *tr, trace_cond_update_fn update);
+/* No owner any more; once it returns, no CPU is inside the owner's update test. */
+void tracing_snapshot_cond_disable(struct trace_array *tr);
+/* A swap, if update(tr, cond_data) says so: any context but NMI, as tracing_snapshot.
+ * Returns 0 (swapped, or the test said no), or -EBUSY (no owner, an NMI, or asked from
+ * inside another update on this CPU). */
+int tracing_snapshot_cond(struct trace_array *tr, void *cond_data);
+/* Whether tr has a conditional snapshot's owner. */
+bool tracing_snapshot_cond_active(struct trace_array *tr);
 
 /* ---- stack tracer (trace_stack.c) ---- */
 

@@ -18,7 +18,9 @@
  *
  * Everything that changes which buffer exists or what size it has runs in thread context
  * under snapshot_mutex, with the trace array's snapshot_hold raised so that swaps from
- * atomic context keep out of it meanwhile.
+ * atomic context keep out of it meanwhile. *
+ * A conditional snapshot (trace_internal.h) puts an owner's test before each swap it asks
+ * for, and keeps every other swap out while it lasts.
  */
 #include <arch/cpu.h>
 #include <kernel/errno.h>
@@ -207,7 +209,13 @@ static __noinline int tracing_snapshot_instance_cond(struct trace_array *tr)
     return 0;
 }
 
-int tracing_snapshot(struct trace_array *tr) { return tracing_snapshot_instance_cond(tr); }
+int tracing_snapshot(struct trace_array *tr)
+{
+    /* The conditional snapshot's owner has the buffer: it alone decides when to swap. */
+    if (READ_ONCE(tr->cond_update))
+        return -EBUSY;
+    return tracing_snapshot_instance_cond(tr);
+}
 
 /* ---- allocating and freeing ---- */
 
@@ -268,6 +276,64 @@ static int snapshot_free_locked(struct trace_array *tr)
     return 0;
 }
 
+/* ---- the conditional snapshot ---- */
+
+/*
+ * Keeps the owner's test and the swap it allows together, and the owner from going while
+ * a CPU is inside its test. A test that itself asks for a conditional snapshot (an event
+ * fired inside it) finds its CPU marked and is refused rather than wait for itself.
+ */
+static DEFINE_SPINLOCK(cond_lock);
+static uint8_t cond_inside[MAX_CPUS];
+
+int tracing_snapshot_cond_enable(struct trace_array *tr, trace_cond_update_fn update)
+{
+    mutex_lock(&snapshot_mutex);
+    int err = 0;
+    if (tr->cond_update || (tr->current && tr->current->use_max_tr))
+        err = -EBUSY;
+    else
+        err = snapshot_alloc_locked(tr);
+    if (!err) {
+        unsigned long flags = spin_lock_irqsave(&cond_lock);
+        WRITE_ONCE(tr->cond_update, update);
+        spin_unlock_irqrestore(&cond_lock, flags);
+    }
+    mutex_unlock(&snapshot_mutex);
+    return err;
+}
+
+void tracing_snapshot_cond_disable(struct trace_array *tr)
+{
+    mutex_lock(&snapshot_mutex);
+    unsigned long flags = spin_lock_irqsave(&cond_lock);
+    WRITE_ONCE(tr->cond_update, NULL);
+    spin_unlock_irqrestore(&cond_lock, flags);
+    mutex_unlock(&snapshot_mutex);
+}
+
+bool tracing_snapshot_cond_active(struct trace_array *tr) { return READ_ONCE(tr->cond_update); }
+
+int tracing_snapshot_cond(struct trace_array *tr, void *cond_data)
+{
+    if (this_cpu()->nmi_depth)
+        return -EBUSY;
+    unsigned long flags = arch_irq_save();
+    unsigned me = this_cpu_id();
+    int err = -EBUSY;
+    if (!cond_inside[me]) {
+        cond_inside[me] = 1;
+        spin_lock(&cond_lock);
+        trace_cond_update_fn update = tr->cond_update;
+        if (update)
+            err = update(tr, cond_data) ? tracing_snapshot_instance_cond(tr) : 0;
+        spin_unlock(&cond_lock);
+        cond_inside[me] = 0;
+    }
+    arch_irq_restore(flags);
+    return err;
+}
+
 /* ---- the files' operations ---- */
 
 int trace_snapshot_write(struct trace_array *tr, int cpu, unsigned long value)
@@ -275,6 +341,11 @@ int trace_snapshot_write(struct trace_array *tr, int cpu, unsigned long value)
     int err = 0;
 
     mutex_lock(&snapshot_mutex);
+    /* As Linux: no write of any value while a conditional snapshot has an owner. */
+    if (tr->cond_update) {
+        mutex_unlock(&snapshot_mutex);
+        return -EBUSY;
+    }
     switch (value) {
     case 0:
         err = cpu >= 0 ? -EINVAL : snapshot_free_locked(tr);

@@ -67,7 +67,8 @@ struct event_trigger_command {
     bool targets_event; /* SYS:EVENT comes first (enable_event, disable_event) */
     bool needs_record;  /* runs on the record (Linux's EVENT_CMD_FL_NEEDS_REC): hist */
     void (*fire)(struct event_trigger *t, uintptr_t frame);
-    void (*fire_record)(struct event_trigger *t, const void *record, size_t size, uint64_t ts);
+    /* On the record, before the commit; true asks for fire after the commit too. */
+    bool (*fire_record)(struct event_trigger *t, const void *record, size_t size, uint64_t ts);
 };
 
 struct event_trigger {
@@ -171,10 +172,13 @@ static void fire_disable_hist(struct event_trigger *t, uintptr_t frame)
     fire_hist_enable(t, false);
 }
 
-static void fire_hist(struct event_trigger *t, const void *record, size_t size, uint64_t ts)
+static bool fire_hist(struct event_trigger *t, const void *record, size_t size, uint64_t ts)
 {
-    hist_trigger_fire(t->hist, record, size, ts);
+    return hist_trigger_fire(t->hist, record, size, ts);
 }
+
+/* After the commit: what the record's firing left to do (a snapshot of a new maximum). */
+static void fire_hist_post(struct event_trigger *t, uintptr_t frame) { hist_trigger_post(t->hist); }
 
 /* Linux's registration order, which "# Available triggers:" lists. */
 static const struct event_trigger_command trigger_commands[] = {
@@ -186,7 +190,7 @@ static const struct event_trigger_command trigger_commands[] = {
     {"disable_event", TRIGGER_TYPE_EVENT_ENABLE, false, true, false, fire_disable_event, NULL},
     {"enable_hist", TRIGGER_TYPE_HIST_ENABLE, false, true, false, fire_enable_hist, NULL},
     {"disable_hist", TRIGGER_TYPE_HIST_ENABLE, false, true, false, fire_disable_hist, NULL},
-    {"hist", TRIGGER_TYPE_HIST, false, false, true, NULL, fire_hist},
+    {"hist", TRIGGER_TYPE_HIST, false, false, true, fire_hist_post, fire_hist},
 };
 
 /* ---- the write path ---- */
@@ -211,9 +215,10 @@ unsigned event_triggers_call(const struct trace_event_call *call, const void *re
             continue;
         if (t->cmd->post)
             post |= t->cmd->type;
-        else if (t->cmd->needs_record)
-            t->cmd->fire_record(t, record, size, ts);
-        else
+        else if (t->cmd->needs_record) {
+            if (t->cmd->fire_record(t, record, size, ts))
+                post |= t->cmd->type;
+        } else
             t->cmd->fire(t, 0);
     }
     sync_read_exit(&trigger_readers, reader);
@@ -225,7 +230,7 @@ void event_triggers_post_call(const struct trace_event_call *call, unsigned type
     unsigned reader = sync_read_enter(&trigger_readers);
     for (struct event_trigger *t = __atomic_load_n(&call->state->triggers, __ATOMIC_ACQUIRE); t;
          t = __atomic_load_n(&t->next, __ATOMIC_ACQUIRE))
-        if (t->cmd->post && (t->cmd->type & types))
+        if ((t->cmd->post || t->cmd->needs_record) && (t->cmd->type & types))
             t->cmd->fire(t, frame);
     sync_read_exit(&trigger_readers, reader);
 }

@@ -21,9 +21,10 @@
  *
  * onmax($VAR) and onchange($VAR) keep, per entry, the largest (or last changed) value of a
  * variable with .save(FIELDS) of the event that set it, shown under the entry, or write a
- * synthetic event then (.SYNTH(PARAMS)).
- *
- * Not built: the .snapshot() action (refused, EINVAL).
+ * synthetic event then (.SYNTH(PARAMS)), or take a snapshot (.snapshot()) when the value
+ * is also the largest (or a change) across every entry: the trigger owns the conditional
+ * snapshot (trace_snapshot.c) while it is in, and its hist file says which value and key
+ * made the last swap.
  */
 #include <arch/cpu.h>
 #include <arch/unwind.h>
@@ -128,6 +129,7 @@ enum hist_handler { HIST_ON_MATCH, HIST_ON_MAX, HIST_ON_CHANGE };
 struct hist_action {
     uint8_t handler;
     bool save;
+    bool snapshot;
     unsigned track_var; /* onmax/onchange: the variable's index */
     unsigned slot;
     char *synth_name;
@@ -136,6 +138,33 @@ struct hist_action {
     struct hist_expr params[HIST_PARAMS_MAX];
     unsigned string_at[HIST_PARAMS_MAX]; /* save(): a string's place in the private data */
 };
+
+/*
+ * What .snapshot() last swapped for, across every entry: the value, and the key (and the
+ * execname, for a key that prints one) of the event whose value it was. Written by the
+ * conditional snapshot's update test only, which runs under that snapshot's lock.
+ */
+struct hist_snapshot {
+    bool updated;
+    uint64_t value;
+    uint64_t key[HIST_KEY_MAX / 8];
+    char comm[HIST_COMM_LEN];
+};
+
+/*
+ * One event's new maximum (or change) of an entry, offered to the conditional snapshot's
+ * test once the event is committed: kept per CPU meanwhile (an event of an interrupt in
+ * between keeps the better of the two, and its commit makes the offer).
+ */
+struct hist_snapshot_offer {
+    struct hist_trigger *h; /* NULL: none */
+    const struct hist_action *a;
+    uint64_t value;
+    uint64_t key[HIST_KEY_MAX / 8];
+    char comm[HIST_COMM_LEN];
+    bool has_comm;
+};
+static struct hist_snapshot_offer hist_offers[MAX_CPUS];
 
 /* The table, shared by the triggers of one name. */
 struct hist_table {
@@ -173,7 +202,8 @@ struct hist_trigger {
     unsigned var_users; /* triggers whose references read our variables */
     unsigned n_slots;   /* sums, variables, then onmax/onchange's tracking */
     unsigned n_saved_strings;
-    bool var_owner; /* listed in hist_var_owners */
+    bool var_owner;             /* listed in hist_var_owners */
+    struct hist_snapshot *snap; /* .snapshot(): set while it owns the conditional snapshot */
 };
 
 /* Named tables; changed only from process context, under the lock. */
@@ -590,9 +620,13 @@ static int hist_parse_action(struct hist_trigger *h, const char *command, char *
             h->n_slots += 1 + a->n_params;
             return err;
         }
-        if (strcmp(action, "snapshot") == 0)
-            return -EINVAL; /* .snapshot() is not built */
         h->n_slots += 1;
+        if (strcmp(action, "snapshot") == 0) {
+            /* As Linux, whatever is between the parentheses is ignored. */
+            a->snapshot = true;
+            h->n_actions++;
+            return 0;
+        }
     } else if (strcmp(action, "save") == 0 || strcmp(action, "snapshot") == 0) {
         return hist_err(h, command, "Handler doesn't support action", hist_errpos(command, action));
     }
@@ -904,6 +938,16 @@ void hist_trigger_free(struct hist_trigger *h)
         synth_event_put(h->actions[i].se);
         kfree(h->actions[i].synth_name);
     }
+    if (h->snap) {
+        /* After this no CPU is inside hist_snapshot_update with our record. */
+        tracing_snapshot_cond_disable(&trace_global);
+        kfree(h->snap);
+        /* An offer whose commit came after the trigger was out stays unmade: drop it, so
+         * that no later trigger at the same address takes it for its own. */
+        for (unsigned c = 0; c < MAX_CPUS; c++)
+            if (hist_offers[c].h == h)
+                hist_offers[c].h = NULL;
+    }
     kfree(h->actions_text);
     hist_table_put(h->table);
     kfree(h->clock);
@@ -1019,6 +1063,75 @@ int hist_trigger_create(const struct trace_event_call *call, char *spec, const c
     return 0;
 }
 
+/* ---- .snapshot() ---- */
+
+static void hist_snapshot_offer(struct hist_trigger *h, const struct hist_action *a, uint64_t v,
+                                struct tracing_map_elt *elt)
+{
+    unsigned long flags = arch_irq_save();
+    struct hist_snapshot_offer *o = &hist_offers[this_cpu_id()];
+    if (!o->h || o->h != h || o->a != a ||
+        (a->handler == HIST_ON_MAX ? v > o->value : v != o->value)) {
+        o->a = a;
+        o->value = v;
+        memcpy(o->key, tracing_map_key(h->table->map, elt), h->key_size);
+        o->has_comm = h->has_execname;
+        if (o->has_comm)
+            strlcpy(o->comm, tracing_map_private(h->table->map, elt), sizeof(o->comm));
+        o->h = h;
+    }
+    arch_irq_restore(flags);
+}
+
+void hist_trigger_post(struct hist_trigger *h)
+{
+    unsigned long flags = arch_irq_save();
+    struct hist_snapshot_offer *o = &hist_offers[this_cpu_id()];
+    if (o->h == h) {
+        tracing_snapshot_cond(&trace_global, o);
+        o->h = NULL;
+    }
+    arch_irq_restore(flags);
+}
+
+/* The conditional snapshot's test (under its lock): a swap when the offer is the largest
+ * value (onmax) or a change (onchange) across every entry, as Linux's cond_snapshot_update. */
+static bool hist_snapshot_update(struct trace_array *tr, void *cond_data)
+{
+    (void)tr;
+    const struct hist_snapshot_offer *o = cond_data;
+    struct hist_snapshot *snap = o->h->snap;
+    if (!snap || (o->a->handler == HIST_ON_MAX ? o->value <= snap->value : o->value == snap->value))
+        return false;
+    snap->value = o->value;
+    memcpy(snap->key, o->key, o->h->key_size);
+    if (o->has_comm)
+        strlcpy(snap->comm, o->comm, sizeof(snap->comm));
+    snap->updated = true;
+    return true;
+}
+
+/* A trigger with .snapshot() takes the conditional snapshot (EBUSY if another has it, or
+ * a latency tracer; Linux logs nothing for it). */
+static int hist_snapshot_own(struct hist_trigger *h)
+{
+    bool wanted = false;
+    for (unsigned i = 0; i < h->n_actions; i++)
+        wanted |= h->actions[i].snapshot;
+    if (!wanted)
+        return 0;
+    struct hist_snapshot *snap = kzalloc(sizeof(*snap));
+    if (!snap)
+        return -ENOMEM;
+    int err = tracing_snapshot_cond_enable(&trace_global, hist_snapshot_update);
+    if (err) {
+        kfree(snap);
+        return err;
+    }
+    h->snap = snap;
+    return 0;
+}
+
 int hist_trigger_activate(struct hist_trigger *h, const char *command)
 {
     /* As Linux's hist_register_trigger: timestamps switch the trace clock to the trigger's. */
@@ -1058,6 +1171,8 @@ int hist_trigger_activate(struct hist_trigger *h, const char *command)
     if (missing < h->n_refs)
         return -EINVAL; /* Linux 6.1 logs nothing for it */
     int err = hist_table_get(h, command, h->name);
+    if (!err)
+        err = hist_snapshot_own(h);
     if (err || !h->n_vars)
         return err;
     spin_lock(&hist_named_lock);
@@ -1229,10 +1344,10 @@ static __attribute__((noinline)) void hist_stack(uint64_t *out)
     }
 }
 
-void hist_trigger_fire(struct hist_trigger *h, const void *record, size_t size, uint64_t ts)
+bool hist_trigger_fire(struct hist_trigger *h, const void *record, size_t size, uint64_t ts)
 {
     if (READ_ONCE(h->paused))
-        return;
+        return false;
     struct hist_event ev = {record, size, ts};
     uint64_t key[HIST_KEY_MAX / 8];
     memset(key, 0, h->key_size);
@@ -1255,13 +1370,13 @@ void hist_trigger_fire(struct hist_trigger *h, const void *record, size_t size, 
         const struct hist_trigger *o = ref->owner;
         ref_elts[r] = tracing_map_lookup(o->table->map, key);
         if (!ref_elts[r] || !tracing_map_read(ref_elts[r], o->n_vals + 2 * ref->var + 1))
-            return;
+            return false;
     }
     for (unsigned r = 0; r < h->n_refs; r++) {
         const struct hist_ref *ref = &h->refs[r];
         unsigned slot = ref->owner->n_vals + 2 * ref->var;
         if (!tracing_map_take(ref_elts[r], slot + 1))
-            return; /* another CPU's event used it first */
+            return false; /* another CPU's event used it first */
         refs[r] = tracing_map_read(ref_elts[r], slot);
     }
     struct percpu *cpu = this_cpu();
@@ -1269,8 +1384,9 @@ void hist_trigger_fire(struct hist_trigger *h, const void *record, size_t size, 
                                   .comm = cpu->current ? cpu->current->name : ""};
     struct tracing_map_elt *elt = tracing_map_insert(h->table->map, key, &ctx);
     if (!elt)
-        return;
+        return false;
     tracing_map_add(elt, 0, 1);
+    bool post = false;
     for (unsigned i = 1; i < h->n_vals; i++)
         tracing_map_add(elt, i, hist_value(&h->vals[i], &ev));
     for (unsigned i = 0; i < h->n_vars; i++) {
@@ -1288,6 +1404,11 @@ void hist_trigger_fire(struct hist_trigger *h, const void *record, size_t size, 
             if (a->handler == HIST_ON_MAX ? v <= old : v == old)
                 continue;
             tracing_map_set(elt, a->slot, v);
+            if (a->snapshot) {
+                hist_snapshot_offer(h, a, v, elt);
+                post = true;
+                continue;
+            }
             if (a->save) {
                 char *priv = tracing_map_private(h->table->map, elt);
                 for (unsigned p = 0; p < a->n_params; p++) {
@@ -1320,6 +1441,7 @@ void hist_trigger_fire(struct hist_trigger *h, const void *record, size_t size, 
         }
         synth_event_emit(a->se, params);
     }
+    return post;
 }
 
 /* ---- the files ---- */
@@ -1379,11 +1501,11 @@ static int hist_cmp_entries(const void *pa, const void *pb)
     return a->elt->index < b->elt->index ? -1 : a->elt->index > b->elt->index;
 }
 
-static void hist_print_key(struct seqbuf *s, const struct hist_trigger *h,
-                           const struct tracing_map_elt *elt)
+/* A key as Linux prints it; comm is the execname of an entry whose key has .execname. */
+static void hist_print_key(struct seqbuf *s, const struct hist_trigger *h, const void *key_bytes,
+                           const char *comm)
 {
-    const struct tracing_map *map = h->table->map;
-    const uint8_t *key = tracing_map_key(map, elt);
+    const uint8_t *key = key_bytes;
     bool multiline = false;
     seq_puts(s, "{ ");
     for (unsigned i = 0; i < h->n_keys; i++) {
@@ -1418,8 +1540,7 @@ static void hist_print_key(struct seqbuf *s, const struct hist_trigger *h,
             seq_printf(s, "%s: [%llx] %-*s", name, (unsigned long long)v,
                        k->flags & HIST_FL_SYM ? 45 : 55, sym);
         } else if (k->flags & HIST_FL_EXECNAME) {
-            seq_printf(s, "%s: %-16s[%10llu]", name, (const char *)tracing_map_private(map, elt),
-                       (unsigned long long)v);
+            seq_printf(s, "%s: %-16s[%10llu]", name, comm ? comm : "", (unsigned long long)v);
         } else if (k->flags & HIST_FL_LOG2) {
             seq_printf(s, "%s: ~ 2^%-2llu", name, (unsigned long long)v);
         } else if (k->flags & HIST_FL_BUCKETS) {
@@ -1441,7 +1562,8 @@ static void hist_print_tracking(struct seqbuf *s, const struct hist_trigger *h,
     const char *priv = tracing_map_private(h->table->map, elt);
     for (unsigned i = 0; i < h->n_actions; i++) {
         const struct hist_action *a = &h->actions[i];
-        if (a->handler == HIST_ON_MATCH)
+        /* .snapshot() shows its value once, under the table (hist_print_snapshot). */
+        if (a->handler == HIST_ON_MATCH || a->snapshot)
             continue;
         seq_printf(s, a->handler == HIST_ON_MAX ? "\n\tmax: %10llu" : "\n\tchanged: %10llu",
                    (unsigned long long)tracing_map_read(elt, a->slot));
@@ -1453,6 +1575,27 @@ static void hist_print_tracking(struct seqbuf *s, const struct hist_trigger *h,
                 seq_printf(s, "  %s: %10llu", f->field->name,
                            (unsigned long long)tracing_map_read(elt, a->slot + 1 + p));
         }
+    }
+}
+
+/* Which value and key made .snapshot()'s last swap, as Linux's track_data_snapshot_print. */
+static void hist_print_snapshot(struct seqbuf *s, const struct hist_trigger *h)
+{
+    const struct hist_snapshot *snap = h->snap;
+    if (!snap || !READ_ONCE(snap->updated))
+        return;
+    for (unsigned i = 0; i < h->n_actions; i++) {
+        const struct hist_action *a = &h->actions[i];
+        if (!a->snapshot)
+            continue;
+        seq_puts(s, "\nSnapshot taken (see tracing/snapshot).  Details:\n");
+        seq_printf(s, "\ttriggering value { %s($%s) }: %10llu",
+                   a->handler == HIST_ON_MAX ? "onmax" : "onchange", h->vars[a->track_var].name,
+                   (unsigned long long)snap->value);
+        seq_puts(s, "\ttriggered by event with key: ");
+        hist_print_key(s, h, snap->key, snap->comm);
+        seq_putc(s, '\n');
+        return;
     }
 }
 
@@ -1475,7 +1618,8 @@ void hist_trigger_show(struct seqbuf *s, const struct hist_trigger *h, const cha
         sort(entries, count, sizeof(*entries), hist_cmp_entries);
         for (size_t i = 0; i < count; i++) {
             const struct tracing_map_elt *elt = entries[i].elt;
-            hist_print_key(s, h, elt);
+            hist_print_key(s, h, tracing_map_key(map, elt),
+                           h->has_execname ? tracing_map_private(map, elt) : NULL);
             seq_printf(s, " hitcount: %10llu", (unsigned long long)tracing_map_read(elt, 0));
             for (unsigned v = 1; v < h->n_vals; v++)
                 seq_printf(s, h->vals[v].flags & HIST_FL_HEX ? "  %s: %10llx" : "  %s: %10llu",
@@ -1487,6 +1631,7 @@ void hist_trigger_show(struct seqbuf *s, const struct hist_trigger *h, const cha
     }
     kfree(elts);
     kfree(entries);
+    hist_print_snapshot(s, h);
     seq_printf(s, "\nTotals:\n    Hits: %llu\n    Entries: %u\n    Dropped: %llu\n",
                (unsigned long long)tracing_map_hits(map), (unsigned)count,
                (unsigned long long)tracing_map_drops(map));

@@ -36,8 +36,12 @@ unsigned hist_trigger_attrs(const struct hist_trigger *h);
 bool hist_trigger_match(const struct hist_trigger *a, const struct hist_trigger *b);
 
 /* One event: the record of size bytes, written at ts (the trace clock's), any context, no
- * lock, no allocation. */
-void hist_trigger_fire(struct hist_trigger *h, const void *record, size_t size, uint64_t ts);
+ * lock, no allocation. True when the record's commit must be followed by hist_trigger_post. */
+bool hist_trigger_fire(struct hist_trigger *h, const void *record, size_t size, uint64_t ts);
+/* After the commit of a record hist_trigger_fire asked it for, on the same CPU: the
+ * .snapshot() swap of a new maximum, which inside the event would find this CPU halfway
+ * through its record. */
+void hist_trigger_post(struct hist_trigger *h);
 /* Whether another trigger's $references read h's variables (h cannot go then: EBUSY). */
 bool hist_trigger_busy(const struct hist_trigger *h);
 
