@@ -14,6 +14,9 @@ repository) with a busybox initramfs and tools/linux-bench/syscall_loop, and mea
   enable all                 `echo function > current_tracer` with no filter, timed inside
                              the guest, divided by the lines of available_filter_functions
   bytes per event            per_cpu/cpu0/stats: bytes / entries
+  events and triggers        raw_syscalls:sys_enter on, alone and with a `traceoff:0`
+                             trigger; a two-key hist trigger on it with the event off and
+                             on: per sys_enter, against the same loop with tracing off
 
 then boots fentros with the same accelerator, CPU count and memory, runs `bench`, and
 prints both with the ratio fentros/Linux and the targets relative to Linux.
@@ -228,6 +231,30 @@ for i in $(seq {reps}); do
 done
 echo > trace
 
+# Triggers on the same event (fentros's `bench event_trigger` and `bench hist_trigger`):
+# sys_enter on with `traceoff:0`, which never fires; a two-key hist trigger with the event
+# off (soft mode: the record is built for the trigger alone) and with it on.
+ev=events/raw_syscalls/sys_enter
+hist='hist:keys=common_pid,id:vals=id'
+for i in $(seq {reps}); do
+    echo > trace
+    echo 'traceoff:0' > $ev/trigger || say error cannot add a traceoff trigger
+    echo 1 > $ev/enable
+    line=$(/bin/syscall_loop {calls} {chunk})
+    echo 0 > $ev/enable
+    echo '!traceoff:0' > $ev/trigger
+    say trigger $line written=$(written) $(stats)
+    echo "$hist" > $ev/trigger || say error cannot add a hist trigger
+    say hist_off $(/bin/syscall_loop {calls} {chunk})
+    echo > trace
+    echo 1 > $ev/enable
+    line=$(/bin/syscall_loop {calls} {chunk})
+    echo 0 > $ev/enable
+    say hist_on $line written=$(written) $(stats)
+    echo "!$hist" > $ev/trigger
+done
+echo > trace
+
 # kprobe events on the same function: an entry probe with two fetch args, a return
 # probe with $retval, and an int3 probe at +5 (the instruction after the ftrace site; jump
 # optimization off, so it stays an int3 as fentros's) with the same two args, one record
@@ -428,6 +455,17 @@ def linux_figures(guest):
             if ev.entries and ev.bytes and ev.entries[-1]:
                 fig["event.bytes"] = (ev.bytes[-1] / ev.entries[-1], "bytes")
 
+    if guest.get("event") and "event.events_per_call" in fig:
+        # The trigger rows: per sys_enter, as many per getppid() as the plain event had
+        # (the hist trigger with the event off writes none to count).
+        events = chunk * fig["event.events_per_call"][0]
+        off_lo, off_mid = off.chunk_stat()
+        for kind in ("trigger", "hist_off", "hist_on"):
+            if guest.get(kind):
+                on_lo, on_mid = LoopRuns(guest, kind).chunk_stat()
+                fig[f"{kind}.sys_enter"] = (cycles_stat((on_lo - off_lo) / events,
+                                                        (on_mid - off_mid) / events), "ns")
+
     for kind in ("kprobe_kp", "kprobe_kr", "kprobe_ki"):
         if not guest.get(kind):
             continue
@@ -497,6 +535,9 @@ def linux_table(fig):
         ("event.sys_enter", "raw_syscalls:sys_enter on: overhead per event"),
         ("event.events_per_call", "  sys_enter events per getppid()"),
         ("event.bytes", "bytes per sys_enter event (cpu0 stats)"),
+        ("trigger.sys_enter", "sys_enter on with traceoff:0: per event"),
+        ("hist_off.sys_enter", "two-key hist trigger, sys_enter off: per event"),
+        ("hist_on.sys_enter", "two-key hist trigger, sys_enter on: per event"),
         ("kprobe_kp.event", "kprobe, two fetch args: overhead per event"),
         ("kprobe_kp.events_per_call", "  kprobe events per getppid()"),
         ("kprobe_kr.event", "kretprobe, $retval: overhead per event"),
@@ -575,6 +616,19 @@ def comparison(run, fig):
         ("64-byte event on (sched_switch / sys_enter), min",
          ours(run, "events.on.sched_switch", "min_ns"), theirs("event.sys_enter", "min"), "ns",
          None),
+        ("event with traceoff:0 (sched_wakeup / sys_enter), median",
+         ours(run, "event_trigger.with"), theirs("trigger.sys_enter"), "ns", None),
+        ("event with traceoff:0 (sched_wakeup / sys_enter), min",
+         ours(run, "event_trigger.with", "min_ns"), theirs("trigger.sys_enter", "min"), "ns",
+         None),
+        ("two-key hist trigger, event off, median", ours(run, "hist_trigger.off"),
+         theirs("hist_off.sys_enter"), "ns", None),
+        ("two-key hist trigger, event off, min", ours(run, "hist_trigger.off", "min_ns"),
+         theirs("hist_off.sys_enter", "min"), "ns", None),
+        ("two-key hist trigger, event on, median", ours(run, "hist_trigger.on"),
+         theirs("hist_on.sys_enter"), "ns", None),
+        ("two-key hist trigger, event on, min", ours(run, "hist_trigger.on", "min_ns"),
+         theirs("hist_on.sys_enter", "min"), "ns", None),
         ("kprobe, two fetch args: per event, median", ours(run, "kprobe.entry2"),
          theirs("kprobe_kp.event"), "ns", None),
         ("kprobe, two fetch args: per event, min", ours(run, "kprobe.entry2", "min_ns"),
@@ -612,6 +666,13 @@ RESULTS_ROWS = (
      "64-byte event on (sched_switch / sys_enter), median",
      "64-byte event on (sched_switch / sys_enter), min", "ns"),
     ("bytes per function event", "bytes per function event", None, ""),
+    ("event with a `traceoff:0` trigger (sched_wakeup / sys_enter), per event",
+     "event with traceoff:0 (sched_wakeup / sys_enter), median",
+     "event with traceoff:0 (sched_wakeup / sys_enter), min", "ns"),
+    ("two-key hist trigger, event off (sched_wakeup / sys_enter), per event",
+     "two-key hist trigger, event off, median", "two-key hist trigger, event off, min", "ns"),
+    ("two-key hist trigger, event on (sched_wakeup / sys_enter), per event",
+     "two-key hist trigger, event on, median", "two-key hist trigger, event on, min", "ns"),
 )
 
 
