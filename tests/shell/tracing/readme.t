@@ -12,4 +12,16 @@ $ cat README | grep 'kprobe'
   kprobe_events		- Create/append/remove/show the kernel dynamic events
   events/GROUP/EVENT/	- enable, filter, format, id, as any event; kprobe_profile: hits, misses
 $ cat README | grep -c 'trigger'
-6
+8
+
+# The hist trigger syntax, in the words ftracetest looks for before it runs its hist tests.
+$ cat README | grep 'var1>='
+	[:<var1>=<field|var_ref|numeric_literal>[,<var2>=...]][:clock=<clock>]
+$ cat README | grep 'onchange(var)'
+  handlers: onmatch(matching.event), onmax(var), onchange(var)
+$ cat README | grep 'trace(<synthetic_event>'
+  actions: trace(<synthetic_event>,param list), <synthetic_event>(param list),
+$ cat README | grep 'snapshot()'
+	   save(field,...) and snapshot() (onmax and onchange only; snapshot() owns
+$ cat README | grep "char name[]' >> synthetic_events"
+  e.g. echo 'wakeup_latency u64 lat; pid_t pid; char name[]' >> synthetic_events
