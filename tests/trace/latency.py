@@ -143,7 +143,7 @@ def check_irqsoff_kind(sh, tracer, mode):
     # Function-trace off: the start, the end, the check and its stack trace (Linux's #4/4).
     sh.check(len(events) == 4, f"{tracer}: {len(events)} entries, expected 4",
              [e["body"] for e in events])
-    sh.check(events[0]["time"] == 0, "the first entry is not at 0us")
+    sh.check(events[0]["time"] == 0, "the first entry is not at 0us", lines[-12:])
     sh.check(DELAY_US <= events[1]["time"] <= lat, f"{tracer}: section end at {events[1]['time']}us")
     sh.check(events[0]["mark"] in "#*", f"{tracer}: mark {events[0]['mark']!r} for a 20 ms gap")
     sh.check(events[3]["body"] == "<stack trace>" and events[3]["stack"],
@@ -197,16 +197,27 @@ def test_max_latency_only_rises(sh):
 def test_thresh_records_every_section_over_it(sh):
     sh.do("echo 0 > options/function-trace", "echo irqsoff > current_tracer",
           f"echo {DELAY_US // 4} > tracing_thresh")
+    thresh = DELAY_US // 4
     for usecs in (DELAY_US, DELAY_US // 2, DELAY_US // 3):
-        run_delay(sh, f"-d {usecs} -c {sh.smp - 1}")
-        lat, lines = max_and_trace(sh)
-        out = [str(lat)] + lines
         # Each section over the threshold is recorded, the last one replacing the others
-        # (tracing_max_latency may fall); the trace is that section's.
+        # (tracing_max_latency may fall); the trace is that section's. Another CPU's
+        # section that a loaded host stretched past the threshold may come last: it is
+        # recorded as rightly, and the delay runs again.
+        others = []
+        for _ in range(5):
+            run_delay(sh, f"-d {usecs} -c {sh.smp - 1}")
+            lat, lines = max_and_trace(sh)
+            fields, _ = parse_latency_trace(sh, lines)
+            sh.check(int(fields["latency"]) == lat, "the trace is not the latest section's",
+                     lines[:8])
+            if fields["comm"] == "preemptirq_dela":
+                break
+            sh.check(lat >= thresh, f"thresh: a {lat} us section under the {thresh} us "
+                     "threshold was recorded", lines[:8])
+            others.append(f"{fields['comm']}: {lat} us")
+        sh.check(fields["comm"] == "preemptirq_dela",
+                 f"the {usecs} us section was never the last recorded", others)
         sh.check(usecs <= lat <= usecs + SLACK_US, f"thresh: {lat} us after a {usecs} us section")
-        fields, _ = parse_latency_trace(sh, out[1:])
-        sh.check(int(fields["latency"]) == lat and fields["comm"] == "preemptirq_dela",
-                 "the trace is not the latest section's", out[1:8])
 
 
 def test_function_trace_shows_the_section(sh):

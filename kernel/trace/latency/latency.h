@@ -58,8 +58,9 @@ extern unsigned long latency_swaps_missed;
 /*
  * A function event (ip called from parent_ip), and a stack trace from site (an address in
  * the function that ended the section) up through its callers, written now on this CPU.
+ * The function event's time stamp is returned (0 when it was not written).
  */
-void latency_trace_function(unsigned long ip, unsigned long parent_ip, unsigned extra_preempt);
+uint64_t latency_trace_function(unsigned long ip, unsigned long parent_ip, unsigned extra_preempt);
 void latency_trace_stack(unsigned long site, unsigned extra_preempt);
 
 /*

@@ -69,19 +69,20 @@ void latency_update_max(uint64_t delta_ns, uint64_t start_ts, struct thread *tas
     arch_irq_restore(flags);
 }
 
-void latency_trace_function(unsigned long ip, unsigned long parent_ip, unsigned extra_preempt)
+uint64_t latency_trace_function(unsigned long ip, unsigned long parent_ip, unsigned extra_preempt)
 {
     struct percpu *cpu = this_cpu();
     if (!trace_should_record_on(cpu))
-        return;
+        return 0;
     struct rb_reservation res;
     struct trace_fn_event *ev = rb_reserve(trace_global.buffer, sizeof(*ev), &res);
     if (!ev)
-        return;
+        return 0;
     ev->ctx = trace_ctx_on(cpu, TRACE_FN, extra_preempt);
     ev->ip = trace_addr_pack(ip);
     ev->parent_ip = trace_addr_pack(parent_ip);
     rb_commit(trace_global.buffer, &res);
+    return res.ts;
 }
 
 /* Whether return address ret lies in the same function as ip. */

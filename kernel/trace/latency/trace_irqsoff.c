@@ -53,6 +53,16 @@ static bool irqsoff_recording(void)
     return READ_ONCE(irqsoff_enabled) && rb_record_is_on(trace_global.buffer);
 }
 
+/*
+ * A section's first entry; its time stamp is the section's start, so that the trace shows
+ * it at 0us as Linux's does even when the vCPU stalled between a clock read and the write.
+ */
+static uint64_t section_start(unsigned long ip, unsigned long parent_ip)
+{
+    uint64_t ts = latency_trace_function(ip, parent_ip, 0);
+    return ts ? ts : trace_clock_read();
+}
+
 static void start_critical_timing(unsigned long ip, unsigned long parent_ip)
 {
     if (!irqsoff_recording())
@@ -62,9 +72,8 @@ static void start_critical_timing(unsigned long ip, unsigned long parent_ip)
         return;
     d->disabled++;
     d->sequence = READ_ONCE(max_sequence);
-    d->start_ts = trace_clock_read();
     d->critical_start = parent_ip ? parent_ip : ip;
-    latency_trace_function(ip, parent_ip, 0);
+    d->start_ts = section_start(ip, parent_ip);
     d->tracing = true;
     d->disabled--;
 }
@@ -88,8 +97,7 @@ static void check_critical_timing(struct irqsoff_cpu *d, unsigned long hook, uns
         max_trace_lock_release();
     }
     d->sequence = READ_ONCE(max_sequence);
-    d->start_ts = trace_clock_read();
-    latency_trace_function(hook, end, 0);
+    d->start_ts = section_start(hook, end);
 }
 
 static void stop_critical_timing(unsigned long hook, unsigned long ip, unsigned long parent_ip)
