@@ -128,6 +128,11 @@ KPROBES = [f"{kind}:fz/k{(i * 7) % 5} {sym}{off} {arg}".rstrip()
                (kind, sym, off, arg) for kind in ("p", "r") for sym in KPROBE_SYMS
                for off in KPROBE_OFFS for arg in KPROBE_ARGS)]
 KPROBES += [f"-:fz/k{i}" for i in range(5)] + ["-:fz/", "-:k0", ""]
+# dynamic_events also takes synthetic events and removals by the line that made them.
+DYNAMIC = KPROBES + ["s:fzs u64 lat; pid_t pid", "s:synthetic/fzs2 char c[]; int v;",
+                     "s:junk/fzs u64 x", "s:fzs", "s:", "-:synthetic/fzs", "-:fzs2 char c[]; int v",
+                     "!s:fzs u64 lat; pid_t pid", "!p:fz/k0 kfree", "!r:fz/k1 kfree", "-:fzs u64 y",
+                     "s:fzs3 u64 a; u64 b; u64 c; u64 d; u64 e; u64 f; u64 g; u64 h"]
 
 # tracefs files and the vocabularies written to them.
 FILES = {
@@ -152,7 +157,7 @@ FILES = {
     "events/sched/sched_switch/trigger": TRIGGERS, "events/sched/sched_wakeup/trigger": TRIGGERS,
     "events/irq_vectors/local_timer_entry/trigger": TRIGGERS,
     "events/irq/irq_handler_entry/trigger": TRIGGERS, "options/stacktrace": NUMBERS,
-    "kprobe_events": KPROBES, "dynamic_events": KPROBES, "events/fz/enable": NUMBERS,
+    "kprobe_events": KPROBES, "dynamic_events": DYNAMIC, "events/fz/enable": NUMBERS,
     "events/fz/k0/enable": NUMBERS, "events/fz/k1/enable": NUMBERS,
     "events/sched/sched_switch/hist": ["", "x"], "synthetic_events": SYNTHETIC,
     "events/sched/sched_waking/trigger": TRIGGERS,

@@ -44,6 +44,7 @@ struct synth_event {
     char *print_fmt;
     unsigned refs;       /* hist triggers' actions that make it */
     unsigned fixed_size; /* the record without its dynamic strings */
+    uint64_t order;      /* dynamic_event_order() when made: both files list by it */
 };
 
 static struct synth_event *synth_events[SYNTH_EVENTS_MAX];
@@ -462,6 +463,7 @@ static int synth_create(const char *command, char *text)
         synth_free(se);
         return err;
     }
+    se->order = dynamic_event_order();
     synth_events[slot] = se;
     return 0;
 }
@@ -507,6 +509,144 @@ static int synth_run_command(char *line)
     return err;
 }
 
+/* ---- dynamic_events: s: lines ---- */
+
+/* The events in the order they were made, as Linux lists them: n of them into out. */
+static unsigned synth_in_order(struct synth_event *out[SYNTH_EVENTS_MAX])
+{
+    unsigned n = 0;
+    for (unsigned i = 0; i < SYNTH_EVENTS_MAX; i++)
+        if (synth_events[i]) {
+            unsigned j = n++;
+            for (; j > 0 && out[j - 1]->order > synth_events[i]->order; j--)
+                out[j] = out[j - 1];
+            out[j] = synth_events[i];
+        }
+    return n;
+}
+
+/*
+ * The fields of a removal line in the form the definition reads back ("char NAME[N]" as
+ * "char[N] NAME", blanks collapsed, empty fields dropped), to compare with it.
+ */
+static char *synth_normal_fields(const char *text)
+{
+    struct seqbuf s = {0};
+    char *copy = kstrdup(text);
+    char *rest = copy;
+    unsigned n = 0;
+    while (rest) {
+        char *field = strsep(&rest, ";");
+        char *words[4];
+        unsigned nw = 0;
+        for (char *w; nw < 4 && (w = synth_word(&field));)
+            words[nw++] = w;
+        if (!nw)
+            continue;
+        seq_puts(&s, n++ ? "; " : "");
+        char *bracket = nw == 2 ? strchr(words[1], '[') : NULL;
+        if (bracket && strcmp(words[0], "char") == 0) {
+            *bracket = '\0';
+            seq_printf(&s, "char[%s %s", bracket + 1, words[1]);
+        } else {
+            for (unsigned i = 0; i < nw; i++)
+                seq_printf(&s, i ? " %s" : "%s", words[i]);
+        }
+    }
+    kfree(copy);
+    char *out = copy && s.buf && !s.overflow ? kstrdup(s.buf) : copy ? kstrdup("") : NULL;
+    seqbuf_free(&s);
+    return out;
+}
+
+int synth_event_dynamic_create(const char *line)
+{
+    char *command = kstrdup(line);
+    char *text = kstrdup(line + 2); /* after "s:" */
+    int err = 0;
+    if (!command || !text) {
+        err = -ENOMEM;
+        goto out;
+    }
+    /* As Linux's check_command: a name, a type and a field name at least before any ';'. */
+    unsigned words = 0;
+    for (const char *p = text; *p && *p != ';'; p++)
+        words += !isspace((unsigned char)*p) && (p == text || isspace((unsigned char)p[-1]));
+    if (words < 3) {
+        synth_err(command, "Command must be of the form: <name> field[;field] ...", NULL);
+        err = -EINVAL;
+        goto out;
+    }
+    /* As Linux: a group other than "synthetic" is not an s: line at all. */
+    char *name = text, *slash = NULL;
+    for (char *p = text; *p && !isspace((unsigned char)*p); p++)
+        if (*p == '/') {
+            slash = p;
+            break;
+        }
+    if (slash) {
+        *slash = '\0';
+        if (strcmp(text, "synthetic") != 0) {
+            synth_err(command,
+                      "Command must be of the form: s or -:[synthetic/]<name> field[;field] ...",
+                      NULL);
+            err = -EINVAL;
+            goto out;
+        }
+        name = slash + 1;
+    }
+    size_t end = strlen(name);
+    while (end && isspace((unsigned char)name[end - 1]))
+        name[--end] = '\0';
+    err = synth_create(command, name);
+out:
+    kfree(text);
+    kfree(command);
+    return err;
+}
+
+int synth_event_dynamic_remove(const char *name, const char *fields)
+{
+    struct synth_event *se = synth_find(name);
+    if (!se)
+        return -ENOENT;
+    if (fields) {
+        /* As Linux: fields given must be the event's, all of them. */
+        char *given = synth_normal_fields(fields);
+        if (!given)
+            return -ENOMEM;
+        bool same = strcmp(given, se->definition) == 0;
+        kfree(given);
+        if (!same)
+            return -ENOENT;
+    }
+    return synth_remove(se);
+}
+
+int synth_event_dynamic_release_all(void)
+{
+    /* As Linux's dyn_events_release_all: in order, up to the first that cannot go. */
+    struct synth_event *order[SYNTH_EVENTS_MAX];
+    unsigned n = synth_in_order(order);
+    for (unsigned i = 0; i < n; i++) {
+        int err = synth_remove(order[i]);
+        if (err)
+            return err;
+    }
+    return 0;
+}
+
+void synth_event_show_dynamic(struct seqbuf *s, dynamic_event_mark_fn mark, void *arg)
+{
+    struct synth_event *order[SYNTH_EVENTS_MAX];
+    unsigned n = synth_in_order(order);
+    for (unsigned i = 0; i < n; i++) {
+        if (mark)
+            mark(arg, order[i]->order, s->len);
+        seq_printf(s, "s:synthetic/%s\t%s\n", order[i]->name, order[i]->definition);
+    }
+}
+
 /* ---- for hist triggers ---- */
 
 struct synth_event *synth_event_get(const char *name)
@@ -548,9 +688,10 @@ static int synth_file_open(struct pfs_file *f)
     struct seqbuf *s = kzalloc(sizeof(*s));
     if (!s)
         return -ENOMEM;
-    for (unsigned i = 0; i < SYNTH_EVENTS_MAX; i++)
-        if (synth_events[i])
-            seq_printf(s, "%s\t%s\n", synth_events[i]->name, synth_events[i]->definition);
+    struct synth_event *order[SYNTH_EVENTS_MAX];
+    unsigned n = synth_in_order(order);
+    for (unsigned i = 0; i < n; i++)
+        seq_printf(s, "%s\t%s\n", order[i]->name, order[i]->definition);
     f->priv = s;
     return 0;
 }

@@ -7,6 +7,10 @@
 
 #include <kernel/compiler.h>
 
+#include "dynamic_events.h"
+
+struct seqbuf;
+
 struct synth_event;
 
 /* The event of that name with a reference taken (it cannot be removed until put), or
@@ -20,5 +24,17 @@ bool synth_event_field_is_string(const struct synth_event *se, unsigned i);
 
 /* Writes the event with one value per field, if it is on (or has triggers). Any context. */
 void synth_event_emit(struct synth_event *se, const uint64_t *vals);
+
+/*
+ * dynamic_events' s: lines (kernel/trace/dynamic_events.c). create takes the whole line
+ * ("s:[synthetic/]NAME FIELDS"), logging Linux's errors against it; remove takes the name
+ * and, if the line gave any, the fields that must be the event's (-ENOENT otherwise);
+ * release_all removes every event in the order they were made, up to the first that cannot
+ * go (its errno). show lists them as dynamic_events does, mark noting each line's order.
+ */
+int synth_event_dynamic_create(const char *line);
+int synth_event_dynamic_remove(const char *name, const char *fields);
+int synth_event_dynamic_release_all(void);
+void synth_event_show_dynamic(struct seqbuf *s, dynamic_event_mark_fn mark, void *arg);
 
 #endif

@@ -1,5 +1,6 @@
 /*
- * kprobe_events, dynamic_events and kprobe_profile. A write is one or more lines, each a
+ * kprobe_events and kprobe_profile (dynamic_events, which takes kprobe lines too, is
+ * kernel/trace/dynamic_events.c). A write is one or more lines, each a
  * command; text after '#' is a comment. The first refused line ends the write with its
  * errno, the lines before it stay done, as Linux's trace_parse_run_command does.
  */
@@ -14,7 +15,7 @@
 /* Linux's WRITE_BUFSIZE: no line may be longer. */
 #define PROBE_LINE_MAX 4096
 
-static int run_lines(const char *buf, size_t len, bool dynamic_events)
+static int run_lines(const char *buf, size_t len)
 {
     char *line = kmalloc(PROBE_LINE_MAX);
     if (!line)
@@ -35,7 +36,7 @@ static int run_lines(const char *buf, size_t len, bool dynamic_events)
         char *hash = strchr(line, '#');
         if (hash)
             *hash = '\0';
-        err = kprobe_run_command(line, dynamic_events);
+        err = kprobe_run_command(line, false);
         at = end + 1;
     }
     kfree(line);
@@ -64,13 +65,7 @@ static int probe_file_open(struct pfs_file *f)
 
 static ssize_t kprobe_events_write(struct pfs_file *f, const char *buf, size_t len)
 {
-    int err = run_lines(buf, len, false);
-    return err ? err : (ssize_t)len;
-}
-
-static ssize_t dynamic_events_write(struct pfs_file *f, const char *buf, size_t len)
-{
-    int err = run_lines(buf, len, true);
+    int err = run_lines(buf, len);
     return err ? err : (ssize_t)len;
 }
 
@@ -78,14 +73,9 @@ static const struct pfs_ops kprobe_events_ops = {.open = probe_file_open,
                                                  .read = pfs_snapshot_read,
                                                  .write = kprobe_events_write,
                                                  .release = pfs_snapshot_release};
-static const struct pfs_ops dynamic_events_ops = {.open = probe_file_open,
-                                                  .read = pfs_snapshot_read,
-                                                  .write = dynamic_events_write,
-                                                  .release = pfs_snapshot_release};
 static const struct pfs_ops kprobe_profile_ops = {
     .open = probe_file_open, .read = pfs_snapshot_read, .release = pfs_snapshot_release};
 
 TRACEFS_FILE(kprobe_events, .path = "kprobe_events", .mode = 0644, .ops = &kprobe_events_ops);
-TRACEFS_FILE(dynamic_events, .path = "dynamic_events", .mode = 0644, .ops = &dynamic_events_ops);
 TRACEFS_FILE(kprobe_profile, .path = "kprobe_profile", .mode = 0444, .ops = &kprobe_profile_ops,
              .data = (void *)1);

@@ -62,6 +62,7 @@ struct kprobe_place {
     unsigned long addr; /* the call site: the function's first byte */
     unsigned maxactive;
     uint64_t serial;
+    uint64_t order; /* dynamic_event_order() when made: dynamic_events lists by it */
     int armed_slot; /* -1 when not armed (ftrace places) */
     bool int3;      /* placed by int3 (kprobe_int3.c), not on an ftrace site */
     bool int3_armed;
@@ -601,6 +602,7 @@ static int create_probe(struct probe_cmd *cmd, struct probe_error *e)
     p->maxactive = cmd->maxactive ? cmd->maxactive : (unsigned)default_maxactive();
     p->armed_slot = -1;
     p->serial = next_serial++;
+    p->order = dynamic_event_order();
     /* A new place of an enabled event fires at once, as on Linux. */
     if (trace_event_is_registered(&ev->call)) {
         err = arm(p);
@@ -743,11 +745,23 @@ int kprobe_release_all(void)
     return err;
 }
 
-void kprobe_show_events(struct seqbuf *s)
+void kprobe_show_events(struct seqbuf *s) { kprobe_show_events_marked(s, NULL, NULL); }
+
+bool kprobe_event_exists(const char *group, const char *name)
+{
+    spin_lock(&kprobe_lock);
+    bool found = find_event(group, name) != NULL;
+    spin_unlock(&kprobe_lock);
+    return found;
+}
+
+void kprobe_show_events_marked(struct seqbuf *s, dynamic_event_mark_fn mark, void *arg)
 {
     spin_lock(&kprobe_lock);
     for (struct kprobe_place *p = places; p; p = p->next) {
         const struct kprobe_event *ev = p->ev;
+        if (mark)
+            mark(arg, p->order, s->len);
         seq_putc(s, ev->is_return ? 'r' : 'p');
         if (ev->is_return)
             seq_printf(s, "%u", p->maxactive);

@@ -4,6 +4,7 @@
 #ifndef KERNEL_TRACE_PROBES_TRACE_KPROBE_H
 #define KERNEL_TRACE_PROBES_TRACE_KPROBE_H
 
+#include "dynamic_events.h"
 #include <kernel/compiler.h>
 
 struct seqbuf;
@@ -52,6 +53,10 @@ int kprobe_command(const char *line);
 int kprobe_release_all(void);
 /* kprobe_events' and kprobe_profile's text. */
 void kprobe_show_events(struct seqbuf *s);
+/* kprobe_events' text, mark called before each line with the order its place was made at. */
+void kprobe_show_events_marked(struct seqbuf *s, dynamic_event_mark_fn mark, void *arg);
+/* Whether a kprobe event of that name (and group, unless NULL or empty) exists. */
+bool kprobe_event_exists(const char *group, const char *name);
 void kprobe_show_profile(struct seqbuf *s);
 /* Hits of an event's places (kprobe_profile's first column); adds their misses to *missed. */
 uint64_t kprobe_hits(const char *group, const char *name, uint64_t *missed);

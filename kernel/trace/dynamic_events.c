@@ -1,0 +1,209 @@
+/*
+ * dynamic_events, as Linux 6.1's: every event made at run time in one list, in the order
+ * they were made, and one place to make and remove them. A line is
+ *
+ *   p|r...                      a kprobe (kernel/trace/probes/, as kprobe_events takes it)
+ *   s:[synthetic/]NAME FIELDS   a synthetic event (as synthetic_events takes NAME FIELDS)
+ *   -:[GROUP/]NAME [MATCH]      removes the event NAME (of GROUP, if given)
+ *   !KIND:[GROUP/]NAME [MATCH]  the same, the line as it was written to make the event
+ *
+ * where MATCH, if given, must be the start of the kprobe's place and arguments, or all of
+ * the synthetic event's fields. `>` removes every event, in the order they were made, up
+ * to the first that cannot go.
+ */
+#include <kernel/errno.h>
+#include <kernel/mm.h>
+#include <kernel/pseudofs.h>
+#include <lib/ctype.h>
+#include <lib/printf.h>
+#include <lib/sort.h>
+#include <lib/string.h>
+
+#include "dynamic_events.h"
+#include "hist/synth_events.h"
+#include "probes/trace_kprobe.h"
+#include "trace_internal.h"
+
+/* Linux's WRITE_BUFSIZE: no line may be longer. */
+#define DYNAMIC_LINE_MAX 4096
+
+static uint64_t next_order = 1;
+
+uint64_t dynamic_event_order(void) { return __atomic_fetch_add(&next_order, 1, __ATOMIC_RELAXED); }
+
+/* A removal line, "-:[GROUP/]NAME [MATCH]" or "!KIND:[GROUP/]NAME [MATCH]". */
+static int dynamic_remove(char *line)
+{
+    char kind = line[0] == '!' ? line[1] : 0;
+    char *head = strchr(line, ':');
+    if (!head || (line[0] == '-' && head != line + 1))
+        return -EINVAL;
+    head++;
+    char *match = head;
+    while (*match && !isspace((unsigned char)*match))
+        match++;
+    if (*match)
+        *match++ = '\0';
+    while (isspace((unsigned char)*match))
+        match++;
+    char *name = strchr(head, '/');
+    const char *group = NULL;
+    if (name) {
+        *name++ = '\0';
+        group = head;
+    } else {
+        name = head;
+    }
+    bool synthetic = kind == 's' || (group && strcmp(group, "synthetic") == 0) ||
+                     (!group && kind != 'p' && kind != 'r' && !kprobe_event_exists(NULL, name));
+    if (synthetic) {
+        if (group && strcmp(group, "synthetic") != 0)
+            return -ENOENT;
+        return synth_event_dynamic_remove(name, *match ? match : NULL);
+    }
+    /* A kprobe: as kprobe_events' "-:[GROUP/]NAME [SYM[+OFFS] [ARGS]]". */
+    size_t size = strlen(name) + strlen(match) + (group ? strlen(group) : 0) + 8;
+    char *command = kmalloc(size);
+    if (!command)
+        return -ENOMEM;
+    snprintf(command, size, "-:%s%s%s %s", group ? group : "", group ? "/" : "", name, match);
+    int err = kprobe_run_command(command, true);
+    kfree(command);
+    return err;
+}
+
+static int dynamic_run(char *line)
+{
+    while (isspace((unsigned char)*line))
+        line++;
+    size_t end = strlen(line);
+    while (end && isspace((unsigned char)line[end - 1]))
+        line[--end] = '\0';
+    if (!*line)
+        return 0;
+    if (line[0] == '-' || line[0] == '!')
+        return dynamic_remove(line);
+    if (line[0] == 's' && line[1] == ':')
+        return synth_event_dynamic_create(line);
+    return kprobe_run_command(line, true);
+}
+
+/* ---- the file ---- */
+
+struct dynamic_mark {
+    uint64_t order;
+    size_t at;
+    const struct seqbuf *from;
+};
+
+struct dynamic_marks {
+    struct dynamic_mark *marks;
+    size_t count, cap;
+    const struct seqbuf *from;
+    bool failed;
+};
+
+static void dynamic_mark(void *arg, uint64_t order, size_t at)
+{
+    struct dynamic_marks *m = arg;
+    if (m->count == m->cap) {
+        size_t cap = m->cap ? 2 * m->cap : 32;
+        struct dynamic_mark *grown = krealloc(m->marks, cap * sizeof(*grown));
+        if (!grown) {
+            m->failed = true;
+            return;
+        }
+        m->marks = grown;
+        m->cap = cap;
+    }
+    m->marks[m->count++] = (struct dynamic_mark){order, at, m->from};
+}
+
+static int dynamic_mark_cmp(const void *a, const void *b)
+{
+    const struct dynamic_mark *x = a, *y = b;
+    return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* Each kind's lines, then every line in the order its event was made. */
+static int dynamic_show(struct seqbuf *out)
+{
+    struct seqbuf kprobes = {0}, synths = {0};
+    struct dynamic_marks m = {0};
+    m.from = &kprobes;
+    kprobe_show_events_marked(&kprobes, dynamic_mark, &m);
+    m.from = &synths;
+    synth_event_show_dynamic(&synths, dynamic_mark, &m);
+    int err = m.failed || kprobes.overflow || synths.overflow ? -ENOMEM : 0;
+    if (!err)
+        sort(m.marks, m.count, sizeof(*m.marks), dynamic_mark_cmp);
+    for (size_t i = 0; i < m.count && !err; i++) {
+        const struct seqbuf *from = m.marks[i].from;
+        const char *line = from->buf + m.marks[i].at;
+        const char *nl = memchr(line, '\n', from->len - m.marks[i].at);
+        seq_write(out, line, nl ? (size_t)(nl - line + 1) : from->len - m.marks[i].at);
+    }
+    kfree(m.marks);
+    seqbuf_free(&kprobes);
+    seqbuf_free(&synths);
+    return err;
+}
+
+static int dynamic_open(struct pfs_file *f)
+{
+    if ((f->flags & PFS_WRITE) && (f->flags & PFS_TRUNC)) {
+        int err = kprobe_release_all();
+        if (!err)
+            err = synth_event_dynamic_release_all();
+        if (err)
+            return err;
+    }
+    if (!(f->flags & PFS_READ))
+        return 0;
+    struct seqbuf *s = kzalloc(sizeof(*s));
+    if (!s)
+        return -ENOMEM;
+    int err = dynamic_show(s);
+    if (err) {
+        seqbuf_free(s);
+        kfree(s);
+        return err;
+    }
+    f->priv = s;
+    return 0;
+}
+
+/* Lines; the first refused one ends the write with its errno, the lines before it done. */
+static ssize_t dynamic_write(struct pfs_file *f, const char *buf, size_t len)
+{
+    char *line = kmalloc(DYNAMIC_LINE_MAX);
+    if (!line)
+        return -ENOMEM;
+    int err = 0;
+    size_t at = 0;
+    while (!err && at < len) {
+        size_t end = at;
+        while (end < len && buf[end] != '\n')
+            end++;
+        if (end - at >= DYNAMIC_LINE_MAX) {
+            err = -EINVAL;
+            break;
+        }
+        memcpy(line, buf + at, end - at);
+        line[end - at] = '\0';
+        char *hash = strchr(line, '#');
+        if (hash)
+            *hash = '\0';
+        err = dynamic_run(line);
+        at = end + 1;
+    }
+    kfree(line);
+    return err ? err : (ssize_t)len;
+}
+
+static const struct pfs_ops dynamic_events_ops = {.open = dynamic_open,
+                                                  .read = pfs_snapshot_read,
+                                                  .write = dynamic_write,
+                                                  .release = pfs_snapshot_release};
+
+TRACEFS_FILE(dynamic_events, .path = "dynamic_events", .mode = 0644, .ops = &dynamic_events_ops);
