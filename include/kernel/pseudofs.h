@@ -143,4 +143,12 @@ int seq_putc(struct seqbuf *s, char c);
 int seq_write(struct seqbuf *s, const char *buf, size_t len);
 void seqbuf_free(struct seqbuf *s);
 
+/*
+ * A write of commands, a line each, as Linux's trace_parse_run_command: each line, its text
+ * from a '#' on dropped, goes to run in order; the first that fails ends the write with its
+ * errno, the lines before it done. A line of max bytes or more is EINVAL (kernel/fs/lines.c).
+ */
+int pfs_run_lines(const char *buf, size_t len, size_t max, int (*run)(char *line, void *arg),
+                  void *arg);
+
 #endif

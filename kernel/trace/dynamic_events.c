@@ -173,31 +173,11 @@ static int dynamic_open(struct pfs_file *f)
     return 0;
 }
 
-/* Lines; the first refused one ends the write with its errno, the lines before it done. */
+static int dynamic_run_line(char *line, void *arg) { return dynamic_run(line); }
+
 static ssize_t dynamic_write(struct pfs_file *f, const char *buf, size_t len)
 {
-    char *line = kmalloc(DYNAMIC_LINE_MAX);
-    if (!line)
-        return -ENOMEM;
-    int err = 0;
-    size_t at = 0;
-    while (!err && at < len) {
-        size_t end = at;
-        while (end < len && buf[end] != '\n')
-            end++;
-        if (end - at >= DYNAMIC_LINE_MAX) {
-            err = -EINVAL;
-            break;
-        }
-        memcpy(line, buf + at, end - at);
-        line[end - at] = '\0';
-        char *hash = strchr(line, '#');
-        if (hash)
-            *hash = '\0';
-        err = dynamic_run(line);
-        at = end + 1;
-    }
-    kfree(line);
+    int err = pfs_run_lines(buf, len, DYNAMIC_LINE_MAX, dynamic_run_line, NULL);
     return err ? err : (ssize_t)len;
 }
 

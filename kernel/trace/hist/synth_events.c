@@ -696,31 +696,12 @@ static int synth_file_open(struct pfs_file *f)
     return 0;
 }
 
+static int synth_run_line(char *line, void *arg) { return synth_run_command(line); }
+
 /* Lines; the first refused one ends the write with its errno, as Linux's. */
 static ssize_t synth_file_write(struct pfs_file *f, const char *buf, size_t len)
 {
-    char *line = kmalloc(SYNTH_LINE_MAX);
-    if (!line)
-        return -ENOMEM;
-    int err = 0;
-    size_t at = 0;
-    while (!err && at < len) {
-        size_t end = at;
-        while (end < len && buf[end] != '\n')
-            end++;
-        if (end - at >= SYNTH_LINE_MAX) {
-            err = -EINVAL;
-            break;
-        }
-        memcpy(line, buf + at, end - at);
-        line[end - at] = '\0';
-        char *hash = strchr(line, '#');
-        if (hash)
-            *hash = '\0';
-        err = synth_run_command(line);
-        at = end + 1;
-    }
-    kfree(line);
+    int err = pfs_run_lines(buf, len, SYNTH_LINE_MAX, synth_run_line, NULL);
     return err ? err : (ssize_t)len;
 }
 

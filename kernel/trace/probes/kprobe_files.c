@@ -15,33 +15,7 @@
 /* Linux's WRITE_BUFSIZE: no line may be longer. */
 #define PROBE_LINE_MAX 4096
 
-static int run_lines(const char *buf, size_t len)
-{
-    char *line = kmalloc(PROBE_LINE_MAX);
-    if (!line)
-        return -ENOMEM;
-    int err = 0;
-    size_t at = 0;
-    while (!err && at < len) {
-        size_t end = at;
-        while (end < len && buf[end] != '\n')
-            end++;
-        size_t n = end - at;
-        if (n >= PROBE_LINE_MAX) {
-            err = -EINVAL;
-            break;
-        }
-        memcpy(line, buf + at, n);
-        line[n] = '\0';
-        char *hash = strchr(line, '#');
-        if (hash)
-            *hash = '\0';
-        err = kprobe_run_command(line, false);
-        at = end + 1;
-    }
-    kfree(line);
-    return err;
-}
+static int run_line(char *line, void *arg) { return kprobe_run_command(line, false); }
 
 static int probe_file_open(struct pfs_file *f)
 {
@@ -65,7 +39,7 @@ static int probe_file_open(struct pfs_file *f)
 
 static ssize_t kprobe_events_write(struct pfs_file *f, const char *buf, size_t len)
 {
-    int err = run_lines(buf, len);
+    int err = pfs_run_lines(buf, len, PROBE_LINE_MAX, run_line, NULL);
     return err ? err : (ssize_t)len;
 }
 
