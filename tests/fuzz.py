@@ -160,7 +160,7 @@ FILES = {
     "kprobe_events": KPROBES, "dynamic_events": DYNAMIC, "events/fz/enable": NUMBERS,
     "events/fz/k0/enable": NUMBERS, "events/fz/k1/enable": NUMBERS,
     "events/sched/sched_switch/hist": ["", "x"], "synthetic_events": SYNTHETIC,
-    "events/sched/sched_waking/trigger": TRIGGERS,
+    "events/sched/sched_waking/trigger": TRIGGERS, "events/ftrace/print/trigger": TRIGGERS,
     "tracing_max_latency": NUMBERS,
     "options/latency-format": NUMBERS, "options/function-trace": NUMBERS,
     "events/preemptirq/enable": NUMBERS, "events/preemptirq/irq_disable/enable": NUMBERS,

@@ -295,6 +295,8 @@ int trace_print(const char *text, size_t len)
         memcpy(ev->text, text, len);
         ev->text[len] = '\0';
         rb_commit(trace_global.buffer, &res);
+        /* As Linux: the triggers on ftrace:print run for each marker recorded. */
+        trace_event_marker_triggers((unsigned long)__builtin_return_address(0), text, len, res.ts);
     }
     preempt_enable();
     return ev ? 0 : -EBADF;

@@ -97,6 +97,9 @@ typedef int (*trace_event_reg_fn)(const struct trace_event_call *call, bool on);
 
 #define TRACE_EVENT_FL_FTRACE 0x1  /* ftrace's own: format and id files only, no enable */
 #define TRACE_EVENT_FL_NO_NAME 0x2 /* the line has no "name: " (bprint, bputs) */
+/* ftrace's print: trace_marker runs its triggers, so it has a trigger file (Linux's
+ * trace_marker_file) */
+#define TRACE_EVENT_FL_MARKER 0x4
 
 struct trace_event_call {
     const char *system;
@@ -135,6 +138,8 @@ struct trace_event_call {
  * shell makes tracefs writes one at a time). -ENOSPC when the table is full.
  */
 int trace_event_add(struct trace_event_call *call);
+/* trace_marker's text, just recorded at ts by the code at ip, to the triggers on print. */
+void trace_event_marker_triggers(unsigned long ip, const char *text, size_t len, uint64_t ts);
 int trace_event_remove(struct trace_event_call *call);
 
 /* Every event, in the order available_events lists them. */

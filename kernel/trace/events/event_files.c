@@ -123,6 +123,9 @@ int trace_event_enable(const struct trace_event_call *call, bool on)
 int trace_event_soft_mode(const struct trace_event_call *call, bool on)
 {
     struct trace_event_state *st = call->state;
+    /* trace_marker's writes reach print's triggers whatever its state: nothing to turn on. */
+    if (call->flags & TRACE_EVENT_FL_MARKER)
+        return 0;
     if (!st->enabled || (call->flags & TRACE_EVENT_FL_FTRACE))
         return -EINVAL;
     if (on) {
@@ -637,6 +640,16 @@ static int create_event_files(const struct trace_event_call *c)
     made += tracefs_create(path, 0444, NULL, show_format, NULL, call) != NULL;
     snprintf(path, sizeof(path), "events/%s/%s/id", c->system, c->name);
     made += tracefs_create(path, 0444, NULL, show_id, NULL, call) != NULL;
+    /* As Linux: every event has a hist file; ftrace's own have no enable or filter, and
+     * only print (trace_marker's) has triggers. */
+    want++;
+    snprintf(path, sizeof(path), "events/%s/%s/hist", c->system, c->name);
+    made += tracefs_create(path, 0444, NULL, trace_event_hist_show, NULL, call) != NULL;
+    if (!(c->flags & TRACE_EVENT_FL_FTRACE) || (c->flags & TRACE_EVENT_FL_MARKER)) {
+        want++;
+        snprintf(path, sizeof(path), "events/%s/%s/trigger", c->system, c->name);
+        made += tracefs_create(path, 0644, &trigger_file_ops, NULL, NULL, call) != NULL;
+    }
     if (!(c->flags & TRACE_EVENT_FL_FTRACE)) {
         want += 2;
         snprintf(path, sizeof(path), "events/%s/%s/enable", c->system, c->name);
@@ -645,12 +658,6 @@ static int create_event_files(const struct trace_event_call *c)
         snprintf(path, sizeof(path), "events/%s/%s/filter", c->system, c->name);
         made += tracefs_create(path, 0644, NULL, show_event_filter, trace_event_store_filter,
                                call) != NULL;
-        want++;
-        snprintf(path, sizeof(path), "events/%s/%s/trigger", c->system, c->name);
-        made += tracefs_create(path, 0644, &trigger_file_ops, NULL, NULL, call) != NULL;
-        want++;
-        snprintf(path, sizeof(path), "events/%s/%s/hist", c->system, c->name);
-        made += tracefs_create(path, 0444, NULL, trace_event_hist_show, NULL, call) != NULL;
     }
     return made == want ? 0 : -ENOMEM;
 }

@@ -218,7 +218,9 @@ static bool pred_match(const struct filter_pred *p, const uint8_t *rec, size_t r
         return false;
     switch (p->kind) {
     case EVENT_FIELD_CHAR_ARRAY:
-        return compare_string(p, (const char *)rec + p->offset, p->size);
+        /* A char[] of no size (print's buf) is the rest of the record. */
+        return compare_string(p, (const char *)rec + p->offset,
+                              p->size ? p->size : rec_len - p->offset);
     case EVENT_FIELD_DATA_LOC: {
         uint32_t loc;
         memcpy(&loc, rec + p->offset, 4);

@@ -30,7 +30,7 @@ FTRACE_ENTRY(kernel_stack, TRACE_EVENT_ID_KERNEL_STACK, 0,
                       (void *)__entry->caller[6], (void *)__entry->caller[7]),
              NULL)
 
-FTRACE_ENTRY(print, TRACE_EVENT_ID_PRINT, 0,
+FTRACE_ENTRY(print, TRACE_EVENT_ID_PRINT, TRACE_EVENT_FL_MARKER,
              TP_STRUCT__entry(
                  __field(unsigned long, ip)
                  __flex_array(char, buf)

@@ -342,7 +342,8 @@ static int hist_parse_field(struct hist_trigger *h, const char *command, char *t
         out->flags |= HIST_FL_CPU;
         return 0;
     }
-    if (!out->field)
+    /* As Linux: a field of no size (print's buf[]) is no field for a histogram. */
+    if (!out->field || !out->field->size)
         return hist_err(h, command, "Couldn't find field", hist_errpos(command, name));
     if (out->field->kind == EVENT_FIELD_ARRAY)
         return -EINVAL;

@@ -41,6 +41,7 @@ id
 trigger
 $ ls events/ftrace/function
 format
+hist
 id
 $ cat events/enable events/sched/enable events/sched/sched_switch/enable
 0
