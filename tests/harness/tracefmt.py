@@ -375,9 +375,10 @@ def reset_tracing(sh):
 def remove_event_triggers(sh):
     """Event triggers outlive `echo > set_event` and a `>` write to the trigger file, as on
     Linux: each goes with its own `!`. An event with triggers is in soft mode, which
-    set_event lists, so only the events it names are looked at. Returns how many."""
+    set_event lists, so only the events it names are looked at, and ftrace:print, whose
+    triggers trace_marker runs without a soft mode. Returns how many."""
     removed = 0
-    for event in sh.run(f"cat {TRACEFS}/set_event"):
+    for event in sh.run(f"cat {TRACEFS}/set_event") + ["ftrace:print"]:
         system, _, name = event.partition(":")
         path = f"{TRACEFS}/events/{system}/{name}/trigger"
         for line in sh.run(f"cat {path}"):
