@@ -138,7 +138,8 @@ struct trace_event_call {
  * shell makes tracefs writes one at a time). -ENOSPC when the table is full.
  */
 int trace_event_add(struct trace_event_call *call);
-/* trace_marker's text, just recorded at ts by the code at ip, to the triggers on print. */
+/* trace_marker's text, just recorded at ts by the code at ip, to the triggers on print;
+ * with preemption off. */
 void trace_event_marker_triggers(unsigned long ip, const char *text, size_t len, uint64_t ts);
 int trace_event_remove(struct trace_event_call *call);
 

@@ -34,7 +34,7 @@ static void print_bputs(struct seqbuf *s, const void *record, size_t len);
  * The triggers on print, for a trace_marker write just recorded on this CPU at ts: they see
  * the record in Linux's layout (ip, the address in tracing_mark_write, and buf), built
  * here for them as the export widens the compact one. After the compact record's commit,
- * so that a snapshot they take holds it.
+ * so that a snapshot they take holds it; with preemption off, as trace_print calls it.
  */
 void trace_event_marker_triggers(unsigned long ip, const char *text, size_t len, uint64_t ts)
 {
@@ -44,7 +44,6 @@ void trace_event_marker_triggers(unsigned long ip, const char *text, size_t len,
     uint8_t buf[sizeof(struct trace_event_raw_print) + TRACE_PRINT_MAX];
     struct trace_event_raw_print *rec = (void *)buf;
     len = len < TRACE_PRINT_MAX ? len : TRACE_PRINT_MAX - 1;
-    preempt_disable();
     uint64_t common = trace_event_common_on(this_cpu(), call->state->id);
     __builtin_memcpy(&rec->common, &common, sizeof(common));
     rec->ip = ip;
@@ -53,7 +52,6 @@ void trace_event_marker_triggers(unsigned long ip, const char *text, size_t len,
     unsigned post = event_triggers_call(call, rec, sizeof(*rec) + len + 1, ts);
     if (post)
         event_triggers_post_call(call, post, (uintptr_t)__builtin_frame_address(0));
-    preempt_enable();
 }
 
 /* Linux's TRACE_BUF_SIZE bounds the packed arguments; the ring buffer bounds us first. */

@@ -1071,8 +1071,7 @@ static void hist_snapshot_offer(struct hist_trigger *h, const struct hist_action
 {
     unsigned long flags = arch_irq_save();
     struct hist_snapshot_offer *o = &hist_offers[this_cpu_id()];
-    if (!o->h || o->h != h || o->a != a ||
-        (a->handler == HIST_ON_MAX ? v > o->value : v != o->value)) {
+    if (o->h != h || o->a != a || (a->handler == HIST_ON_MAX ? v > o->value : v != o->value)) {
         o->a = a;
         o->value = v;
         memcpy(o->key, tracing_map_key(h->table->map, elt), h->key_size);

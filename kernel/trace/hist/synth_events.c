@@ -553,8 +553,8 @@ static char *synth_normal_fields(const char *text)
                 seq_printf(&s, i ? " %s" : "%s", words[i]);
         }
     }
+    char *out = !copy || s.overflow ? NULL : kstrdup(s.buf ? s.buf : "");
     kfree(copy);
-    char *out = copy && s.buf && !s.overflow ? kstrdup(s.buf) : copy ? kstrdup("") : NULL;
     seqbuf_free(&s);
     return out;
 }
