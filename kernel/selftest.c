@@ -3,6 +3,7 @@
  * version 1, the format the harness parses.
  */
 #include <kernel/errno.h>
+#include <kernel/fault_inject.h>
 #include <kernel/mm.h>
 #include <kernel/printk.h>
 #include <kernel/pseudofs.h>
@@ -131,4 +132,39 @@ SHELL_COMMAND(selftest, "selftest [GLOB]", "run the in-kernel self-tests (KTAP o
     int failed = selftest_run(argc == 2 ? argv[1] : NULL);
     selftest_out = NULL;
     return failed ? 1 : 0;
+}
+
+int selftest_alloc_failures(struct selftest_ctx *t, const struct selftest_alloc_failures *f)
+{
+    struct fault_attr *attr = f->attr;
+    unsigned long verbose = attr->verbose;
+    unsigned failed = 0;
+    int err = -ENOMEM;
+    attr->verbose = 0;
+    for (unsigned nth = 1; nth <= f->max_nth && err; nth += nth < 8 ? 1 : f->step) {
+        struct mm_stats before, after;
+        mm_get_stats(&before);
+        attr->count = 0;
+        attr->interval = nth;
+        attr->space = 0;
+        attr->times = 1;
+        WRITE_ONCE(attr->probability, 100);
+        err = f->attempt(f->arg);
+        WRITE_ONCE(attr->probability, 0);
+        if (!err)
+            break;
+        failed++;
+        EXPECT_EQ(err, -ENOMEM);
+        EXPECT(f->left_nothing(f->arg));
+        mm_get_stats(&after);
+        EXPECT_EQ(after.heap_allocs - after.heap_frees, before.heap_allocs - before.heap_frees);
+        /* The heap may keep pages it mapped for allocations that were given back. */
+        EXPECT_EQ(after.free_pages + after.heap_bytes_mapped / PAGE_SIZE,
+                  before.free_pages + before.heap_bytes_mapped / PAGE_SIZE);
+    }
+    attr->interval = 1;
+    attr->times = 1;
+    attr->verbose = verbose;
+    EXPECT(failed > 0);
+    return err;
 }

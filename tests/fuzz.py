@@ -166,7 +166,19 @@ FILES = {
     "events/preemptirq/enable": NUMBERS, "events/preemptirq/irq_disable/enable": NUMBERS,
     "events/preemptirq/preempt_enable/filter": FILTERS, "hwlat_detector/width": NUMBERS,
     "hwlat_detector/window": NUMBERS,
+    "instances/fz/current_tracer": TRACERS, "instances/fz/tracing_on": NUMBERS,
+    "instances/fz/buffer_size_kb": NUMBERS, "instances/fz/set_event": EVENTS,
+    "instances/fz/events/enable": NUMBERS, "instances/fz/events/sched/enable": NUMBERS,
+    "instances/fz/events/sched/sched_switch/enable": NUMBERS, "instances/fz/snapshot": NUMBERS,
+    "instances/fz/set_ftrace_filter": WORDS, "instances/fz/set_ftrace_notrace": WORDS,
+    "instances/fz/trace_marker": WORDS + NUMBERS, "instances/fz/trace_clock": CLOCKS,
+    "instances/fz/tracing_cpumask": MASKS, "instances/fz/trace": ["", "x"],
+    "instances/fz/per_cpu/cpu0/buffer_size_kb": NUMBERS, "instances/fz/events/fz/enable": NUMBERS,
 }
+# mkdir and rmdir: the instances the files above name, and paths they must refuse.
+DIRS = ["instances/fz", "instances/fz", "instances/fy", "instances", "instances/fz/x", "events",
+        "instances/", "nosuch/x", "/", ".", "..", "instances/.", "instances/fz/events",
+        "instances/" + "n" * 300, "trace"]
 READ_ONLY_SAFE = ["available_filter_functions", "enabled_functions", "trace",
                   "per_cpu/cpu0/stats", "trace_stat/function0", "stack_trace", "error_log",
                   "saved_cmdlines", "saved_tgids", "printk_formats", "events/header_event",
@@ -176,7 +188,9 @@ READ_ONLY_SAFE = ["available_filter_functions", "enabled_functions", "trace",
                   "snapshot", "per_cpu/cpu0/snapshot", "kprobe_events", "kprobe_profile",
                   "/sys/kernel/debug/kprobes/list", "events/sched/sched_switch/hist",
                   "events/irq_vectors/local_timer_entry/hist", "events/sched/sched_wakeup/hist",
-                  "tracing_max_latency", "events/preemptirq/irq_disable/format"]
+                  "tracing_max_latency", "events/preemptirq/irq_disable/format",
+                  "instances", "instances/fz/trace", "instances/fz/set_event",
+                  "instances/fz/per_cpu/cpu0/stats", "instances/fz/snapshot"]
 
 
 class Generator:
@@ -229,6 +243,8 @@ class Generator:
             self.rng.shuffle(opts)
             return "preemptirq_delay " + " ".join(
                 f"{o} {v}" for o, v in opts[:self.rng.randrange(5)])
+        if cmd in ("mkdir", "rmdir"):
+            return self.dir_line(cmd)
         if cmd == "chrt":
             opts = self.rng.choice(("", "-f ", "-r ", "-o ", "-m ", "-x ", "-f -r ", "--fifo "))
             prio = self.value(NUMBERS) + " " if self.rng.random() < 0.7 else ""
@@ -236,6 +252,10 @@ class Generator:
         args = [self.value(self.rng.choice((NUMBERS, WORDS, READ_ONLY_SAFE)))
                 for _ in range(self.rng.randrange(4))]
         return " ".join([cmd] + [self.quoted(a) for a in args])
+
+    def dir_line(self, cmd=None):
+        cmd = cmd or self.rng.choice(("mkdir", "rmdir"))
+        return " ".join([cmd] + [self.value(DIRS) for _ in range(self.rng.randrange(1, 3))])
 
     def raw_line(self):
         n = self.rng.choice((1, 5, 40, 300))
@@ -250,7 +270,8 @@ class Generator:
         elif r < 0.65:
             text = self.read_line()
         elif r < 0.9:
-            text = self.command_line()
+            # Instances come and go often enough for their files to be written when there.
+            text = self.command_line() if self.rng.random() < 0.85 else self.dir_line()
         elif r < 0.95:
             return self.raw_line() + b"\r"
         else:

@@ -63,6 +63,8 @@ struct pfs_node *pfs_root(void);
 /* Creates the directory (and parents) if missing; returns it, or NULL on error. */
 struct pfs_node *pfs_mkdir(const char *path);
 struct pfs_node *pfs_mkdir_at(struct pfs_node *parent, const char *name);
+/* The same as pfs_mkdir with path relative to base. */
+struct pfs_node *pfs_mkdir_under(struct pfs_node *base, const char *path);
 /* mode: permission bits as ls shows them (0444 read-only, 0644 read-write, 0200 write-only). */
 struct pfs_node *pfs_create(struct pfs_node *dir, const char *name, unsigned mode,
                             const struct pfs_ops *ops, void *data);
@@ -76,6 +78,10 @@ typedef int (*pfs_show_fn)(struct seqbuf *s, void *data);
 typedef ssize_t (*pfs_store_fn)(void *data, const char *buf, size_t len);
 struct pfs_node *pfs_create_seq(struct pfs_node *dir, const char *name, unsigned mode,
                                 pfs_show_fn show, pfs_store_fn store, void *data);
+/* The same with data a copy of size bytes, which the node owns (freed with it). */
+struct pfs_node *pfs_create_seq_copy(struct pfs_node *dir, const char *name, unsigned mode,
+                                     pfs_show_fn show, pfs_store_fn store, const void *data,
+                                     size_t size);
 
 /*
  * For ops whose open leaves a snapshot of the text, a kzalloc'd struct seqbuf, in f->priv
@@ -90,6 +96,31 @@ int pfs_snapshot_release(struct pfs_file *f);
  * The caller holds the control mutex.
  */
 int pfs_remove(struct pfs_node *n);
+/*
+ * Removes a directory and everything under it, deepest first: -EBUSY, with nothing removed,
+ * while a file anywhere in it is open. The caller holds the control mutex.
+ */
+int pfs_remove_tree(struct pfs_node *dir);
+
+/*
+ * A directory whose entries users make and remove with mkdir and rmdir (tracefs's
+ * instances/). Both run with the control mutex held: mkdir makes the entry named name
+ * under dir (0 or -errno), rmdir takes entry away (usually with pfs_remove_tree).
+ */
+struct pfs_dir_ops {
+    int (*mkdir)(struct pfs_node *dir, const char *name);
+    int (*rmdir)(struct pfs_node *dir, struct pfs_node *entry);
+};
+/* pfs_mkdir_at, and the directory takes user mkdir and rmdir through ops. */
+struct pfs_node *pfs_mkdir_user_dir(struct pfs_node *parent, const char *name,
+                                    const struct pfs_dir_ops *ops);
+/*
+ * mkdir and rmdir as a user asks for them (the shell, the host's file service), with the
+ * errnos of Linux's VFS: EEXIST for a name that exists, ENOENT and ENOTDIR along the path,
+ * EPERM in a directory that does not take them, then whatever its ops say.
+ */
+int pfs_user_mkdir(const char *cwd, const char *path);
+int pfs_user_rmdir(const char *cwd, const char *path);
 /* The node's data was allocated for it alone: pfs_remove frees it too. */
 void pfs_own_data(struct pfs_node *n);
 /* Whether a file is open on n now. */

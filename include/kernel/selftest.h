@@ -116,6 +116,23 @@ char *selftest_read_file(const char *dir, const char *path, size_t chunk, ssize_
 /* The same into buf (cut to len - 1 bytes, NUL-terminated); returns the length there. */
 size_t selftest_read_file_into(const char *dir, const char *path, char *buf, size_t len);
 
+/*
+ * An operation that allocates, run with its nth allocation failing (attr, a fault_attr of
+ * <kernel/fault_inject.h>, at 100 % once after n - 1 successes) for n = 1..8 and then
+ * every step-th up to max_nth, until a run succeeds. Every failed run must give -ENOMEM,
+ * leave_nothing(arg) true, and every heap allocation and page back; at least one run must
+ * fail. Returns the last result: 0 when the operation went through (the caller undoes it).
+ */
+struct fault_attr;
+struct selftest_alloc_failures {
+    struct fault_attr *attr;
+    unsigned max_nth, step;
+    int (*attempt)(void *arg);
+    bool (*left_nothing)(void *arg);
+    void *arg;
+};
+int selftest_alloc_failures(struct selftest_ctx *t, const struct selftest_alloc_failures *f);
+
 /* Runs every registered test whose name matches the glob (NULL = all); returns failures. */
 int selftest_run(const char *glob);
 

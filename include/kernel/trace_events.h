@@ -31,8 +31,12 @@ struct thread;
  * decides in the write path's slow check (TRACE_EVENT_ON_RECORD clear: soft-disabled).
  */
 #define TRACE_EVENT_ON_TRIGGER 0x10
+/* The event is on in a trace instance (instances/NAME/events/...): the write path copies
+ * its record there, whether or not the top level records it. */
+#define TRACE_EVENT_ON_INSTANCE 0x20
 /* The bits that make an emitter write (or try to) a record. */
-#define TRACE_EVENT_ON_EMIT (TRACE_EVENT_ON_RECORD | TRACE_EVENT_ON_TRIGGER)
+#define TRACE_EVENT_ON_EMIT                                                                        \
+    (TRACE_EVENT_ON_RECORD | TRACE_EVENT_ON_TRIGGER | TRACE_EVENT_ON_INSTANCE)
 
 /*
  * The events: one definition each, in include/kernel/events/, read here for their

@@ -55,6 +55,7 @@ struct pfs_node {
     size_t nr_children;
     size_t children_cap;
     const struct pfs_ops *ops;
+    const struct pfs_dir_ops *dir_ops; /* a directory that takes user mkdir and rmdir */
     void *data;
     unsigned opens; /* files open on it; guarded by pfs_tree_lock */
     bool owns_data; /* data was made for the node (pfs_create_seq): freed with it */
@@ -208,9 +209,11 @@ struct pfs_node *pfs_mkdir_at(struct pfs_node *parent, const char *name)
     return n;
 }
 
-struct pfs_node *pfs_mkdir(const char *path)
+struct pfs_node *pfs_mkdir(const char *path) { return pfs_mkdir_under(&pfs_root_node, path); }
+
+struct pfs_node *pfs_mkdir_under(struct pfs_node *base, const char *path)
 {
-    struct pfs_node *n = &pfs_root_node;
+    struct pfs_node *n = base;
     char comp[PFS_NAME_MAX + 1];
     const char *p = path;
 
@@ -398,6 +401,131 @@ int pfs_remove(struct pfs_node *n)
         kfree(n->data);
     kfree(n);
     return 0;
+}
+
+/* Whether a file is open anywhere under n; with pfs_tree_lock held. */
+static bool pfs_tree_busy(const struct pfs_node *n)
+{
+    if (n->opens)
+        return true;
+    for (size_t i = 0; i < n->nr_children; i++)
+        if (pfs_tree_busy(n->children[i]))
+            return true;
+    return false;
+}
+
+int pfs_remove_tree(struct pfs_node *dir)
+{
+    ASSERT(pfs_control_held());
+    spin_lock(&pfs_tree_lock);
+    bool busy = pfs_tree_busy(dir);
+    spin_unlock(&pfs_tree_lock);
+    if (busy)
+        return -EBUSY;
+    /* Nothing can open a file meanwhile: opens take the control mutex, which is held. */
+    for (;;) {
+        struct pfs_node *child = pfs_child(dir, 0);
+        if (!child)
+            break;
+        int err = child->is_dir ? pfs_remove_tree(child) : pfs_remove(child);
+        if (err)
+            return err;
+    }
+    return pfs_remove(dir);
+}
+
+struct pfs_node *pfs_mkdir_user_dir(struct pfs_node *parent, const char *name,
+                                    const struct pfs_dir_ops *ops)
+{
+    struct pfs_node *n = pfs_mkdir_at(parent, name);
+    if (n) {
+        spin_lock(&pfs_tree_lock);
+        n->dir_ops = ops;
+        spin_unlock(&pfs_tree_lock);
+    }
+    return n;
+}
+
+/*
+ * Splits path into its directory and its last component (trailing slashes dropped):
+ * *dir gets the directory, name the component. -ENOENT for an empty path, -EINVAL for a
+ * last component of "." or "..", as Linux's VFS.
+ */
+static int pfs_user_split(const char *cwd, const char *path, struct pfs_node **dir, char *name)
+{
+    char parent[512];
+    size_t len = strnlen(path, sizeof(parent));
+    if (len == 0)
+        return -ENOENT;
+    if (len >= sizeof(parent))
+        return -ENAMETOOLONG;
+    memcpy(parent, path, len + 1);
+    while (len > 1 && parent[len - 1] == '/')
+        parent[--len] = '\0';
+    char *slash = strrchr(parent, '/');
+    const char *last = slash ? slash + 1 : parent;
+    if (strlen(last) > PFS_NAME_MAX)
+        return -ENAMETOOLONG;
+    if (!*last)
+        return -EEXIST; /* "/": the root exists */
+    if (strcmp(last, ".") == 0 || strcmp(last, "..") == 0)
+        return -EINVAL;
+    strcpy(name, last);
+    if (slash)
+        slash[slash == parent ? 1 : 0] = '\0';
+    else
+        strcpy(parent, ".");
+    int err = pfs_resolve(cwd, parent, dir, NULL);
+    if (!err && !(*dir)->is_dir)
+        err = -ENOTDIR;
+    return err;
+}
+
+int pfs_user_mkdir(const char *cwd, const char *path)
+{
+    char name[PFS_NAME_MAX + 1];
+    struct pfs_node *dir;
+    pfs_control_lock();
+    int err = pfs_user_split(cwd, path, &dir, name);
+    if (!err) {
+        spin_lock(&pfs_tree_lock);
+        bool exists = pfs_find_child(dir, name, strlen(name)) != NULL;
+        spin_unlock(&pfs_tree_lock);
+        if (exists)
+            err = -EEXIST;
+        else if (!dir->dir_ops || !dir->dir_ops->mkdir)
+            err = -EPERM;
+        else
+            err = dir->dir_ops->mkdir(dir, name);
+    }
+    pfs_control_unlock();
+    return err;
+}
+
+int pfs_user_rmdir(const char *cwd, const char *path)
+{
+    char name[PFS_NAME_MAX + 1];
+    struct pfs_node *dir;
+    pfs_control_lock();
+    int err = pfs_user_split(cwd, path, &dir, name);
+    if (err == -EEXIST)
+        err = -EBUSY; /* the root, as Linux's rmdir / */
+    struct pfs_node *entry = NULL;
+    if (!err) {
+        spin_lock(&pfs_tree_lock);
+        entry = pfs_find_child(dir, name, strlen(name));
+        spin_unlock(&pfs_tree_lock);
+        if (!entry)
+            err = -ENOENT;
+        else if (!entry->is_dir)
+            err = -ENOTDIR;
+        else if (!dir->dir_ops || !dir->dir_ops->rmdir)
+            err = -EPERM;
+        else
+            err = dir->dir_ops->rmdir(dir, entry);
+    }
+    pfs_control_unlock();
+    return err;
 }
 
 void pfs_own_data(struct pfs_node *n) { n->owns_data = true; }

@@ -186,3 +186,22 @@ struct pfs_node *pfs_create_seq(struct pfs_node *dir, const char *name, unsigned
         kfree(seq);
     return n;
 }
+
+struct pfs_node *pfs_create_seq_copy(struct pfs_node *dir, const char *name, unsigned mode,
+                                     pfs_show_fn show, pfs_store_fn store, const void *data,
+                                     size_t size)
+{
+    /* One allocation for both, so that the node's one kfree of its data frees the copy. */
+    struct pfs_seq_file *seq = kzalloc(sizeof(*seq) + size);
+    if (!seq)
+        return NULL;
+    seq->show = show;
+    seq->store = store;
+    seq->data = memcpy(seq + 1, data, size);
+    struct pfs_node *n = pfs_create(dir, name, mode, &pfs_seq_ops, seq);
+    if (n)
+        pfs_own_data(n);
+    else
+        kfree(seq);
+    return n;
+}

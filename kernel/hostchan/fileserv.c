@@ -192,37 +192,10 @@ static ssize_t op_read(struct fileserv *fs, struct fileserv_handle *h, uint64_t 
     return pfs_read(h->file, buf, size);
 }
 
-/* mkdir and rmdir: no directory of the tree takes them yet (Linux's tracefs takes them in
- * instances/ only), so each says what Linux's VFS says of such a directory. */
-static int64_t op_mkdir(struct fileserv *fs, char *path)
-{
-    bool is_dir;
-    unsigned mode;
-    if (pfs_stat(path, &is_dir, &mode) == 0)
-        return -EEXIST;
-    size_t len = strlen(path);
-    while (len > 1 && path[len - 1] == '/')
-        path[--len] = '\0';
-    char *slash = strrchr(path, '/');
-    if (slash && slash != path)
-        *slash = '\0';
-    else if (slash)
-        path[1] = '\0';
-    int err = slash ? pfs_stat(path, &is_dir, &mode) : 0;
-    if (err)
-        return err;
-    return slash && !is_dir ? -ENOTDIR : -EPERM;
-}
+/* mkdir and rmdir: what the shell's commands do (tracefs's instances/ takes them). */
+static int64_t op_mkdir(const char *path) { return pfs_user_mkdir(NULL, path); }
 
-static int64_t op_rmdir(const char *path)
-{
-    bool is_dir;
-    unsigned mode;
-    int err = pfs_stat(path, &is_dir, &mode);
-    if (err)
-        return err;
-    return is_dir ? -EPERM : -ENOTDIR;
-}
+static int64_t op_rmdir(const char *path) { return pfs_user_rmdir(NULL, path); }
 
 /* Copies a path out of the request, NUL-terminated. */
 static int take_path(struct fileserv *fs, const uint8_t *data, size_t len)
@@ -300,7 +273,7 @@ static int64_t run_request(struct fileserv *fs, uint16_t op, const struct filese
         result = handle_close(fs, h);
         break;
     case FILESERV_MKDIR:
-        result = op_mkdir(fs, fs->path);
+        result = op_mkdir(fs->path);
         break;
     case FILESERV_RMDIR:
         result = op_rmdir(fs->path);

@@ -312,6 +312,36 @@ SHELL_COMMAND(cd, "cd [DIR]", "change the working directory")
     return 0;
 }
 
+SHELL_COMMAND(mkdir, "mkdir DIR...", "make directories (a trace instance: mkdir instances/NAME)")
+{
+    int status = 0;
+    if (argc < 2)
+        return shell_usage(ctx);
+    for (int i = 1; i < argc; i++) {
+        int err = pfs_user_mkdir(shell_cwd(), argv[i]);
+        if (err) {
+            shell_eprintf(ctx, "mkdir: can't create directory '%s': %s\n", argv[i], strerror(-err));
+            status = 1;
+        }
+    }
+    return status;
+}
+
+SHELL_COMMAND(rmdir, "rmdir DIR...", "remove directories (a trace instance: rmdir instances/NAME)")
+{
+    int status = 0;
+    if (argc < 2)
+        return shell_usage(ctx);
+    for (int i = 1; i < argc; i++) {
+        int err = pfs_user_rmdir(shell_cwd(), argv[i]);
+        if (err) {
+            shell_eprintf(ctx, "rmdir: '%s': %s\n", argv[i], strerror(-err));
+            status = 1;
+        }
+    }
+    return status;
+}
+
 SHELL_COMMAND(pwd, "pwd", "print the working directory")
 {
     int err;

@@ -11,6 +11,9 @@
  *            the books' buffer: the latency tracers are switched among by the fuzzer and
  *            their own tests)
  *   resize   buffer_size_kb changes (resizes keep events or count them lost)
+ *   instance an instance is made, traces sched_switch and functions into its own buffer
+ *            (with a snapshot taken there), is checked to hold nothing else, and is
+ *            removed, over and over
  *   readers  one thread consumes trace_pipe_raw pages of every CPU, another trace_pipe
  *
  * Then tracing stops, both readers drain the buffer, and per CPU every event the buffer
@@ -31,6 +34,7 @@
 #include <lib/random.h>
 #include <lib/string.h>
 
+#include "events/event_core.h"
 #include "trace_internal.h"
 
 #define SOAK_MAX_SECONDS (24 * 3600)
@@ -46,6 +50,7 @@ struct soak {
     volatile bool draining; /* readers: tracing is off, read until empty, then end */
     uint64_t seed;
     unsigned long ops_rounds, graph_rounds, event_writes, resizes, write_errors;
+    unsigned long instance_rounds, instance_records;
     unsigned long raw_pages, text_lines;
     struct soak_counts raw, text;
     char failure[160];
@@ -255,6 +260,73 @@ static int soak_resize_main(void *arg)
             soak_fail(s, "a resize failed other than for memory");
         s->resizes++;
         soak_nap(s, &rng, 100);
+    }
+    return 0;
+}
+
+/* ---- instances ---- */
+
+#define SOAK_INSTANCE SOAK_TRACEFS "instances/soak"
+
+static struct trace_array *soak_instance(void)
+{
+    for (unsigned slot = 0; slot < TRACE_INSTANCES_MAX; slot++) {
+        struct trace_array *tr = READ_ONCE(trace_instances[slot]);
+        if (tr && strcmp(tr->name, "soak") == 0)
+            return tr;
+    }
+    return NULL;
+}
+
+/* What the instance holds: only its own sched_switch and function records (and the
+ * markers written to it); false on anything else. Counts what it read. */
+static bool soak_instance_clean(struct soak *s, struct trace_array *tr, unsigned switch_id)
+{
+    struct trace_iter *it = trace_array_iter_open(tr, false, -1);
+    if (!it)
+        return true; /* no memory to look: nothing learnt */
+    bool clean = true;
+    while (trace_iter_next(it)) {
+        const void *rec = it->rec.data;
+        unsigned type = trace_ctx_type(*(const uint32_t *)rec);
+        bool own = type == TRACE_FN || type == TRACE_PRINT ||
+                   (type == TRACE_EVENT_FULL && *(const uint16_t *)rec == switch_id);
+        clean &= own;
+        s->instance_records++;
+    }
+    trace_iter_close(it);
+    return clean;
+}
+
+static int soak_instance_main(void *arg)
+{
+    struct soak *s = arg;
+    uint64_t rng = s->seed ^ 0x5555;
+    const struct trace_event_call *sw = trace_event_find("sched", "sched_switch");
+    while (!READ_ONCE(s->stop) && sw) {
+        int err = pfs_user_mkdir(NULL, SOAK_INSTANCE);
+        if (err) {
+            if (err != -ENOMEM)
+                soak_fail(s, "an instance mkdir failed other than for memory");
+            soak_nap(s, &rng, 20);
+            continue;
+        }
+        s->write_errors += soak_write("instances/soak/set_event", "sched:sched_switch") != 0;
+        s->write_errors += soak_write("instances/soak/set_ftrace_filter", "work_*") != 0;
+        s->write_errors += soak_write("instances/soak/current_tracer", "function") != 0;
+        s->write_errors += soak_write("instances/soak/trace_marker", "soak") != 0;
+        soak_nap(s, &rng, 30);
+        if (xorshift64(&rng) & 1)
+            s->write_errors += soak_write("instances/soak/snapshot", "1") != 0;
+        s->write_errors += soak_write("instances/soak/tracing_on", "0") != 0;
+        struct trace_array *tr = soak_instance();
+        if (tr && !soak_instance_clean(s, tr, sw->state->id))
+            soak_fail(s, "an instance holds a record it did not ask for");
+        err = pfs_user_rmdir(NULL, SOAK_INSTANCE);
+        if (err)
+            soak_fail(s, "an instance rmdir failed");
+        s->instance_rounds++;
+        soak_nap(s, &rng, 20);
     }
     return 0;
 }
@@ -471,11 +543,12 @@ SHELL_COMMAND(soak, "soak SECONDS [SEED]",
     }
     if (work_failed_thread(work))
         soak_fail(&s, "cannot create every work thread");
-    struct thread *churn[4] = {
+    struct thread *churn[5] = {
         soak_start(&s, soak_ops_main, "soak/ops", 0),
         soak_start(&s, soak_graph_main, "soak/graph", 1),
         soak_start(&s, soak_events_main, "soak/events", 2),
         soak_start(&s, soak_resize_main, "soak/resize", 3),
+        soak_start(&s, soak_instance_main, "soak/instance", 6),
     };
     struct thread *readers[2] = {
         soak_start(&s, soak_raw_main, "soak/raw", 4),
@@ -487,7 +560,7 @@ SHELL_COMMAND(soak, "soak SECONDS [SEED]",
         interrupted = sleep_ns_interruptible(100 * NSEC_PER_MSEC) == -EINTR;
 
     WRITE_ONCE(s.stop, true);
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < 5; i++)
         soak_join(churn[i]);
     if (interrupted)
         work_stop(work);
@@ -504,12 +577,13 @@ SHELL_COMMAND(soak, "soak SECONDS [SEED]",
     shell_printf(ctx,
                  "soak: %lu s: %lu events written, all read or counted lost: %s; ops %lu "
                  "rounds (%lu op hits), graph %lu rounds (%lu entries, %lu returns), %lu "
-                 "event writes, %lu resizes, %lu refused writes, %lu pages, %lu lines; "
-                 "work %s: %s%s%s\n",
+                 "event writes, %lu resizes, %lu instances (%lu records checked), %lu refused "
+                 "writes, %lu pages, %lu lines; work %s: %s%s%s\n",
                  secs, written, books ? "yes" : "NO", s.ops_rounds, soak_op_hits, s.graph_rounds,
-                 soak_graph_entries, soak_graph_returns, s.event_writes, s.resizes, s.write_errors,
-                 s.raw_pages, s.text_lines, sum.books_ok ? "ok" : "FAILED", ok ? "ok" : "FAILED",
-                 s.failure[0] ? ": " : "", s.failure);
+                 soak_graph_entries, soak_graph_returns, s.event_writes, s.resizes,
+                 s.instance_rounds, s.instance_records, s.write_errors, s.raw_pages, s.text_lines,
+                 sum.books_ok ? "ok" : "FAILED", ok ? "ok" : "FAILED", s.failure[0] ? ": " : "",
+                 s.failure);
 
     soak_write("current_tracer", "nop");
     soak_write("set_ftrace_filter", "");

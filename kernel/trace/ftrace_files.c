@@ -432,7 +432,10 @@ struct pfs_node *ftrace_filter_file_create(const char *path, struct ftrace_ops *
         is_notrace ? ftrace_filter_kind_notrace.empty_text : ftrace_filter_kind_filter.empty_text;
     kind->ops = ops;
     kind->changed = changed;
-    return tracefs_create(path, 0644, &ftrace_filter_fops, NULL, NULL, kind);
+    struct pfs_node *n = tracefs_create(path, 0644, &ftrace_filter_fops, NULL, NULL, kind);
+    if (!n)
+        kfree(kind);
+    return n;
 }
 
 /* ---- dyn_ftrace_total_info ---- */

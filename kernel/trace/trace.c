@@ -17,8 +17,6 @@
 #include "events/event_trigger.h"
 #include "trace_internal.h"
 
-#define TRACE_DEFAULT_KB 1408
-
 const struct trace_option_def trace_option_defs[TRACE_OPT_COUNT] = {
     [TRACE_OPT_PRINT_PARENT] = {"print-parent", true, NULL},
     [TRACE_OPT_SYM_OFFSET] = {"sym-offset", false, NULL},
@@ -88,23 +86,30 @@ static const struct {
 
 uint64_t trace_clock_read(void) { return trace_clocks[trace_global.clock].read(); }
 uint64_t (*trace_clock_reader(void))(void) { return trace_clocks[trace_global.clock].read; }
+uint64_t (*trace_array_clock_reader(const struct trace_array *tr))(void)
+{
+    return trace_clocks[tr->clock].read;
+}
 const char *trace_clock_name(enum trace_clock_id id) { return trace_clocks[id].name; }
-bool trace_clock_is_ns(void) { return trace_clocks[trace_global.clock].ns; }
+bool trace_clock_is_ns(void) { return trace_array_clock_is_ns(&trace_global); }
+bool trace_array_clock_is_ns(const struct trace_array *tr) { return trace_clocks[tr->clock].ns; }
 
-int trace_set_clock(const char *name)
+int trace_array_set_clock(struct trace_array *tr, const char *name)
 {
     for (int i = 0; i < TRACE_CLOCK_COUNT; i++) {
         if (strcmp(name, trace_clocks[i].name) != 0)
             continue;
-        trace_global.clock = i;
+        tr->clock = i;
         /* Times of two clocks do not mix: the buffer is cleared, as Linux does. */
-        rb_set_clock(trace_global.buffer, trace_clocks[i].read);
-        trace_global.time_start = trace_clock_read();
-        trace_snapshot_clock_changed(&trace_global);
+        rb_set_clock(tr->buffer, trace_clocks[i].read);
+        tr->time_start = trace_clocks[i].read();
+        trace_snapshot_clock_changed(tr);
         return 0;
     }
     return -EINVAL;
 }
+
+int trace_set_clock(const char *name) { return trace_array_set_clock(&trace_global, name); }
 
 /* ---- writers ---- */
 
@@ -136,13 +141,15 @@ bool trace_record_filtered(struct percpu *cpu)
 /* Both words change together, so that record_filters never says "every CPU" wrongly. */
 static DEFINE_SPINLOCK(trace_cpumask_lock);
 
-void trace_set_cpumask(uint32_t mask)
+void trace_array_set_cpumask(struct trace_array *tr, uint32_t mask)
 {
     unsigned long irq = spin_lock_irqsave(&trace_cpumask_lock);
-    trace_global.cpumask = mask;
-    WRITE_ONCE(trace_global.cpus_excluded, (cpu_online_mask() & ~mask) != 0);
+    tr->cpumask = mask;
+    WRITE_ONCE(tr->cpus_excluded, (cpu_online_mask() & ~mask) != 0);
     spin_unlock_irqrestore(&trace_cpumask_lock, irq);
 }
+
+void trace_set_cpumask(uint32_t mask) { trace_array_set_cpumask(&trace_global, mask); }
 
 static DEFINE_SPINLOCK(trace_pids_lock);
 
@@ -277,6 +284,11 @@ void trace_stack_from_frame(uintptr_t frame, unsigned skip, unsigned extra_preem
 
 int trace_print(const char *text, size_t len)
 {
+    return trace_array_print(&trace_global, text, len);
+}
+
+int trace_array_print(struct trace_array *tr, const char *text, size_t len)
+{
     if (!trace_opt(TRACE_OPT_MARKERS))
         return -EINVAL;
     if (len > TRACE_PRINT_MAX - 1)
@@ -287,16 +299,19 @@ int trace_print(const char *text, size_t len)
      * fails with EBADF (tracing_mark_write). */
     struct rb_reservation res;
     struct trace_print_event *ev = NULL;
-    if ((trace_global.cpumask >> this_cpu_id()) & 1)
-        ev = rb_reserve(trace_global.buffer, 8 + len + 1, &res);
+    if ((tr->cpumask >> this_cpu_id()) & 1)
+        ev = rb_reserve(tr->buffer, 8 + len + 1, &res);
     if (ev) {
         ev->ctx = trace_ctx_now(TRACE_PRINT, 1);
         ev->len = len;
         memcpy(ev->text, text, len);
         ev->text[len] = '\0';
-        rb_commit(trace_global.buffer, &res);
-        /* As Linux: the triggers on ftrace:print run for each marker recorded. */
-        trace_event_marker_triggers((unsigned long)__builtin_return_address(0), text, len, res.ts);
+        rb_commit(tr->buffer, &res);
+        /* As Linux: the triggers on ftrace:print run for each marker recorded (the top
+         * level's: an instance's events have no triggers of their own). */
+        if (tr == &trace_global)
+            trace_event_marker_triggers((unsigned long)__builtin_return_address(0), text, len,
+                                        res.ts);
     }
     preempt_enable();
     return ev ? 0 : -EBADF;
@@ -313,6 +328,32 @@ const struct tracer *trace_find_tracer(const char *name)
 }
 
 static DEFINE_SPINLOCK(tracer_switch_lock);
+
+/* An instance's switch: only tracers that allow instances, through their instance hooks. */
+static int instance_set_tracer(struct trace_array *tr, const struct tracer *t)
+{
+    if (!t->allow_instances)
+        return -EINVAL;
+    if (t == tr->current)
+        return 0;
+    const struct tracer *old = tr->current;
+    if (old && old->instance_reset)
+        old->instance_reset(tr);
+    tr->current = trace_find_tracer("nop");
+    trace_array_clear(tr, -1);
+    int err = t->instance_init ? t->instance_init(tr) : 0;
+    if (!err)
+        tr->current = t;
+    return err;
+}
+
+int trace_array_set_tracer(struct trace_array *tr, const char *name)
+{
+    if (tr == &trace_global)
+        return trace_set_tracer(name);
+    const struct tracer *t = trace_find_tracer(name);
+    return t ? instance_set_tracer(tr, t) : -EINVAL;
+}
 
 int trace_set_tracer(const char *name)
 {
@@ -365,29 +406,32 @@ int trace_set_tracer(const char *name)
     return err;
 }
 
-void trace_clear(int cpu)
+void trace_array_clear(struct trace_array *tr, int cpu)
 {
-    rb_reset(trace_global.buffer, cpu);
+    rb_reset(tr->buffer, cpu);
     if (cpu < 0)
-        trace_global.time_start = trace_clock_read();
+        tr->time_start = trace_clocks[tr->clock].read();
 }
 
+void trace_clear(int cpu) { trace_array_clear(&trace_global, cpu); }
+
 static DEFINE_SPINLOCK(tracing_on_lock);
-static bool tracing_is_on = true;
 
 /* tracing_on: recording only; the tracers keep running (as Linux). */
-void trace_set_on(bool on)
+void trace_array_set_on(struct trace_array *tr, bool on)
 {
     unsigned long flags = spin_lock_irqsave(&tracing_on_lock);
-    if (on != tracing_is_on) {
+    if (on != tr->tracing_is_on) {
         if (on)
-            rb_record_enable(trace_global.buffer);
+            rb_record_enable(tr->buffer);
         else
-            rb_record_disable(trace_global.buffer);
-        tracing_is_on = on;
+            rb_record_disable(tr->buffer);
+        tr->tracing_is_on = on;
     }
     spin_unlock_irqrestore(&tracing_on_lock, flags);
 }
+
+void trace_set_on(bool on) { trace_array_set_on(&trace_global, on); }
 
 void trace_set_option(unsigned opt, bool on)
 {
@@ -408,20 +452,30 @@ void trace_set_option(unsigned opt, bool on)
         t->option_changed(opt, on);
 }
 
-int trace_resize(int cpu, unsigned long kb)
+int trace_array_resize(struct trace_array *tr, int cpu, unsigned long kb)
 {
     if (kb == 0)
         return -EINVAL;
     if (kb > (1UL << 30) / 1024)
         return -ENOMEM;
-    return trace_buffers_resize(&trace_global, cpu, kb * 1024);
+    return trace_buffers_resize(tr, cpu, kb * 1024);
 }
+
+int trace_resize(int cpu, unsigned long kb) { return trace_array_resize(&trace_global, cpu, kb); }
 
 /* ---- the merging iterator ---- */
 
 struct trace_iter *trace_iter_open(bool consume, int cpu_only)
 {
-    return trace_iter_open_buffer(trace_global.buffer, consume, cpu_only);
+    return trace_array_iter_open(&trace_global, consume, cpu_only);
+}
+
+struct trace_iter *trace_array_iter_open(struct trace_array *tr, bool consume, int cpu_only)
+{
+    struct trace_iter *it = trace_iter_open_buffer(tr->buffer, consume, cpu_only);
+    if (it)
+        it->tr = tr;
+    return it;
 }
 
 struct trace_iter *trace_iter_open_buffer(struct ring_buffer *rb, bool consume, int cpu_only)
@@ -430,6 +484,7 @@ struct trace_iter *trace_iter_open_buffer(struct ring_buffer *rb, bool consume, 
     if (!it)
         return NULL;
     it->buffer = rb;
+    it->tr = &trace_global;
     it->consume = consume;
     it->cpu_only = cpu_only;
     /* Everything a read needs is allocated here: a CPU whose iterator or record slot
@@ -520,18 +575,30 @@ void trace_iter_drop_peeked(struct trace_iter *it, unsigned cpu) { it->head_full
 
 /* ---- boot ---- */
 
-static void trace_init(void)
+int trace_array_init(struct trace_array *tr, size_t bytes_per_cpu)
 {
-    trace_set_cpumask(cpu_online_mask());
+    tr->buffer = rb_create(bytes_per_cpu, cpus_online);
+    if (!tr->buffer)
+        return -ENOMEM;
+    rb_set_clock(tr->buffer, clock_ns);
+    trace_array_set_cpumask(tr, cpu_online_mask());
     for (unsigned o = 0; o < TRACE_OPT_COUNT; o++)
         if (trace_option_defs[o].default_on)
-            trace_global.options |= 1ULL << o;
-    trace_global.buffer = rb_create(TRACE_DEFAULT_KB * 1024, cpus_online);
-    if (!trace_global.buffer)
+            tr->options |= 1ULL << o;
+    tr->tracing_is_on = true;
+    tr->all_cpus = (struct trace_file_ref){tr, -1};
+    for (unsigned c = 0; c < MAX_CPUS; c++)
+        tr->cpu_refs[c] = (struct trace_file_ref){tr, (int)c};
+    tr->current = trace_find_tracer("nop");
+    tr->time_start = clock_ns();
+    return 0;
+}
+
+static void trace_init(void)
+{
+    if (trace_array_init(&trace_global, TRACE_DEFAULT_KB * 1024))
         panic("trace: no memory for the ring buffer");
-    rb_set_clock(trace_global.buffer, clock_ns);
     for (unsigned c = 0; c < MAX_CPUS; c++)
         cpu_data(c)->trace_buffer = rb_cpu_buffer(trace_global.buffer, c);
-    trace_global.current = trace_find_tracer("nop");
 }
 CORE_INITCALL(trace_init);

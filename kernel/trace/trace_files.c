@@ -14,6 +14,13 @@
 
 #include "trace_internal.h"
 
+/*
+ * Files that every trace array has (TRACEFS_FILE's .instance) get a struct trace_file_ref
+ * as data: the array, and the CPU of a per_cpu/cpuN/ file (-1 for the rest).
+ */
+static struct trace_array *ref_tr(void *data) { return ((struct trace_file_ref *)data)->tr; }
+static int ref_cpu(void *data) { return ((struct trace_file_ref *)data)->cpu; }
+
 /* Copies a write into a NUL-terminated word without surrounding blanks. */
 static int write_word(const char *buf, size_t len, char *out, size_t out_len)
 {
@@ -50,8 +57,10 @@ static int show_available_tracers(struct seqbuf *s, void *data)
 {
     const struct tracer *order[16];
     size_t n = 0;
+    bool instance = ref_tr(data) != &trace_global;
     for (const struct tracer *t = __start_tracers; t < __stop_tracers && n < 16; t++)
-        order[n++] = t;
+        if (!instance || t->allow_instances)
+            order[n++] = t;
     for (size_t i = 1; i < n; i++)
         for (size_t j = i; j > 0 && tracer_rank(order[j]) > tracer_rank(order[j - 1]); j--) {
             const struct tracer *tmp = order[j];
@@ -65,7 +74,7 @@ static int show_available_tracers(struct seqbuf *s, void *data)
 
 static int show_current_tracer(struct seqbuf *s, void *data)
 {
-    const struct tracer *t = trace_global.current;
+    const struct tracer *t = ref_tr(data)->current;
     return seq_printf(s, "%s\n", t ? t->name : "nop");
 }
 
@@ -77,13 +86,13 @@ static ssize_t store_current_tracer(void *data, const char *buf, size_t len)
     /* After an ftrace bug only nop can run: the others need call sites patched. */
     if (ftrace_is_dead() && strcmp(name, "nop") != 0 && trace_find_tracer(name))
         return -ENODEV;
-    int err = trace_set_tracer(name);
+    int err = trace_array_set_tracer(ref_tr(data), name);
     return err ? err : (ssize_t)len;
 }
 
 static int show_tracing_on(struct seqbuf *s, void *data)
 {
-    return seq_printf(s, "%d\n", rb_record_is_on(trace_global.buffer) ? 1 : 0);
+    return seq_printf(s, "%d\n", rb_record_is_on(ref_tr(data)->buffer) ? 1 : 0);
 }
 
 static ssize_t store_tracing_on(void *data, const char *buf, size_t len)
@@ -91,16 +100,16 @@ static ssize_t store_tracing_on(void *data, const char *buf, size_t len)
     unsigned long v;
     if (tracefs_parse_ulong(buf, len, &v) != 0)
         return -EINVAL;
-    trace_set_on(v != 0);
+    trace_array_set_on(ref_tr(data), v != 0);
     return len;
 }
 
 TRACEFS_FILE(available_tracers, .path = "available_tracers", .mode = 0444,
-             .show = show_available_tracers);
+             .show = show_available_tracers, .instance = true);
 TRACEFS_FILE(current_tracer, .path = "current_tracer", .mode = 0644, .show = show_current_tracer,
-             .store = store_current_tracer);
+             .store = store_current_tracer, .instance = true);
 TRACEFS_FILE(tracing_on, .path = "tracing_on", .mode = 0644, .show = show_tracing_on,
-             .store = store_tracing_on);
+             .store = store_tracing_on, .instance = true);
 
 /* ---- trace, trace_pipe (all CPUs or one) ---- */
 
@@ -113,24 +122,26 @@ struct trace_reader {
     bool header_done;
     bool read_any; /* an event was returned: with tracing off, the end is EOF */
     int cpu;       /* -1: all */
+    struct trace_array *tr;
 };
 
-static bool tracer_uses_max(void)
+static bool tracer_uses_max(struct trace_array *tr)
 {
-    const struct tracer *t = trace_global.current;
+    const struct tracer *t = tr->current;
     return t && t->use_max_tr;
 }
 
 static int reader_open(struct pfs_file *f, bool consume)
 {
-    int cpu = (int)(intptr_t)f->data;
+    int cpu = ref_cpu(f->data);
+    struct trace_array *tr = ref_tr(f->data);
     /* As Linux: `trace` of a latency tracer is its max buffer, to read and to clear. */
-    bool max_tr = !consume && tracer_uses_max();
+    bool max_tr = !consume && tracer_uses_max(tr);
     if (f->flags & PFS_TRUNC) {
         if (max_tr)
-            trace_snapshot_write(&trace_global, cpu, 2);
+            trace_snapshot_write(tr, cpu, 2);
         else
-            trace_clear(cpu);
+            trace_array_clear(tr, cpu);
     }
     if (!(f->flags & PFS_READ))
         return 0;
@@ -138,17 +149,20 @@ static int reader_open(struct pfs_file *f, bool consume)
     if (!r)
         return -ENOMEM;
     r->cpu = cpu;
+    r->tr = tr;
     r->header_done = consume; /* trace_pipe has no header */
-    struct ring_buffer *rb = trace_global.buffer;
+    struct ring_buffer *rb = tr->buffer;
     if (max_tr) {
         latency_readers_add(1);
-        rb = trace_snapshot_get(&trace_global);
+        rb = trace_snapshot_get(tr);
         r->max_tr = true;
     }
     r->iter = rb ? trace_iter_open_buffer(rb, consume, cpu) : NULL;
+    if (r->iter)
+        r->iter->tr = tr;
     if (!r->iter) {
         if (max_tr) {
-            trace_snapshot_put(&trace_global);
+            trace_snapshot_put(tr);
             latency_readers_add(-1);
         }
         kfree(r);
@@ -169,7 +183,7 @@ static int reader_release(struct pfs_file *f)
     if (r) {
         trace_iter_close(r->iter);
         if (r->snapshot || r->max_tr)
-            trace_snapshot_put(&trace_global);
+            trace_snapshot_put(r->tr);
         if (r->max_tr)
             latency_readers_add(-1);
         seqbuf_free(&r->pending);
@@ -182,8 +196,8 @@ static int reader_release(struct pfs_file *f)
 static void produce_snapshot_help(struct trace_reader *r)
 {
     struct seqbuf *s = &r->pending;
-    seq_puts(s, tracing_snapshot_allocated(&trace_global) ? "#\n# * Snapshot is allocated *\n#\n"
-                                                          : "#\n# * Snapshot is freed *\n#\n");
+    seq_puts(s, tracing_snapshot_allocated(r->tr) ? "#\n# * Snapshot is allocated *\n#\n"
+                                                  : "#\n# * Snapshot is freed *\n#\n");
     seq_puts(s, "# Snapshot commands:\n");
     if (r->cpu < 0) {
         seq_puts(s, "# echo 0 > snapshot : Clears and frees snapshot buffer\n"
@@ -204,12 +218,12 @@ static void produce_snapshot_help(struct trace_reader *r)
 
 static void produce_header(struct trace_reader *r)
 {
-    const struct tracer *t = trace_global.current;
+    const struct tracer *t = r->tr->current;
     seq_printf(&r->pending, "# tracer: %s\n#\n", t ? t->name : "nop");
     if (ftrace_is_dead())
         seq_puts(&r->pending, "# WARNING: FUNCTION TRACING IS CORRUPTED\n"
                               "#          MAY BE MISSING FUNCTION EVENTS\n");
-    if (r->snapshot && (!r->iter || trace_snapshot_empty(&trace_global, r->cpu)))
+    if (r->snapshot && (!r->iter || trace_snapshot_empty(r->tr, r->cpu)))
         produce_snapshot_help(r);
     else if (t && t->print_header)
         t->print_header(r->iter, &r->pending);
@@ -257,7 +271,7 @@ static ssize_t reader_read(struct pfs_file *f, char *buf, size_t len)
             return -EAGAIN;
         /* As Linux's tracing_wait_pipe: with tracing off, once something was read,
          * the end of the data is the end of the file. */
-        if (r->read_any && !rb_record_is_on(trace_global.buffer))
+        if (r->read_any && !rb_record_is_on(r->tr->buffer))
             break;
         /* trace_pipe blocks until data arrives. Writers cannot wake readers (they run in
          * any context, lock-free), so poll at a rate a person cannot see. */
@@ -276,9 +290,10 @@ static ssize_t discard_write(struct pfs_file *f, const char *buf, size_t len) { 
  */
 static int snapshot_open(struct pfs_file *f)
 {
-    int cpu = (int)(intptr_t)f->data;
+    int cpu = ref_cpu(f->data);
+    struct trace_array *tr = ref_tr(f->data);
     /* A latency tracer owns the snapshot as its max buffer (Linux: EBUSY). */
-    if ((f->flags & PFS_READ) && tracer_uses_max())
+    if ((f->flags & PFS_READ) && tracer_uses_max(tr))
         return -EBUSY;
     if (!(f->flags & PFS_READ))
         return 0;
@@ -286,12 +301,15 @@ static int snapshot_open(struct pfs_file *f)
     if (!r)
         return -ENOMEM;
     r->cpu = cpu;
+    r->tr = tr;
     r->snapshot = true;
-    struct ring_buffer *rb = trace_snapshot_get(&trace_global);
+    struct ring_buffer *rb = trace_snapshot_get(tr);
     if (rb) {
         r->iter = trace_iter_open_buffer(rb, false, cpu);
+        if (r->iter)
+            r->iter->tr = tr;
         if (!r->iter) {
-            trace_snapshot_put(&trace_global);
+            trace_snapshot_put(tr);
             kfree(r);
             return -ENOMEM;
         }
@@ -307,9 +325,9 @@ static ssize_t snapshot_write(struct pfs_file *f, const char *buf, size_t len)
     int err = tracefs_parse_ulong(buf, len, &value);
     if (err)
         return err;
-    if (tracer_uses_max())
+    if (tracer_uses_max(ref_tr(f->data)))
         return -EBUSY;
-    err = trace_snapshot_write(&trace_global, (int)(intptr_t)f->data, value);
+    err = trace_snapshot_write(ref_tr(f->data), ref_cpu(f->data), value);
     return err ? err : (ssize_t)len;
 }
 
@@ -321,28 +339,32 @@ static const struct pfs_ops trace_ops = {
 static const struct pfs_ops trace_pipe_ops = {
     .open = trace_pipe_open, .read = reader_read, .release = reader_release};
 
-TRACEFS_FILE(trace, .path = "trace", .mode = 0644, .ops = &trace_ops, .data = (void *)-1L);
+TRACEFS_FILE(trace, .path = "trace", .mode = 0644, .ops = &trace_ops, .instance = true);
 TRACEFS_FILE(trace_pipe, .path = "trace_pipe", .mode = 0444, .ops = &trace_pipe_ops,
-             .data = (void *)-1L);
-TRACEFS_FILE(snapshot, .path = "snapshot", .mode = 0644, .ops = &snapshot_ops, .data = (void *)-1L);
+             .instance = true);
+TRACEFS_FILE(snapshot, .path = "snapshot", .mode = 0644, .ops = &snapshot_ops, .instance = true);
 
 /* ---- buffer sizes and per-CPU stats ---- */
 
-static unsigned long buffer_kb_of(unsigned cpu) { return rb_size(trace_global.buffer, cpu) / 1024; }
+static unsigned long buffer_kb_of(struct trace_array *tr, unsigned cpu)
+{
+    return rb_size(tr->buffer, cpu) / 1024;
+}
 
 static int show_buffer_size(struct seqbuf *s, void *data)
 {
-    int cpu = (int)(intptr_t)data;
+    int cpu = ref_cpu(data);
+    struct trace_array *tr = ref_tr(data);
     if (cpu >= 0)
-        return seq_printf(s, "%lu\n", buffer_kb_of(cpu));
+        return seq_printf(s, "%lu\n", buffer_kb_of(tr, (unsigned)cpu));
     unsigned long size = 0;
     bool same = true, first = true;
     for (unsigned c = 0; c < MAX_CPUS; c++) {
         if (!cpu_data(c)->online)
             continue;
-        if (!first && buffer_kb_of(c) != size)
+        if (!first && buffer_kb_of(tr, c) != size)
             same = false;
-        size = buffer_kb_of(c);
+        size = buffer_kb_of(tr, c);
         first = false;
     }
     return same ? seq_printf(s, "%lu\n", size) : seq_puts(s, "X\n");
@@ -350,11 +372,10 @@ static int show_buffer_size(struct seqbuf *s, void *data)
 
 static ssize_t store_buffer_size(void *data, const char *buf, size_t len)
 {
-    int cpu = (int)(intptr_t)data;
     unsigned long kb;
     if (tracefs_parse_ulong(buf, len, &kb) != 0)
         return -EINVAL;
-    int err = trace_resize(cpu, kb);
+    int err = trace_array_resize(ref_tr(data), ref_cpu(data), kb);
     if (err)
         return err;
     return len;
@@ -365,18 +386,18 @@ static int show_total_size(struct seqbuf *s, void *data)
     unsigned long total = 0;
     for (unsigned c = 0; c < MAX_CPUS; c++)
         if (cpu_data(c)->online)
-            total += buffer_kb_of(c);
+            total += buffer_kb_of(ref_tr(data), c);
     return seq_printf(s, "%lu\n", total);
 }
 
 TRACEFS_FILE(buffer_size_kb, .path = "buffer_size_kb", .mode = 0644, .show = show_buffer_size,
-             .store = store_buffer_size, .data = (void *)-1L);
+             .store = store_buffer_size, .instance = true);
 TRACEFS_FILE(buffer_total_size_kb, .path = "buffer_total_size_kb", .mode = 0444,
-             .show = show_total_size);
+             .show = show_total_size, .instance = true);
 
-static void print_stat_ts(struct seqbuf *s, const char *label, uint64_t ts)
+static void print_stat_ts(struct seqbuf *s, struct trace_array *tr, const char *label, uint64_t ts)
 {
-    if (trace_clock_is_ns())
+    if (trace_array_clock_is_ns(tr))
         seq_printf(s, "%s: %5llu.%06llu\n", label, (unsigned long long)(ts / 1000000000ULL),
                    (unsigned long long)(ts / 1000 % 1000000));
     else
@@ -386,13 +407,14 @@ static void print_stat_ts(struct seqbuf *s, const char *label, uint64_t ts)
 static int show_stats(struct seqbuf *s, void *data)
 {
     struct rb_stats st;
-    rb_get_stats(trace_global.buffer, (unsigned)(intptr_t)data, &st);
+    struct trace_array *tr = ref_tr(data);
+    rb_get_stats(tr->buffer, (unsigned)ref_cpu(data), &st);
     seq_printf(s, "entries: %lu\n", st.entries);
     seq_printf(s, "overrun: %lu\n", st.overrun);
     seq_printf(s, "commit overrun: %lu\n", st.commit_overrun);
     seq_printf(s, "bytes: %lu\n", st.bytes);
-    print_stat_ts(s, "oldest event ts", st.oldest_ts);
-    print_stat_ts(s, "now ts", st.now_ts);
+    print_stat_ts(s, tr, "oldest event ts", st.oldest_ts);
+    print_stat_ts(s, tr, "now ts", st.now_ts);
     seq_printf(s, "dropped events: %lu\n", st.dropped);
     return seq_printf(s, "read events: %lu\n", st.read);
 }
@@ -458,16 +480,17 @@ TRACEFS_FILE(trace_options, .path = "trace_options", .mode = 0644, .show = show_
 /* Linux's name for the marker write: the trace.dat export gives print records its address. */
 static ssize_t tracing_mark_write(void *data, const char *buf, size_t len)
 {
-    int err = trace_print(buf, len);
+    int err = trace_array_print(ref_tr(data), buf, len);
     return err ? err : (ssize_t)len;
 }
 
-TRACEFS_FILE(trace_marker, .path = "trace_marker", .mode = 0220, .store = tracing_mark_write);
+TRACEFS_FILE(trace_marker, .path = "trace_marker", .mode = 0220, .store = tracing_mark_write,
+             .instance = true);
 
 static int show_trace_clock(struct seqbuf *s, void *data)
 {
     for (int i = 0; i < TRACE_CLOCK_COUNT; i++)
-        seq_printf(s, i == (int)trace_global.clock ? "%s[%s]" : "%s%s", i ? " " : "",
+        seq_printf(s, i == (int)ref_tr(data)->clock ? "%s[%s]" : "%s%s", i ? " " : "",
                    trace_clock_name(i));
     return seq_putc(s, '\n');
 }
@@ -477,16 +500,16 @@ static ssize_t store_trace_clock(void *data, const char *buf, size_t len)
     char name[32];
     if (write_word(buf, len, name, sizeof(name)) != 0)
         return -EINVAL;
-    int err = trace_set_clock(name);
+    int err = trace_array_set_clock(ref_tr(data), name);
     return err ? err : (ssize_t)len;
 }
 
 TRACEFS_FILE(trace_clock, .path = "trace_clock", .mode = 0644, .show = show_trace_clock,
-             .store = store_trace_clock);
+             .store = store_trace_clock, .instance = true);
 
 static int show_cpumask(struct seqbuf *s, void *data)
 {
-    return seq_printf(s, "%x\n", trace_global.cpumask);
+    return seq_printf(s, "%x\n", ref_tr(data)->cpumask);
 }
 
 static ssize_t store_cpumask(void *data, const char *buf, size_t len)
@@ -505,12 +528,12 @@ static ssize_t store_cpumask(void *data, const char *buf, size_t len)
     }
     if (mask & ~(uint64_t)cpu_online_mask())
         return -EOVERFLOW;
-    trace_set_cpumask((uint32_t)mask);
+    trace_array_set_cpumask(ref_tr(data), (uint32_t)mask);
     return len;
 }
 
 TRACEFS_FILE(tracing_cpumask, .path = "tracing_cpumask", .mode = 0644, .show = show_cpumask,
-             .store = store_cpumask);
+             .store = store_cpumask, .instance = true);
 
 /* set_ftrace_pid and set_ftrace_notrace_pid; f->data is which list. */
 static enum trace_pid_list pid_file_list(const struct pfs_file *f)
@@ -589,24 +612,36 @@ TRACEFS_FILE(set_ftrace_notrace_pid, .path = "set_ftrace_notrace_pid", .mode = 0
 
 /* ---- what is created at run time: per-CPU files and one file per option ---- */
 
-static void trace_files_init(void)
+int trace_files_create_per_cpu(struct trace_array *tr, struct pfs_node *dir)
 {
     char path[64];
     for (unsigned c = 0; c < MAX_CPUS; c++) {
         if (!cpu_data(c)->online)
             continue;
-        void *cpu = (void *)(intptr_t)c;
+        void *cpu = &tr->cpu_refs[c];
         snprintf(path, sizeof(path), "per_cpu/cpu%u/trace", c);
-        tracefs_create(path, 0644, &trace_ops, NULL, NULL, cpu);
+        if (!tracefs_create_at(dir, path, 0644, &trace_ops, NULL, NULL, cpu))
+            return -ENOMEM;
         snprintf(path, sizeof(path), "per_cpu/cpu%u/trace_pipe", c);
-        tracefs_create(path, 0444, &trace_pipe_ops, NULL, NULL, cpu);
+        if (!tracefs_create_at(dir, path, 0444, &trace_pipe_ops, NULL, NULL, cpu))
+            return -ENOMEM;
         snprintf(path, sizeof(path), "per_cpu/cpu%u/snapshot", c);
-        tracefs_create(path, 0644, &snapshot_ops, NULL, NULL, cpu);
+        if (!tracefs_create_at(dir, path, 0644, &snapshot_ops, NULL, NULL, cpu))
+            return -ENOMEM;
         snprintf(path, sizeof(path), "per_cpu/cpu%u/stats", c);
-        tracefs_create(path, 0444, NULL, show_stats, NULL, cpu);
+        if (!tracefs_create_at(dir, path, 0444, NULL, show_stats, NULL, cpu))
+            return -ENOMEM;
         snprintf(path, sizeof(path), "per_cpu/cpu%u/buffer_size_kb", c);
-        tracefs_create(path, 0644, NULL, show_buffer_size, store_buffer_size, cpu);
+        if (!tracefs_create_at(dir, path, 0644, NULL, show_buffer_size, store_buffer_size, cpu))
+            return -ENOMEM;
     }
+    return 0;
+}
+
+static void trace_files_init(void)
+{
+    char path[64];
+    trace_files_create_per_cpu(&trace_global, pfs_mkdir(TRACEFS_ROOT));
     for (unsigned o = 0; o < TRACE_OPT_COUNT; o++) {
         snprintf(path, sizeof(path), "options/%s", trace_option_defs[o].name);
         tracefs_create(path, 0644, NULL, show_option_file, store_option_file, (void *)(uintptr_t)o);

@@ -9,7 +9,7 @@
 #include "ring_buffer_write.h"
 #include "trace_internal.h"
 
-TRACER(nop, .name = "nop");
+TRACER(nop, .name = "nop", .allow_instances = true);
 
 /* A function event: ip called from parent_ip, written with the inline ring buffer writer. */
 static __always_inline void trace_function_on(struct percpu *cpu, unsigned long ip,
@@ -78,4 +78,43 @@ static void function_tracer_reset(void)
     ftrace_global_ops->handler = NULL;
 }
 
-TRACER(function, .name = "function", .init = function_tracer_init, .reset = function_tracer_reset);
+/*
+ * In an instance: the instance's own op (trace_instances.c keeps it, with the function set
+ * of its set_ftrace_filter and set_ftrace_notrace), writing to the instance's buffer. Out
+ * of line and through the list dispatcher: the top level's path stays as it is.
+ */
+static void function_instance_call(unsigned long ip, unsigned long parent_ip, struct ftrace_ops *op,
+                                   struct ftrace_regs *fregs)
+{
+    (void)fregs;
+    struct trace_array *tr = op->private;
+    struct percpu *cpu = this_cpu();
+    if (!((READ_ONCE(tr->cpumask) >> cpu->cpu) & 1))
+        return;
+    struct rb_reservation res;
+    struct trace_fn_event *ev = rb_reserve(tr->buffer, sizeof(*ev), &res);
+    if (!ev)
+        return;
+    /* The dispatcher's guard disabled preemption for us: one level not to show. */
+    ev->ctx = trace_ctx_on(cpu, TRACE_FN, 1);
+    ev->ip = trace_text_pack(ip);
+    ev->parent_ip = trace_addr_pack(parent_ip);
+    rb_commit(tr->buffer, &res);
+}
+
+static int function_instance_init(struct trace_array *tr)
+{
+    tr->function_ops->func = function_instance_call;
+    tr->function_ops->private = tr;
+    return register_ftrace_function(tr->function_ops);
+}
+
+/* Once unregistered, no CPU is inside the op's callback. */
+static void function_instance_reset(struct trace_array *tr)
+{
+    unregister_ftrace_function(tr->function_ops);
+}
+
+TRACER(function, .name = "function", .init = function_tracer_init, .reset = function_tracer_reset,
+       .allow_instances = true, .instance_init = function_instance_init,
+       .instance_reset = function_instance_reset);

@@ -347,6 +347,7 @@ extern const struct trace_option_def trace_option_defs[TRACE_OPT_COUNT];
 static inline bool trace_opt(unsigned opt);
 
 struct trace_iter;
+struct trace_array;
 struct seqbuf;
 
 /* A tracer, registered by linker section (TRACER). */
@@ -361,6 +362,11 @@ struct tracer {
     /* Called when an option changes while this tracer runs; opt is TRACE_OPT_COUNT once
      * it has become current, for options that changed while it was starting. */
     void (*option_changed)(unsigned opt, bool on);
+    /* It runs in instances too (Linux's allow_instances): nop, or through these hooks, which
+     * start and stop it on one instance's buffer. */
+    bool allow_instances;
+    int (*instance_init)(struct trace_array *tr);
+    void (*instance_reset)(struct trace_array *tr);
     /* A latency tracer (kernel/trace/latency/): `trace` shows the max (snapshot) buffer,
      * which only the tracer swaps into (`snapshot` is EBUSY meanwhile), as Linux's
      * use_max_tr and print_max. */
@@ -396,8 +402,21 @@ struct trace_snapshot_request {
     volatile bool pending;
 };
 
+/* What a file of a trace array's directory is about: the array, and one CPU (-1: all). */
+struct trace_file_ref {
+    struct trace_array *tr;
+    int cpu;
+};
+
 struct trace_array {
     struct ring_buffer *buffer;
+    /* An instance's name (instances/NAME, trace_instances.c); NULL for the top level. */
+    const char *name;
+    /* tracing_on as last written (the buffer's record switch also nests other users). */
+    bool tracing_is_on;
+    /* Its files' data: the whole array, and each CPU's per_cpu/cpuN/ directory. */
+    struct trace_file_ref all_cpus;
+    struct trace_file_ref cpu_refs[MAX_CPUS];
     uint64_t time_start; /* the trace clock when the whole buffer was last cleared */
     const struct tracer *current;
     volatile uint64_t options; /* bit per enum trace_option */
@@ -434,9 +453,23 @@ struct trace_array {
     /* The conditional snapshot owner's update test, NULL while there is no owner
      * (trace_snapshot.c). */
     bool (*volatile cond_update)(struct trace_array *tr, void *cond_data);
+    /* An instance's own (trace_instances.c): its slot, its directory, and the op its
+     * function tracer registers (with set_ftrace_filter's and set_ftrace_notrace's sets). */
+    unsigned instance_slot;
+    struct pfs_node *dir;
+    struct ftrace_ops *function_ops;
 };
 
 extern struct trace_array trace_global;
+
+/*
+ * The instances (trace_instances.c), by slot: the event write path finds an instance
+ * there without a lock, counted in trace_instance_writers while it copies into its
+ * buffer; removal empties the slot, then waits for those writers.
+ */
+#define TRACE_INSTANCES_MAX 32
+extern struct trace_array *volatile trace_instances[TRACE_INSTANCES_MAX];
+extern struct sync_readers trace_instance_writers;
 
 static inline bool trace_opt(unsigned opt) { return (trace_global.options >> opt) & 1; }
 
@@ -540,6 +573,8 @@ struct trace_iter {
      * event of a CPU to spot leaf calls. */
     struct rb_record *head[MAX_CPUS];
     bool head_full[MAX_CPUS];
+    /* The array read: its tracer prints the lines. */
+    struct trace_array *tr;
     /* Non-consuming only: events older than this are skipped (a latency tracer's max
      * buffer holds its CPU's events from before the section too). */
     uint64_t skip_before;
@@ -571,7 +606,27 @@ bool trace_iter_print_next(struct trace_iter *it, struct seqbuf *s,
 void trace_format_timestamp(char *buf, size_t len, uint64_t ts);
 const char *trace_comm_of(int pid, char *buf, size_t len);
 
+/*
+ * The same for any trace array: the top level (&trace_global) or an instance. Instances
+ * run only the tracers that allow_instances; their recording switch, buffer, clock and
+ * CPU mask are their own.
+ */
+int trace_array_set_tracer(struct trace_array *tr, const char *name);
+void trace_array_clear(struct trace_array *tr, int cpu);
+void trace_array_set_on(struct trace_array *tr, bool on);
+int trace_array_set_clock(struct trace_array *tr, const char *name);
+int trace_array_resize(struct trace_array *tr, int cpu, unsigned long kb);
+void trace_array_set_cpumask(struct trace_array *tr, uint32_t mask);
+int trace_array_print(struct trace_array *tr, const char *text, size_t len);
+bool trace_array_clock_is_ns(const struct trace_array *tr);
+uint64_t (*trace_array_clock_reader(const struct trace_array *tr))(void);
+/* Makes tr's buffer (bytes per CPU) and fills in its defaults; -ENOMEM. */
+int trace_array_init(struct trace_array *tr, size_t bytes_per_cpu);
+/* Opens a reader of tr's live buffer, as trace_iter_open does of the top level's. */
+struct trace_iter *trace_array_iter_open(struct trace_array *tr, bool consume, int cpu_only);
+
 /* Tracer switching and buffer control (trace.c). */
+#define TRACE_DEFAULT_KB 1408 /* Linux's default buffer_size_kb, also an instance's */
 const struct tracer *trace_find_tracer(const char *name);
 int trace_set_tracer(const char *name);
 void trace_clear(int cpu);
@@ -930,6 +985,8 @@ struct tracefs_file {
     pfs_show_fn show;
     pfs_store_fn store;
     void *data;
+    /* Every trace array has one (instances too): data is then the array's all_cpus. */
+    bool instance;
 };
 
 #define TRACEFS_FILE(id, ...)                                                                      \
@@ -940,6 +997,18 @@ extern const struct tracefs_file __start_tracefs_files[], __stop_tracefs_files[]
 /* Creates a file at run time (per-CPU files); path relative to TRACEFS_ROOT. */
 struct pfs_node *tracefs_create(const char *path, unsigned mode, const struct pfs_ops *ops,
                                 pfs_show_fn show, pfs_store_fn store, void *data);
+/* The folders of path under dir, made if missing: the last one (NULL if one could not be
+ * made), and in *leaf the name after them. */
+struct pfs_node *tracefs_mkdirs_at(struct pfs_node *dir, const char *path, const char **leaf);
+/* The same with path relative to dir (an instance's directory). */
+struct pfs_node *tracefs_create_at(struct pfs_node *dir, const char *path, unsigned mode,
+                                   const struct pfs_ops *ops, pfs_show_fn show, pfs_store_fn store,
+                                   void *data);
+/* Makes tr's copies of the files every trace array has in dir, per_cpu/ included:
+ * 0 or -ENOMEM (the caller removes what was made). */
+int tracefs_create_array_files(struct trace_array *tr, struct pfs_node *dir);
+/* tr's per_cpu/cpuN/ files (trace_files.c). */
+int trace_files_create_per_cpu(struct trace_array *tr, struct pfs_node *dir);
 
 /* Parses a whole-number write such as "1\n" the way Linux's kstrtoul_from_user does. */
 int tracefs_parse_ulong(const char *buf, size_t len, unsigned long *out);

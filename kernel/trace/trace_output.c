@@ -238,7 +238,7 @@ bool trace_iter_print_next(struct trace_iter *it, struct seqbuf *s,
         seq_printf(s, "CPU:%u [LOST %lu EVENTS]\n", cpu, it->lost[cpu]);
         it->lost[cpu] = 0;
     }
-    const struct tracer *t = trace_global.current;
+    const struct tracer *t = it->tr->current;
     if (!(t && t->print_line && t->print_line(it, s)))
         fallback(it, s);
     return true;

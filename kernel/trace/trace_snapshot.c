@@ -237,7 +237,7 @@ static struct ring_buffer *snapshot_buffer_alloc(struct trace_array *tr)
         }
     }
     rb_record_disable(rb);
-    rb_set_clock(rb, trace_clock_reader());
+    rb_set_clock(rb, trace_array_clock_reader(tr));
     return rb;
 }
 
@@ -435,7 +435,7 @@ void trace_snapshot_clock_changed(struct trace_array *tr)
     mutex_lock(&snapshot_mutex);
     if (tr->snapshot) {
         snapshot_hold_begin(tr);
-        rb_set_clock(tr->snapshot, trace_clock_reader());
+        rb_set_clock(tr->snapshot, trace_array_clock_reader(tr));
         snapshot_hold_end(tr);
     }
     mutex_unlock(&snapshot_mutex);

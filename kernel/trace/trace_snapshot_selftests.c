@@ -99,38 +99,15 @@ SELFTEST(snapshot_swap_waits_for_writer)
  * until one write goes through: each failed write is ENOMEM, leaves no snapshot and
  * gives back every allocation it made.
  */
+static int snap_test_alloc(void *arg) { return trace_snapshot_write(arg, -1, 1); }
+static bool snap_test_freed(void *arg) { return !tracing_snapshot_allocated(arg); }
+
 static void snap_test_fail_each(struct selftest_ctx *t, struct fault_attr *attr, unsigned max_nth,
                                 unsigned step)
 {
-    unsigned long verbose = attr->verbose;
-    unsigned failed = 0;
-    int err = -ENOMEM;
-
-    attr->verbose = 0;
-    for (unsigned nth = 1; nth <= max_nth && err; nth += nth < 8 ? 1 : step) {
-        struct mm_stats before, after;
-        mm_get_stats(&before);
-        attr->count = 0;
-        attr->interval = nth;
-        attr->space = 0;
-        attr->times = 1;
-        WRITE_ONCE(attr->probability, 100);
-        err = trace_snapshot_write(&trace_global, -1, 1);
-        WRITE_ONCE(attr->probability, 0);
-        if (!err)
-            break;
-        failed++;
-        EXPECT_EQ(err, -ENOMEM);
-        EXPECT(!tracing_snapshot_allocated(&trace_global));
-        mm_get_stats(&after);
-        EXPECT_EQ(after.heap_allocs - after.heap_frees, before.heap_allocs - before.heap_frees);
-        EXPECT_EQ(after.free_pages, before.free_pages);
-    }
-    attr->interval = 1;
-    attr->times = 1;
-    attr->verbose = verbose;
-    EXPECT(failed > 0);
-    if (!err) {
+    const struct selftest_alloc_failures f = {
+        attr, max_nth, step, snap_test_alloc, snap_test_freed, &trace_global};
+    if (selftest_alloc_failures(t, &f) == 0) {
         EXPECT(tracing_snapshot_allocated(&trace_global));
         EXPECT_EQ(trace_snapshot_write(&trace_global, -1, 0), 0);
     }

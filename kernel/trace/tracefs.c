@@ -9,24 +9,46 @@
 
 #include "trace_internal.h"
 
+struct pfs_node *tracefs_mkdirs_at(struct pfs_node *dir, const char *path, const char **leaf)
+{
+    char dirs[192];
+    const char *slash = strrchr(path, '/');
+    *leaf = slash ? slash + 1 : path;
+    if (!slash)
+        return dir;
+    if ((size_t)(slash - path) >= sizeof(dirs))
+        return NULL;
+    memcpy(dirs, path, (size_t)(slash - path));
+    dirs[slash - path] = '\0';
+    return pfs_mkdir_under(dir, dirs);
+}
+
+struct pfs_node *tracefs_create_at(struct pfs_node *dir, const char *path, unsigned mode,
+                                   const struct pfs_ops *ops, pfs_show_fn show, pfs_store_fn store,
+                                   void *data)
+{
+    const char *name;
+    dir = tracefs_mkdirs_at(dir, path, &name);
+    if (!dir)
+        return NULL;
+    if (ops)
+        return pfs_create(dir, name, mode, ops, data);
+    return pfs_create_seq(dir, name, mode, show, store, data);
+}
+
 struct pfs_node *tracefs_create(const char *path, unsigned mode, const struct pfs_ops *ops,
                                 pfs_show_fn show, pfs_store_fn store, void *data)
 {
-    char dir[256];
-    const char *slash = strrchr(path, '/');
-    const char *name = slash ? slash + 1 : path;
-    size_t n = strlcpy(dir, TRACEFS_ROOT, sizeof(dir));
-    if (slash && n + 1 + (size_t)(slash - path) < sizeof(dir)) {
-        dir[n] = '/';
-        memcpy(dir + n + 1, path, (size_t)(slash - path));
-        dir[n + 1 + (slash - path)] = '\0';
-    }
-    struct pfs_node *parent = pfs_mkdir(dir);
-    if (!parent)
-        return NULL;
-    if (ops)
-        return pfs_create(parent, name, mode, ops, data);
-    return pfs_create_seq(parent, name, mode, show, store, data);
+    return tracefs_create_at(pfs_mkdir(TRACEFS_ROOT), path, mode, ops, show, store, data);
+}
+
+int tracefs_create_array_files(struct trace_array *tr, struct pfs_node *dir)
+{
+    for (const struct tracefs_file *f = __start_tracefs_files; f < __stop_tracefs_files; f++)
+        if (f->instance &&
+            !tracefs_create_at(dir, f->path, f->mode, f->ops, f->show, f->store, &tr->all_cpus))
+            return -ENOMEM;
+    return trace_files_create_per_cpu(tr, dir);
 }
 
 int tracefs_parse_ulong(const char *buf, size_t len, unsigned long *out)
@@ -43,7 +65,8 @@ static void tracefs_init(void)
 {
     pfs_mkdir(TRACEFS_ROOT);
     for (const struct tracefs_file *f = __start_tracefs_files; f < __stop_tracefs_files; f++)
-        if (!tracefs_create(f->path, f->mode, f->ops, f->show, f->store, f->data))
+        if (!tracefs_create(f->path, f->mode, f->ops, f->show, f->store,
+                            f->instance ? &trace_global.all_cpus : f->data))
             printk("tracefs: cannot create %s\n", f->path);
 }
 LATE_INITCALL(tracefs_init);

@@ -404,6 +404,23 @@ class FileService(unittest.TestCase):
         with self.assertRaises(FileNotFoundError):
             self.c.rmdir(f"{TRACING}/nope")
 
+    def test_instance_mkdir_rmdir(self) -> None:
+        inst = f"{TRACING}/instances/fs"
+        self.c.mkdir(inst)
+        with self.assertRaises(FileExistsError):
+            self.c.mkdir(inst)
+        h = self.c.open(f"{inst}/trace_pipe", os.O_RDONLY)
+        try:
+            # Linux: EBUSY while a file of the instance is open.
+            with self.assertRaises(OSError) as caught:
+                self.c.rmdir(inst)
+            self.assertEqual(caught.exception.errno, errno.EBUSY)
+        finally:
+            self.c.release(h)
+        self.c.rmdir(inst)
+        with self.assertRaises(FileNotFoundError):
+            self.c.rmdir(inst)
+
     def test_many_small_requests(self) -> None:
         want = self.read_all("/proc/version")
         h = self.c.open("/proc/version", os.O_RDONLY)

@@ -353,6 +353,10 @@ def reset_tracing(sh):
         # second pass takes what the first could not.
         remove_event_triggers(sh)
         sh.do("echo > set_event")
+    # Instances go first: an event on in one keeps a kprobe event from being removed.
+    for name in sh.run("ls instances"):
+        if name.strip():
+            sh.do(f"rmdir instances/{name.strip()}")
     sh.do("echo > kprobe_events",
           "echo > synthetic_events",
           "echo > error_log",

@@ -234,10 +234,26 @@ class Tracefs(Mounted):
             os.close(fd)
 
     def test_mkdir_passed_through(self):
-        # No instances here: the guest's answer comes back as it is.
+        # Outside instances/ the guest's answer comes back as it is: Linux's EPERM.
         with self.assertRaises(OSError) as caught:
             os.mkdir(self.path("foo"))
-        self.assertIn(caught.exception.errno, (errno.EPERM, errno.ENOENT, errno.EACCES))
+        self.assertEqual(caught.exception.errno, errno.EPERM)
+
+    def test_instance_through_bash(self):
+        # An instance made, used and removed by bash, with Linux's errnos on the way.
+        run = bash("echo 0 > events/enable; echo > trace; "
+                   "mkdir instances/m && mkdir instances/m; echo rc=$?; "
+                   "echo 1 > instances/m/events/sched/sched_switch/enable; sleep 0.3; "
+                   "grep -c sched_switch instances/m/trace; grep -c sched_switch trace; "
+                   "exec 3< instances/m/trace_pipe; rmdir instances/m; echo rc=$?; exec 3<&-; "
+                   "rmdir instances/m; echo rc=$?; ls instances | wc -l", cwd=self.dir)
+        out = run.stdout.split()
+        self.assertEqual(out[0], "rc=1", run.stdout + run.stderr)
+        self.assertIn("File exists", run.stderr)
+        self.assertGreater(int(out[1]), 0, run.stdout)
+        self.assertEqual(out[2], "0", run.stdout)
+        self.assertEqual(out[3:], ["rc=1", "rc=0", "0"], run.stdout + run.stderr)
+        self.assertIn("Device or resource busy", run.stderr)
 
     def test_y_guest_hang_gives_eio(self):
         qemu = self.qemu_pid()

@@ -126,7 +126,7 @@ int trace_event_add(struct trace_event_call *call)
 
 int trace_event_remove(struct trace_event_call *call)
 {
-    if (trace_event_is_registered(call) || trace_event_has_triggers(call))
+    if (trace_event_is_emitting(call) || trace_event_has_triggers(call))
         return -EBUSY;
     int err = trace_event_files_remove(call);
     if (err && err != -ENOENT)
@@ -185,6 +185,7 @@ struct trace_event_pids trace_event_pids[2];
 volatile unsigned trace_event_slow_checks;
 static DEFINE_SPINLOCK(slow_checks_lock);
 static unsigned soft_mode_events;
+static unsigned instance_events; /* events on in some instance */
 
 static bool pid_in(const struct trace_event_pids *l, int pid)
 {
@@ -206,7 +207,8 @@ static bool trace_event_pid_allowed(int pid)
 static void slow_checks_update_locked(void)
 {
     unsigned pids = trace_event_pids[0].count + trace_event_pids[1].count;
-    WRITE_ONCE(trace_event_slow_checks, pids | (soft_mode_events ? TRACE_EVENT_SLOW_SOFT_MODE : 0));
+    WRITE_ONCE(trace_event_slow_checks, pids | (soft_mode_events ? TRACE_EVENT_SLOW_SOFT_MODE : 0) |
+                                            (instance_events ? TRACE_EVENT_SLOW_INSTANCES : 0));
 }
 
 void trace_event_pids_changed(void)
@@ -225,11 +227,19 @@ void trace_event_soft_mode_count(bool entering)
     spin_unlock_irqrestore(&slow_checks_lock, irq);
 }
 
+void trace_event_instance_count(bool entering)
+{
+    unsigned long irq = spin_lock_irqsave(&slow_checks_lock);
+    instance_events += entering ? 1 : -1;
+    slow_checks_update_locked();
+    spin_unlock_irqrestore(&slow_checks_lock, irq);
+}
+
 /* ---- the write path ---- */
 
 static bool pids_let_in(struct percpu *cpu, int other_pid)
 {
-    return !(READ_ONCE(trace_event_slow_checks) & ~TRACE_EVENT_SLOW_SOFT_MODE) ||
+    return !(READ_ONCE(trace_event_slow_checks) & TRACE_EVENT_SLOW_PIDS) ||
            trace_event_pid_allowed(cpu->current_pid) ||
            (other_pid >= 0 && trace_event_pid_allowed(other_pid));
 }
@@ -290,8 +300,9 @@ static void *scratch_record(struct percpu *cpu, const struct trace_event_state *
     if (!rec)
         return NULL;
     /* Again now that this CPU is marked: a removal that took the record-needing triggers
-     * away before the mark does not wait for it. */
-    if (!(READ_ONCE(state->trigger_flags) & TRACE_EVENT_TRIGGERS_COND)) {
+     * or the last instance away before the mark does not wait for it. */
+    if (!(READ_ONCE(state->trigger_flags) & TRACE_EVENT_TRIGGERS_COND) &&
+        !READ_ONCE(state->instance_mask)) {
         scratch_release(cpu);
         return NULL;
     }
@@ -315,10 +326,18 @@ void *trace_event_reserve_slow(struct percpu *cpu, const struct trace_event_call
         if (mode & TRACE_EVENT_TRIGGERS_UNCOND)
             event_triggers_call_uncond(call);
     }
-    if (!pids_let_in(cpu, other_pid))
-        goto refuse;
+    /* Instances take a copy at the commit: the record is needed even where the top level
+     * records nothing (their pid lists and filters are not those of the top level). */
+    bool for_instances = on & TRACE_EVENT_ON_INSTANCE;
+    if (!pids_let_in(cpu, other_pid)) {
+        if (!for_instances)
+            goto refuse;
+        recording = false;
+        mode = 0;
+    }
+    bool needs_record = (mode & TRACE_EVENT_TRIGGERS_COND) || for_instances;
     if (recording && ((trace_global.cpumask >> cpu->cpu) & 1)) {
-        if (!(mode & TRACE_EVENT_TRIGGERS_COND))
+        if (!needs_record)
             return TRACE_EVENT_RESERVE_INLINE;
         rec = rb_reserve_on(cpu->trace_buffer, (unsigned)size, res);
         if (rec) {
@@ -329,7 +348,7 @@ void *trace_event_reserve_slow(struct percpu *cpu, const struct trace_event_call
     }
     /* As Linux's temp buffer: triggers that test the record still see it when the event,
      * the CPU or tracing itself records nothing. */
-    if (mode & TRACE_EVENT_TRIGGERS_COND)
+    if (needs_record)
         rec = scratch_record(cpu, state, size);
     if (rec)
         return rec;
@@ -353,10 +372,13 @@ __noinline void trace_event_commit_filtered(const struct trace_event_call *call,
     struct percpu *cpu = this_cpu();
     bool scratch_rec = is_scratch(cpu, record);
     unsigned post = 0;
+    if (READ_ONCE(call->state->instance_mask))
+        trace_event_instances_write(call, record, size);
     /* Counted in before the filter is read, so that its replacement waits for us. */
     unsigned reader = sync_read_enter(&trace_event_filter_readers);
     /* The record's time as the trace shows it; one outside the buffer has none: now. */
-    if (scratch_rec || (READ_ONCE(call->state->trigger_flags) & TRACE_EVENT_TRIGGERS_COND))
+    /* Not for a record built only for instances: those triggers already ran, unconditionally. */
+    if (READ_ONCE(call->state->trigger_flags) & TRACE_EVENT_TRIGGERS_COND)
         post = event_triggers_call(call, record, size, scratch_rec ? trace_clock_read() : res->ts);
     struct event_filter *filter = __atomic_load_n(&call->state->filter, __ATOMIC_ACQUIRE);
     bool keep = !scratch_rec && (!filter || event_filter_match(filter, record, size));

@@ -59,9 +59,10 @@ enum {
 };
 
 /* commit_flags: why a record of the event cannot be committed inline. */
-#define TRACE_EVENT_COMMIT_FILTERED 0x1 /* it has a filter */
-#define TRACE_EVENT_COMMIT_TRIGGERS 0x2 /* its triggers look at the record (event_trigger.c) */
-#define TRACE_EVENT_COMMIT_STACK 0x4    /* options/stacktrace: a kernel stack after it */
+#define TRACE_EVENT_COMMIT_FILTERED 0x1  /* it has a filter */
+#define TRACE_EVENT_COMMIT_TRIGGERS 0x2  /* its triggers look at the record (event_trigger.c) */
+#define TRACE_EVENT_COMMIT_STACK 0x4     /* options/stacktrace: a kernel stack after it */
+#define TRACE_EVENT_COMMIT_INSTANCES 0x8 /* instances record it too (event_instances.c) */
 
 /* trigger_flags: how the event's triggers run (event_trigger.c). */
 #define TRACE_EVENT_TRIGGERS_UNCOND 0x1 /* all of them, before the record, without it */
@@ -83,6 +84,9 @@ struct trace_event_state {
     /* Soft mode (Linux's SOFT_MODE): users that need the emitter to run even while the
      * event records nothing (its own triggers, enable_event/disable_event aimed at it). */
     unsigned soft_users;
+    /* The trace instances it is on in, a bit per instance slot (event_instances.c); the
+     * write path reads it without a lock. */
+    volatile uint32_t instance_mask;
 };
 
 struct trace_event_call;
@@ -171,6 +175,32 @@ bool trace_event_print_record(struct seqbuf *s, const struct rb_record *rec);
 /* The five flag columns of a full record, as trace_print_flags prints a compact one. */
 void trace_event_print_flags(struct seqbuf *s, const void *record);
 
+/*
+ * Trace instances (event_instances.c). trace_event_instance_enable turns call on or off in
+ * tr's events/ (process context, as trace_event_enable); trace_event_instances_write copies
+ * a record just written (or built) for call into every instance it is on in (the commit's
+ * out-of-line path, any context); trace_event_instance_count keeps the write path's slow
+ * check on while any event is on in an instance.
+ */
+int trace_event_instance_enable(const struct trace_event_call *call, struct trace_array *tr,
+                                bool on);
+bool trace_event_instance_is_enabled(const struct trace_event_call *call,
+                                     const struct trace_array *tr);
+void trace_event_instances_write(const struct trace_event_call *call, const void *record,
+                                 size_t size);
+void trace_event_instance_count(bool entering);
+/* Every event off in tr (its rmdir). */
+void trace_event_instance_disable_all(struct trace_array *tr);
+/* tr's events/ folders (its mkdir; set_event and events/enable are made with the files
+ * every trace array has): 0 or -ENOMEM. */
+int trace_event_instance_files_create(struct trace_array *tr, struct pfs_node *dir);
+/* An event made or removed at run time, in every instance (-EBUSY while a file of it is
+ * open in one; nothing removed then). */
+void trace_event_instances_add_call(const struct trace_event_call *call);
+int trace_event_instances_remove_call(const struct trace_event_call *call);
+
+/* Whether its emitter runs for anyone: the top level, soft mode or an instance. */
+bool trace_event_is_emitting(const struct trace_event_call *call);
 /* Enabling: 1 on, 0 off; changes the event's enabled byte (and what it implies). */
 int trace_event_enable(const struct trace_event_call *call, bool on);
 /* Whether the event records (TRACE_EVENT_ON_RECORD): on, and not soft-disabled. */

@@ -27,10 +27,18 @@ static DEFINE_SPINLOCK(event_files_lock);
 
 static bool any_event_enabled(void)
 {
-    for (size_t i = 0; i < trace_event_count(); i++)
-        if (trace_event_is_enabled(trace_event_at(i)))
+    for (size_t i = 0; i < trace_event_count(); i++) {
+        const struct trace_event_call *c = trace_event_at(i);
+        if (trace_event_is_enabled(c) || READ_ONCE(c->state->instance_mask))
             return true;
+    }
     return false;
+}
+
+bool trace_event_is_emitting(const struct trace_event_call *call)
+{
+    volatile uint8_t *b = call->state->enabled;
+    return b && (*b & TRACE_EVENT_ON_EMIT);
 }
 
 bool trace_event_is_enabled(const struct trace_event_call *call)
@@ -42,7 +50,7 @@ bool trace_event_is_enabled(const struct trace_event_call *call)
 bool trace_event_is_registered(const struct trace_event_call *call)
 {
     volatile uint8_t *b = call->state->enabled;
-    return b && (*b & TRACE_EVENT_ON_EMIT);
+    return b && (*b & (TRACE_EVENT_ON_RECORD | TRACE_EVENT_ON_TRIGGER));
 }
 
 bool trace_event_in_soft_mode(const struct trace_event_call *call)
@@ -51,7 +59,7 @@ bool trace_event_in_soft_mode(const struct trace_event_call *call)
     return b && (*b & TRACE_EVENT_ON_TRIGGER);
 }
 
-static void set_bit_in(volatile uint8_t *b, uint8_t bit, bool on)
+void trace_event_set_bit(volatile uint8_t *b, uint8_t bit, bool on)
 {
     if (on)
         __atomic_fetch_or(b, bit, __ATOMIC_RELEASE);
@@ -73,25 +81,32 @@ void trace_event_update_follow(void)
                   READ_ONCE(trace_event_pids[TRACE_EVENT_PIDS_TRACE].count);
     bool functions = trace_opt(TRACE_OPT_FUNCTION_FORK) &&
                      (trace_global.pid_count | trace_global.notrace_pid_count);
-    set_bit_in(&trace_event_on_sched_process_fork, TRACE_EVENT_ON_FOLLOW, events);
-    set_bit_in(&trace_event_on_sched_process_free, TRACE_EVENT_ON_FOLLOW, events);
-    set_bit_in(&trace_event_on_sched_process_fork, TRACE_EVENT_ON_FOLLOW_FUNCTIONS, functions);
-    set_bit_in(&trace_event_on_sched_process_free, TRACE_EVENT_ON_FOLLOW_FUNCTIONS, functions);
+    trace_event_set_bit(&trace_event_on_sched_process_fork, TRACE_EVENT_ON_FOLLOW, events);
+    trace_event_set_bit(&trace_event_on_sched_process_free, TRACE_EVENT_ON_FOLLOW, events);
+    trace_event_set_bit(&trace_event_on_sched_process_fork, TRACE_EVENT_ON_FOLLOW_FUNCTIONS,
+                        functions);
+    trace_event_set_bit(&trace_event_on_sched_process_free, TRACE_EVENT_ON_FOLLOW_FUNCTIONS,
+                        functions);
     spin_unlock_irqrestore(&follow_lock, irq);
+}
+
+/* While any event is on, each context switch refreshes saved_cmdlines. */
+void trace_event_cmdlines_update(void)
+{
+    trace_event_set_bit(&trace_event_on_sched_switch, TRACE_EVENT_ON_CMDLINE, any_event_enabled());
 }
 
 static void enable_locked(const struct trace_event_call *call, bool on)
 {
     if (!call->state->enabled)
         return;
-    set_bit_in(call->state->enabled, TRACE_EVENT_ON_RECORD, on);
-    /* While any event is on, each context switch refreshes saved_cmdlines. */
-    set_bit_in(&trace_event_on_sched_switch, TRACE_EVENT_ON_CMDLINE, any_event_enabled());
+    trace_event_set_bit(call->state->enabled, TRACE_EVENT_ON_RECORD, on);
+    trace_event_cmdlines_update();
 }
 
 void trace_event_save_cmdlines_for_tracer(bool on)
 {
-    set_bit_in(&trace_event_on_sched_switch, TRACE_EVENT_ON_CMDLINE_TRACER, on);
+    trace_event_set_bit(&trace_event_on_sched_switch, TRACE_EVENT_ON_CMDLINE_TRACER, on);
     /* The thread starting the tracer may run until tracing stops without a switch. */
     if (on)
         trace_event_save_cmdline(current_thread()->pid, current_thread()->name);
@@ -105,7 +120,7 @@ int trace_event_enable(const struct trace_event_call *call, bool on)
 {
     if (call->flags & TRACE_EVENT_FL_FTRACE)
         return -EINVAL;
-    bool was_registered = trace_event_is_registered(call);
+    bool was_registered = trace_event_is_emitting(call);
     if (call->reg && on && !was_registered) {
         int err = call->reg(call, true);
         if (err)
@@ -115,7 +130,7 @@ int trace_event_enable(const struct trace_event_call *call, bool on)
     enable_locked(call, on);
     spin_unlock_irqrestore(&event_files_lock, irq);
     /* In soft mode an event turned off stays registered, soft-disabled (Linux's `0*`). */
-    if (call->reg && !on && was_registered && !trace_event_is_registered(call))
+    if (call->reg && !on && was_registered && !trace_event_is_emitting(call))
         return call->reg(call, false);
     return 0;
 }
@@ -131,7 +146,7 @@ int trace_event_soft_mode(const struct trace_event_call *call, bool on)
     if (on) {
         if (st->soft_users++)
             return 0;
-        if (call->reg && !trace_event_is_registered(call)) {
+        if (call->reg && !trace_event_is_emitting(call)) {
             int err = call->reg(call, true);
             if (err) {
                 st->soft_users--;
@@ -140,7 +155,7 @@ int trace_event_soft_mode(const struct trace_event_call *call, bool on)
         }
         /* The write path's slow check first: it is what reads the soft-disabled state. */
         trace_event_soft_mode_count(true);
-        set_bit_in(st->enabled, TRACE_EVENT_ON_TRIGGER, true);
+        trace_event_set_bit(st->enabled, TRACE_EVENT_ON_TRIGGER, true);
         return 0;
     }
     if (!st->soft_users || --st->soft_users)
@@ -150,9 +165,9 @@ int trace_event_soft_mode(const struct trace_event_call *call, bool on)
      * writer that saw the trigger bit just before it went may find the slow check gone too
      * and record that one event: nothing waits for writers between the two tests.
      */
-    set_bit_in(st->enabled, TRACE_EVENT_ON_TRIGGER, false);
+    trace_event_set_bit(st->enabled, TRACE_EVENT_ON_TRIGGER, false);
     trace_event_soft_mode_count(false);
-    if (call->reg && !trace_event_is_registered(call))
+    if (call->reg && !trace_event_is_emitting(call))
         return call->reg(call, false);
     return 0;
 }
@@ -161,18 +176,28 @@ void trace_event_soft_set(const struct trace_event_call *call, bool record)
 {
     volatile uint8_t *b = call->state->enabled;
     if (b && (*b & TRACE_EVENT_ON_TRIGGER))
-        set_bit_in(b, TRACE_EVENT_ON_RECORD, record);
+        trace_event_set_bit(b, TRACE_EVENT_ON_RECORD, record);
 }
 
-/* "0", "1" or "X" over the events of one system (NULL: every system). */
-static char enable_state(const char *system)
+static bool event_on_in(const struct trace_event_call *c, const struct trace_array *tr)
+{
+    return tr == &trace_global ? trace_event_is_registered(c)
+                               : trace_event_instance_is_enabled(c, tr);
+}
+
+static int event_enable_in(const struct trace_event_call *c, struct trace_array *tr, bool on)
+{
+    return tr == &trace_global ? trace_event_enable(c, on) : trace_event_instance_enable(c, tr, on);
+}
+
+char trace_events_enable_state(const char *system, const struct trace_array *tr)
 {
     bool some_on = false, some_off = false;
     for (size_t i = 0; i < trace_event_count(); i++) {
         const struct trace_event_call *c = trace_event_at(i);
         if ((c->flags & TRACE_EVENT_FL_FTRACE) || (system && strcmp(c->system, system) != 0))
             continue;
-        if (trace_event_is_registered(c))
+        if (event_on_in(c, tr))
             some_on = true;
         else
             some_off = true;
@@ -180,22 +205,20 @@ static char enable_state(const char *system)
     return some_on && some_off ? 'X' : some_on ? '1' : '0';
 }
 
-/* Every event of a system (NULL: all); the first error, after trying them all. */
-static int enable_system(const char *system, bool on)
+int trace_events_enable_system(const char *system, struct trace_array *tr, bool on)
 {
     int err = 0;
     for (size_t i = 0; i < trace_event_count(); i++) {
         const struct trace_event_call *c = trace_event_at(i);
         if (!(c->flags & TRACE_EVENT_FL_FTRACE) && (!system || strcmp(c->system, system) == 0)) {
-            int e = trace_event_enable(c, on);
+            int e = event_enable_in(c, tr, on);
             err = err ? err : e;
         }
     }
     return err;
 }
 
-/* An enable file takes 0 or 1 (Linux's kstrtoul, then EINVAL for anything else). */
-static int parse_enable(const char *buf, size_t len, bool *on)
+int trace_event_parse_enable(const char *buf, size_t len, bool *on)
 {
     unsigned long v;
     int err = tracefs_parse_ulong(buf, len, &v);
@@ -217,7 +240,7 @@ static int show_event_enable(struct seqbuf *s, void *data)
 static ssize_t store_event_enable(void *data, const char *buf, size_t len)
 {
     bool on;
-    int err = parse_enable(buf, len, &on);
+    int err = trace_event_parse_enable(buf, len, &on);
     if (!err)
         err = trace_event_enable(data, on);
     return err ? err : (ssize_t)len;
@@ -225,25 +248,25 @@ static ssize_t store_event_enable(void *data, const char *buf, size_t len)
 
 static int show_system_enable(struct seqbuf *s, void *data)
 {
-    return seq_printf(s, "%c\n", enable_state(data));
+    return seq_printf(s, "%c\n", trace_events_enable_state(data, &trace_global));
 }
 
 static ssize_t store_system_enable(void *data, const char *buf, size_t len)
 {
     bool on;
-    int err = parse_enable(buf, len, &on);
+    int err = trace_event_parse_enable(buf, len, &on);
     if (!err)
-        err = enable_system(data, on);
+        err = trace_events_enable_system(data, &trace_global, on);
     return err ? err : (ssize_t)len;
 }
 
-static int show_format(struct seqbuf *s, void *data)
+int trace_event_show_format(struct seqbuf *s, void *data)
 {
     trace_event_print_format(s, data);
     return 0;
 }
 
-static int show_id(struct seqbuf *s, void *data)
+int trace_event_show_id(struct seqbuf *s, void *data)
 {
     const struct trace_event_call *call = data;
     return seq_printf(s, "%u\n", call->state->id);
@@ -295,24 +318,25 @@ static int show_header_event(struct seqbuf *s, void *data)
 
 static int show_events_enable(struct seqbuf *s, void *data)
 {
-    return seq_printf(s, "%c\n", enable_state(NULL));
+    return seq_printf(s, "%c\n",
+                      trace_events_enable_state(NULL, ((struct trace_file_ref *)data)->tr));
 }
 
 static ssize_t store_events_enable(void *data, const char *buf, size_t len)
 {
     bool on;
-    int err = parse_enable(buf, len, &on);
+    int err = trace_event_parse_enable(buf, len, &on);
     if (!err)
-        err = enable_system(NULL, on);
+        err = trace_events_enable_system(NULL, ((struct trace_file_ref *)data)->tr, on);
     return err ? err : (ssize_t)len;
 }
 
 TRACEFS_FILE(events_enable, .path = "events/enable", .mode = 0644, .show = show_events_enable,
-             .store = store_events_enable);
+             .store = store_events_enable, .instance = true);
 TRACEFS_FILE(events_header_page, .path = "events/header_page", .mode = 0444,
-             .show = show_header_page);
+             .show = show_header_page, .instance = true);
 TRACEFS_FILE(events_header_event, .path = "events/header_event", .mode = 0444,
-             .show = show_header_event);
+             .show = show_header_event, .instance = true);
 
 /* ---- available_events ---- */
 
@@ -335,7 +359,7 @@ TRACEFS_FILE(available_events, .path = "available_events", .mode = 0444,
  * meaning any) or a bare word matching a system or an event by name. Only whole names
  * and "*" match; ftrace's own events cannot be enabled. -EINVAL if nothing matched.
  */
-static int set_event_word(char *word, bool on)
+static int set_event_word(char *word, struct trace_array *tr, bool on)
 {
     const char *match = word, *system = NULL, *event = NULL;
     char *colon = strchr(word, ':');
@@ -360,7 +384,7 @@ static int set_event_word(char *word, bool on)
             continue;
         if (event && strcmp(event, c->name) != 0)
             continue;
-        int e = trace_event_enable(c, on);
+        int e = event_enable_in(c, tr, on);
         err = err ? err : e;
         found++;
     }
@@ -371,7 +395,7 @@ struct event_text_file {
     struct seqbuf text; /* what a read returns, made at open */
 };
 
-static ssize_t text_read(struct pfs_file *f, char *buf, size_t len)
+ssize_t trace_event_text_read(struct pfs_file *f, char *buf, size_t len)
 {
     struct event_text_file *t = f->priv;
     if (!t || f->pos >= t->text.len)
@@ -381,7 +405,7 @@ static ssize_t text_read(struct pfs_file *f, char *buf, size_t len)
     return (ssize_t)n;
 }
 
-static int text_release(struct pfs_file *f)
+int trace_event_text_release(struct pfs_file *f)
 {
     struct event_text_file *t = f->priv;
     if (t) {
@@ -391,7 +415,7 @@ static int text_release(struct pfs_file *f)
     return 0;
 }
 
-static int text_open(struct pfs_file *f, int (*show)(struct seqbuf *s, void *data))
+int trace_event_text_open(struct pfs_file *f, int (*show)(struct seqbuf *s, void *data))
 {
     if (!(f->flags & PFS_READ))
         return 0;
@@ -405,9 +429,10 @@ static int text_open(struct pfs_file *f, int (*show)(struct seqbuf *s, void *dat
 
 static int show_set_event(struct seqbuf *s, void *data)
 {
+    const struct trace_array *tr = ((struct trace_file_ref *)data)->tr;
     for (size_t i = 0; i < trace_event_count(); i++) {
         const struct trace_event_call *c = trace_event_at(i);
-        if (trace_event_is_registered(c))
+        if (event_on_in(c, tr))
             seq_printf(s, "%s:%s\n", c->system, c->name);
     }
     return 0;
@@ -417,8 +442,8 @@ static int set_event_open(struct pfs_file *f)
 {
     /* As Linux: `>` turns every event off when the file opens, whatever is written. */
     if ((f->flags & PFS_WRITE) && (f->flags & PFS_TRUNC))
-        enable_system(NULL, false);
-    return text_open(f, show_set_event);
+        trace_events_enable_system(NULL, ((struct trace_file_ref *)f->data)->tr, false);
+    return trace_event_text_open(f, show_set_event);
 }
 
 static ssize_t set_event_write(struct pfs_file *f, const char *buf, size_t len)
@@ -438,16 +463,18 @@ static ssize_t set_event_write(struct pfs_file *f, const char *buf, size_t len)
         memcpy(word, buf + start, i - start);
         word[i - start] = '\0';
         bool on = word[0] != '!';
-        int err = set_event_word(on ? word : word + 1, on);
+        int err = set_event_word(on ? word : word + 1, ((struct trace_file_ref *)f->data)->tr, on);
         if (err)
             return err;
     }
     return (ssize_t)len;
 }
 
-static const struct pfs_ops set_event_ops = {
-    .open = set_event_open, .read = text_read, .write = set_event_write, .release = text_release};
-TRACEFS_FILE(set_event, .path = "set_event", .mode = 0644, .ops = &set_event_ops);
+static const struct pfs_ops set_event_ops = {.open = set_event_open,
+                                             .read = trace_event_text_read,
+                                             .write = set_event_write,
+                                             .release = trace_event_text_release};
+TRACEFS_FILE(set_event, .path = "set_event", .mode = 0644, .ops = &set_event_ops, .instance = true);
 
 /* ---- set_event_pid, set_event_notrace_pid ---- */
 
@@ -531,7 +558,7 @@ static int pids_open(struct pfs_file *f)
         spin_unlock_irqrestore(&event_pids_lock, irq);
         trace_event_pids_changed();
     }
-    return text_open(f, show_pids);
+    return trace_event_text_open(f, show_pids);
 }
 
 /* Whole write or nothing, as Linux builds the new list before it replaces the old. */
@@ -562,8 +589,10 @@ static ssize_t pids_write(struct pfs_file *f, const char *buf, size_t len)
     return err ? err : (ssize_t)len;
 }
 
-static const struct pfs_ops pids_ops = {
-    .open = pids_open, .read = text_read, .write = pids_write, .release = text_release};
+static const struct pfs_ops pids_ops = {.open = pids_open,
+                                        .read = trace_event_text_read,
+                                        .write = pids_write,
+                                        .release = trace_event_text_release};
 TRACEFS_FILE(set_event_pid, .path = "set_event_pid", .mode = 0644, .ops = &pids_ops,
              .data = (void *)TRACE_EVENT_PIDS_TRACE);
 TRACEFS_FILE(set_event_notrace_pid, .path = "set_event_notrace_pid", .mode = 0644, .ops = &pids_ops,
@@ -615,7 +644,7 @@ static int trigger_file_open(struct pfs_file *f)
 {
     if ((f->flags & PFS_WRITE) && (f->flags & PFS_TRUNC))
         trace_event_trigger_truncate(f->data);
-    return text_open(f, trace_event_trigger_show);
+    return trace_event_text_open(f, trace_event_trigger_show);
 }
 
 static ssize_t trigger_file_write(struct pfs_file *f, const char *buf, size_t len)
@@ -625,9 +654,9 @@ static ssize_t trigger_file_write(struct pfs_file *f, const char *buf, size_t le
 
 static const struct pfs_ops trigger_file_ops = {
     .open = trigger_file_open,
-    .read = text_read,
+    .read = trace_event_text_read,
     .write = trigger_file_write,
-    .release = text_release,
+    .release = trace_event_text_release,
 };
 
 /* The event's own files; the system's are made by the caller. */
@@ -637,9 +666,9 @@ static int create_event_files(const struct trace_event_call *c)
     void *call = (void *)c;
     int made = 0, want = 2;
     snprintf(path, sizeof(path), "events/%s/%s/format", c->system, c->name);
-    made += tracefs_create(path, 0444, NULL, show_format, NULL, call) != NULL;
+    made += tracefs_create(path, 0444, NULL, trace_event_show_format, NULL, call) != NULL;
     snprintf(path, sizeof(path), "events/%s/%s/id", c->system, c->name);
-    made += tracefs_create(path, 0444, NULL, show_id, NULL, call) != NULL;
+    made += tracefs_create(path, 0444, NULL, trace_event_show_id, NULL, call) != NULL;
     /* As Linux: every event has a hist file; ftrace's own have no enable or filter, and
      * only print (trace_marker's) has triggers. */
     want++;
@@ -693,7 +722,10 @@ int trace_event_files_create(const struct trace_event_call *call)
     /* The system's files point at the name of the event that made them: its first. */
     if (system_events(call->system, call) == 0)
         create_system_files(call->system);
-    return create_event_files(call);
+    int err = create_event_files(call);
+    if (!err)
+        trace_event_instances_add_call(call);
+    return err;
 }
 
 static struct pfs_node *events_node(const char *system, const char *name)
@@ -727,6 +759,9 @@ int trace_event_files_remove(const struct trace_event_call *call)
     struct pfs_node *dir = events_node(call->system, call->name);
     if (!dir)
         return -ENOENT;
+    int busy = trace_event_instances_remove_call(call);
+    if (busy)
+        return busy;
     bool last = system_events(call->system, call) == 0;
     struct pfs_node *sys = last ? events_node(call->system, NULL) : NULL;
     /* The system's enable and filter files name the system by the first event's string. */

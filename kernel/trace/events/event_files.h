@@ -44,6 +44,24 @@ extern struct sync_readers trace_event_filter_readers;
  * can still be running it. */
 void trace_event_filter_install(const struct trace_event_call *call, struct event_filter *filter);
 
+/* Pieces the instance files share with the top level's (event_files.c). */
+struct pfs_file;
+struct trace_array;
+void trace_event_set_bit(volatile uint8_t *b, uint8_t bit, bool on);
+void trace_event_cmdlines_update(void);
+/* An enable file takes 0 or 1 (Linux's kstrtoul, then EINVAL for anything else). */
+int trace_event_parse_enable(const char *buf, size_t len, bool *on);
+/* "0", "1" or "X" over the events of one system (NULL: every system) in tr. */
+char trace_events_enable_state(const char *system, const struct trace_array *tr);
+/* Every event of a system (NULL: all) in tr; the first error, after trying them all. */
+int trace_events_enable_system(const char *system, struct trace_array *tr, bool on);
+int trace_event_show_format(struct seqbuf *s, void *data);
+int trace_event_show_id(struct seqbuf *s, void *data);
+/* A file whose text is made at open by show (f->priv), and its read and release. */
+int trace_event_text_open(struct pfs_file *f, int (*show)(struct seqbuf *s, void *data));
+ssize_t trace_event_text_read(struct pfs_file *f, char *buf, size_t len);
+int trace_event_text_release(struct pfs_file *f);
+
 /* Builds events/ (one folder per system and event) at boot. */
 void trace_event_files_init(void);
 /* One event's folder (and its system's, if new) for an event made at run time. */

@@ -20,7 +20,9 @@
  * so that the write path tests both with the one load it always had.
  */
 extern volatile unsigned trace_event_slow_checks;
-#define TRACE_EVENT_SLOW_SOFT_MODE 0x80000000u /* the rest counts the pids */
+#define TRACE_EVENT_SLOW_SOFT_MODE 0x80000000u
+#define TRACE_EVENT_SLOW_INSTANCES 0x40000000u /* some event is on in an instance */
+#define TRACE_EVENT_SLOW_PIDS 0x3fffffffu      /* the rest counts the pids */
 /*
  * Out of line: those checks (tracing_cpumask, the pid lists, the event's soft mode and
  * triggers). Returns TRACE_EVENT_RESERVE_INLINE when the record goes in the ring buffer

@@ -1,0 +1,243 @@
+/*
+ * Trace events in trace instances (instances/NAME/events/, set_event): each instance turns
+ * events on for itself, and a record of such an event is copied into the buffer of every
+ * instance it is on in.
+ *
+ * An event keeps one emitter and one record: the top level's path is unchanged while no
+ * instance has any event on. An instance's enable sets a bit per instance slot in the
+ * event's instance_mask and TRACE_EVENT_ON_INSTANCE in its enabled byte; the write path's
+ * slow check (TRACE_EVENT_SLOW_INSTANCES) then builds the record even where the top level
+ * records nothing (in the scratch slot, as for triggers), and the commit's out-of-line path
+ * (TRACE_EVENT_COMMIT_INSTANCES) copies it into each instance's buffer on this CPU. No lock
+ * on that path: the copy reserves and commits on the instance's own lock-free buffer, and an
+ * instance's removal waits for the copies under way (trace_instance_writers).
+ */
+#include <kernel/errno.h>
+#include <kernel/mm.h>
+#include <kernel/spinlock.h>
+#include <kernel/synchronize.h>
+#include <lib/printf.h>
+#include <lib/string.h>
+
+#include "event_core.h"
+#include "event_files.h"
+#include "event_trigger.h"
+#include "trace_internal.h"
+
+/* Serialises the instance bits of enabled bytes, masks and commit flags. */
+static DEFINE_SPINLOCK(instance_events_lock);
+
+bool trace_event_instance_is_enabled(const struct trace_event_call *call,
+                                     const struct trace_array *tr)
+{
+    return (READ_ONCE(call->state->instance_mask) >> tr->instance_slot) & 1;
+}
+
+int trace_event_instance_enable(const struct trace_event_call *call, struct trace_array *tr,
+                                bool on)
+{
+    struct trace_event_state *st = call->state;
+    if ((call->flags & TRACE_EVENT_FL_FTRACE) || !st->enabled)
+        return -EINVAL;
+    uint32_t bit = 1u << tr->instance_slot;
+    if (((st->instance_mask & bit) != 0) == on)
+        return 0;
+    bool was_emitting = trace_event_is_emitting(call);
+    if (on && call->reg && !was_emitting) {
+        int err = call->reg(call, true);
+        if (err)
+            return err;
+    }
+    unsigned long irq = spin_lock_irqsave(&instance_events_lock);
+    uint32_t old = st->instance_mask, now = on ? old | bit : old & ~bit;
+    if (on && !old) {
+        /* The slow check and the out-of-line commit first: an emitter that sees the byte's
+         * bit must not take the inline path into the top level's buffer. */
+        trace_event_instance_count(true);
+        __atomic_fetch_or(&st->commit_flags, TRACE_EVENT_COMMIT_INSTANCES, __ATOMIC_SEQ_CST);
+    }
+    __atomic_store_n(&st->instance_mask, now, __ATOMIC_SEQ_CST);
+    if (!old != !now)
+        trace_event_set_bit(st->enabled, TRACE_EVENT_ON_INSTANCE, on);
+    spin_unlock_irqrestore(&instance_events_lock, irq);
+    trace_event_cmdlines_update();
+    if (!on && !now) {
+        /*
+         * A record built in the scratch slot for instances must still commit out of line:
+         * the flag goes once those writers have left. As with soft mode, a writer that saw
+         * the bit just before it went may find the slow check gone and record one event at
+         * the top level; nothing waits for the inline writers.
+         */
+        synchronize_readers(&trace_event_scratch_writers);
+        __atomic_fetch_and(&st->commit_flags, (uint8_t)~TRACE_EVENT_COMMIT_INSTANCES,
+                           __ATOMIC_SEQ_CST);
+        trace_event_instance_count(false);
+    }
+    if (!on && call->reg && was_emitting && !trace_event_is_emitting(call))
+        return call->reg(call, false);
+    return 0;
+}
+
+void trace_event_instance_disable_all(struct trace_array *tr)
+{
+    for (size_t i = 0; i < trace_event_count(); i++) {
+        const struct trace_event_call *c = trace_event_at(i);
+        if (trace_event_instance_is_enabled(c, tr))
+            trace_event_instance_enable(c, tr, false);
+    }
+}
+
+void trace_event_instances_write(const struct trace_event_call *call, const void *record,
+                                 size_t size)
+{
+    unsigned cpu = sync_read_enter(&trace_instance_writers);
+    uint32_t mask = READ_ONCE(call->state->instance_mask);
+    while (mask) {
+        unsigned slot = (unsigned)__builtin_ctz(mask);
+        mask &= mask - 1;
+        struct trace_array *tr = READ_ONCE(trace_instances[slot]);
+        if (!tr || !((READ_ONCE(tr->cpumask) >> cpu) & 1))
+            continue;
+        struct rb_reservation res;
+        void *copy = rb_reserve(tr->buffer, (unsigned)size, &res);
+        if (!copy)
+            continue;
+        memcpy(copy, record, size);
+        rb_commit(tr->buffer, &res);
+    }
+    sync_read_exit(&trace_instance_writers, cpu);
+}
+
+/* ---- the files ---- */
+
+/* What an instance's enable file is about: the instance, and its event or its system. */
+struct instance_event_file {
+    struct trace_array *tr;
+    const struct trace_event_call *call; /* NULL: a system's enable */
+    char system[64];
+};
+
+/* As the top level's, less soft mode: an instance's events have no triggers. */
+static int show_instance_enable(struct seqbuf *s, void *data)
+{
+    const struct instance_event_file *f = data;
+    if (f->call)
+        return seq_printf(s, "%d\n", trace_event_instance_is_enabled(f->call, f->tr) ? 1 : 0);
+    return seq_printf(s, "%c\n", trace_events_enable_state(f->system, f->tr));
+}
+
+static ssize_t store_instance_enable(void *data, const char *buf, size_t len)
+{
+    const struct instance_event_file *f = data;
+    bool on;
+    int err = trace_event_parse_enable(buf, len, &on);
+    if (!err)
+        err = f->call ? trace_event_instance_enable(f->call, f->tr, on)
+                      : trace_events_enable_system(f->system, f->tr, on);
+    return err ? err : (ssize_t)len;
+}
+
+static int create_enable(struct trace_array *tr, struct pfs_node *dir, const char *path,
+                         const struct trace_event_call *call, const char *system)
+{
+    struct instance_event_file f = {.tr = tr, .call = call};
+    strlcpy(f.system, system, sizeof(f.system));
+    const char *name;
+    dir = tracefs_mkdirs_at(dir, path, &name);
+    if (!dir || !pfs_create_seq_copy(dir, name, 0644, show_instance_enable, store_instance_enable,
+                                     &f, sizeof(f)))
+        return -ENOMEM;
+    return 0;
+}
+
+/* Whether rel (a path under dir) exists. */
+static bool exists_under(struct pfs_node *dir, const char *rel)
+{
+    char path[320];
+    struct pfs_node *n;
+    if (pfs_path(dir, path, sizeof(path)) != 0)
+        return false;
+    size_t at = strlen(path);
+    snprintf(path + at, sizeof(path) - at, "/%s", rel);
+    return pfs_lookup(NULL, path, &n) == 0;
+}
+
+/* One event's folder in tr's events/ (and its system's enable, if the system is new). */
+static int create_event_files(struct trace_array *tr, struct pfs_node *dir,
+                              const struct trace_event_call *c)
+{
+    char path[192];
+    snprintf(path, sizeof(path), "events/%s/enable", c->system);
+    if (!(c->flags & TRACE_EVENT_FL_FTRACE) && !exists_under(dir, path) &&
+        create_enable(tr, dir, path, NULL, c->system))
+        return -ENOMEM;
+    snprintf(path, sizeof(path), "events/%s/%s/format", c->system, c->name);
+    if (!tracefs_create_at(dir, path, 0444, NULL, trace_event_show_format, NULL, (void *)c))
+        return -ENOMEM;
+    snprintf(path, sizeof(path), "events/%s/%s/id", c->system, c->name);
+    if (!tracefs_create_at(dir, path, 0444, NULL, trace_event_show_id, NULL, (void *)c))
+        return -ENOMEM;
+    if (c->flags & TRACE_EVENT_FL_FTRACE)
+        return 0;
+    snprintf(path, sizeof(path), "events/%s/%s/enable", c->system, c->name);
+    return create_enable(tr, dir, path, c, c->system);
+}
+
+int trace_event_instance_files_create(struct trace_array *tr, struct pfs_node *dir)
+{
+    for (size_t i = 0; i < trace_event_count(); i++) {
+        int err = create_event_files(tr, dir, trace_event_at(i));
+        if (err)
+            return err;
+    }
+    return 0;
+}
+
+void trace_event_instances_add_call(const struct trace_event_call *call)
+{
+    for (unsigned slot = 0; slot < TRACE_INSTANCES_MAX; slot++) {
+        struct trace_array *tr = trace_instances[slot];
+        /* A folder that could not be made leaves the event out of that instance. */
+        if (tr)
+            create_event_files(tr, tr->dir, call);
+    }
+}
+
+/* tr's folder of an event (name) or of a system (name NULL), or NULL. */
+static struct pfs_node *instance_events_node(struct trace_array *tr, const char *system,
+                                             const char *name)
+{
+    char path[256];
+    struct pfs_node *n;
+    if (pfs_path(tr->dir, path, sizeof(path) - 160))
+        return NULL;
+    size_t at = strlen(path);
+    snprintf(path + at, sizeof(path) - at, name ? "/events/%s/%s" : "/events/%s", system, name);
+    return pfs_lookup(NULL, path, &n) ? NULL : n;
+}
+
+int trace_event_instances_remove_call(const struct trace_event_call *call)
+{
+    /* Nothing goes unless all can: an open file in any instance keeps the event. */
+    for (unsigned slot = 0; slot < TRACE_INSTANCES_MAX; slot++) {
+        struct trace_array *tr = trace_instances[slot];
+        struct pfs_node *dir = tr ? instance_events_node(tr, call->system, call->name) : NULL;
+        struct pfs_node *child;
+        for (size_t i = 0; dir && (child = pfs_child(dir, i)) != NULL; i++)
+            if (pfs_is_open(child))
+                return -EBUSY;
+    }
+    for (unsigned slot = 0; slot < TRACE_INSTANCES_MAX; slot++) {
+        struct trace_array *tr = trace_instances[slot];
+        struct pfs_node *dir = tr ? instance_events_node(tr, call->system, call->name) : NULL;
+        if (!dir || pfs_remove_tree(dir))
+            continue;
+        /* The system's folder goes with its last event (its enable file is all that is
+         * left), as the top level's does; one held open stays until the next removal. */
+        struct pfs_node *sys = instance_events_node(tr, call->system, NULL);
+        struct pfs_node *first = sys ? pfs_child(sys, 0) : NULL;
+        if (first && !pfs_is_dir(first) && !pfs_child(sys, 1))
+            pfs_remove_tree(sys);
+    }
+    return 0;
+}

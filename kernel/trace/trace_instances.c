@@ -1,0 +1,122 @@
+/*
+ * instances/: trace arrays that users make with `mkdir instances/NAME` and remove with
+ * `rmdir`, as Linux's. Each has its own per-CPU buffer, recording switch, clock, CPU mask,
+ * snapshot, tracer (nop or function: the tracers that allow_instances) and event enables,
+ * behind the same files as the top level (TRACEFS_FILE's .instance, per_cpu/, events/).
+ *
+ * The top level stays what it was: its hot paths never look at an instance. An instance's
+ * function tracer is an ftrace op of its own; its events are copies the event write path
+ * makes out of line (events/event_instances.c). Creation and removal run under the tracefs
+ * control mutex (pfs_user_mkdir, pfs_user_rmdir), so they never race each other or a file.
+ */
+#include <kernel/errno.h>
+#include <kernel/init.h>
+#include <kernel/mm.h>
+#include <kernel/printk.h>
+#include <kernel/synchronize.h>
+#include <lib/printf.h>
+#include <lib/string.h>
+
+#include "events/event_core.h"
+#include "trace_internal.h"
+
+struct trace_array *volatile trace_instances[TRACE_INSTANCES_MAX];
+struct sync_readers trace_instance_writers = SYNC_READERS_INIT;
+
+/* An instance's own filter files: set_ftrace_filter and set_ftrace_notrace of its op. */
+static int create_filter_files(struct trace_array *tr)
+{
+    static const char *const names[2] = {"set_ftrace_filter", "set_ftrace_notrace"};
+    for (int is_notrace = 0; is_notrace < 2; is_notrace++) {
+        char path[128];
+        snprintf(path, sizeof(path), "instances/%s/%s", tr->name, names[is_notrace]);
+        struct pfs_node *n = ftrace_filter_file_create(path, tr->function_ops, is_notrace, NULL);
+        if (!n)
+            return -ENOMEM;
+        pfs_own_data(n);
+    }
+    return 0;
+}
+
+/* Frees what instance_mkdir made; its files are gone and no writer can reach it. */
+static void instance_free(struct trace_array *tr)
+{
+    if (tr->snapshot)
+        trace_snapshot_write(tr, -1, 0);
+    if (tr->buffer)
+        rb_destroy(tr->buffer);
+    if (tr->function_ops) {
+        ftrace_hash_free(tr->function_ops->filter_hash);
+        ftrace_hash_free(tr->function_ops->notrace_hash);
+        kfree(tr->function_ops);
+    }
+    kfree((void *)tr->name);
+    kfree(tr);
+}
+
+static int instance_mkdir(struct pfs_node *parent, const char *name)
+{
+    unsigned slot = 0;
+    while (slot < TRACE_INSTANCES_MAX && trace_instances[slot])
+        slot++;
+    if (slot == TRACE_INSTANCES_MAX)
+        return -ENOSPC;
+    struct trace_array *tr = kzalloc(sizeof(*tr));
+    if (!tr)
+        return -ENOMEM;
+    tr->instance_slot = slot;
+    tr->name = kstrdup(name);
+    tr->function_ops = kzalloc(sizeof(*tr->function_ops));
+    int err = -ENOMEM;
+    if (!tr->name || !tr->function_ops || trace_array_init(tr, TRACE_DEFAULT_KB * 1024)) {
+        instance_free(tr);
+        return -ENOMEM;
+    }
+    tr->dir = pfs_mkdir_at(parent, name);
+    if (tr->dir)
+        err = tracefs_create_array_files(tr, tr->dir);
+    if (!err)
+        err = create_filter_files(tr);
+    if (!err)
+        err = trace_event_instance_files_create(tr, tr->dir);
+    if (err) {
+        if (tr->dir)
+            pfs_remove_tree(tr->dir);
+        instance_free(tr);
+        return err;
+    }
+    /* Fully made before the event write path can find it. */
+    __atomic_store_n(&trace_instances[slot], tr, __ATOMIC_RELEASE);
+    return 0;
+}
+
+static int instance_rmdir(struct pfs_node *parent, struct pfs_node *entry)
+{
+    (void)parent;
+    struct trace_array *tr = NULL;
+    for (unsigned slot = 0; slot < TRACE_INSTANCES_MAX && !tr; slot++)
+        if (trace_instances[slot] && trace_instances[slot]->dir == entry)
+            tr = trace_instances[slot];
+    if (!tr)
+        return -ENOENT;
+    /* Linux: EBUSY while a file of it is open (a trace_pipe read included). */
+    int err = pfs_remove_tree(entry);
+    if (err)
+        return err;
+    trace_array_set_tracer(tr, "nop");
+    trace_event_instance_disable_all(tr);
+    WRITE_ONCE(trace_instances[tr->instance_slot], NULL);
+    synchronize_readers(&trace_instance_writers);
+    instance_free(tr);
+    return 0;
+}
+
+static const struct pfs_dir_ops instances_dir_ops = {.mkdir = instance_mkdir,
+                                                     .rmdir = instance_rmdir};
+
+static void trace_instances_init(void)
+{
+    if (!pfs_mkdir_user_dir(pfs_mkdir(TRACEFS_ROOT), "instances", &instances_dir_ops))
+        printk("tracefs: cannot create instances\n");
+}
+LATE_INITCALL(trace_instances_init);

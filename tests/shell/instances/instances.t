@@ -1,0 +1,125 @@
+# Trace instances, replaying Linux 6.1 (tests/reference/linux-6.1-instances.txt has the
+# session and tests/reference/linux-6.1-instances.sh the script that captured it): mkdir
+# and rmdir with the VFS's errnos, the files of an instance, its tracers, and a buffer,
+# clock, switch, marker and events kept apart from the top level's. (A write error reads
+# "echo:" here where Linux's sh says "sh:"; ls lists one name a line; fentros has fewer
+# clocks.) rmdir of an instance with an open file is EBUSY: the self-test
+# instance_rmdir_busy opens one (the shell keeps no file open between commands).
+
+$ cd /sys/kernel/tracing
+$ mkdir instances/foo; echo "rc=$?"
+rc=0
+$ mkdir instances/foo; echo "rc=$?"
+mkdir: can't create directory 'instances/foo': File exists
+rc=1
+$ mkdir instances/foo/bar; echo "rc=$?"
+mkdir: can't create directory 'instances/foo/bar': Operation not permitted
+rc=1
+$ mkdir events/foo; echo "rc=$?"
+mkdir: can't create directory 'events/foo': Operation not permitted
+rc=1
+$ mkdir bar; echo "rc=$?"
+mkdir: can't create directory 'bar': Operation not permitted
+rc=1
+$ rmdir events; echo "rc=$?"
+rmdir: 'events': Operation not permitted
+rc=1
+$ rmdir instances/bar; echo "rc=$?"
+rmdir: 'instances/bar': No such file or directory
+rc=1
+$ rmdir instances/foo/trace; echo "rc=$?"
+rmdir: 'instances/foo/trace': Not a directory
+rc=1
+$ ls instances/foo/events/sched/sched_switch
+enable
+format
+id
+$ ls instances/foo/events | grep header
+header_event
+header_page
+$ cat instances/foo/available_tracers
+function nop
+$ echo function_graph > instances/foo/current_tracer; echo "rc=$?"
+echo: write error: Invalid argument
+rc=1
+$ echo bogus > instances/foo/current_tracer; echo "rc=$?"
+echo: write error: Invalid argument
+rc=1
+$ cat instances/foo/tracing_on instances/foo/buffer_size_kb instances/foo/buffer_total_size_kb
+1
+1410
+~ 1410|2820|5640
+$ cat instances/foo/trace_clock
+[local] global counter uptime x86-tsc
+$ echo 7 > instances/foo/buffer_size_kb; cat instances/foo/buffer_size_kb instances/foo/per_cpu/cpu0/buffer_size_kb
+7
+7
+$ echo global > instances/foo/trace_clock; cat instances/foo/trace_clock; cat trace_clock
+local [global] counter uptime x86-tsc
+[local] global counter uptime x86-tsc
+$ echo 0 > instances/foo/tracing_on; cat instances/foo/tracing_on tracing_on
+0
+1
+$ echo 1 > instances/foo/tracing_on
+$ echo hello-instance > instances/foo/trace_marker
+$ grep -c hello-instance instances/foo/trace; grep -c hello-instance trace
+1
+0
+$ echo sched:sched_switch > instances/foo/set_event; cat instances/foo/set_event; cat set_event | wc -l
+sched:sched_switch
+0
+$ cat instances/foo/events/sched/enable instances/foo/events/sched/sched_switch/enable instances/foo/events/enable instances/foo/events/irq/enable
+X
+1
+X
+0
+$ echo 1 > instances/foo/events/sched/enable; cat instances/foo/events/sched/enable instances/foo/events/enable
+1
+X
+$ echo 0 > instances/foo/events/enable; cat instances/foo/events/sched/enable; cat instances/foo/set_event | wc -l
+0
+0
+$ echo 2 > instances/foo/events/sched/sched_switch/enable; echo "rc=$?"
+echo: write error: Invalid argument
+rc=1
+$ echo 1 > instances/foo/events/sched/sched_switch/enable
+$ sleep 0.2; grep -c sched_switch instances/foo/trace; grep -c sched_switch trace
+~ [1-9]\d*
+0
+$ cat instances/foo/snapshot | head -5
+# tracer: nop
+#
+#
+# * Snapshot is freed *
+#
+$ echo 1 > instances/foo/snapshot; echo "rc=$?"
+rc=0
+$ grep -c sched_switch instances/foo/snapshot
+~ [1-9]\d*
+$ cat instances/foo/per_cpu/cpu0/stats | head -2
+~ entries: \d+
+overrun: 0
+$ rmdir instances/foo; echo "rc=$?"
+rc=0
+$ ls instances
+$ mkdir instances/a instances/b; ls instances; rmdir instances/a instances/b; echo "rc=$?"
+a
+b
+rc=0
+
+# The function tracer in an instance records there only, whatever the top level runs; the
+# graph's reader does not print the instance's lines.
+$ mkdir instances/fn; echo function > instances/fn/current_tracer; echo function_graph > current_tracer
+$ sleep 0.1; cat instances/fn/trace | grep -v '^#' | head -1
+~ \s+\S+-\d+\s+\[\d{3}\] \S{5} +\d+\.\d{6}: \w+ <-\w+
+$ echo nop > current_tracer; cat trace | grep -c ' <-'
+0
+$ echo 0 > instances/fn/tracing_on; echo schedule > instances/fn/set_ftrace_filter; echo > instances/fn/trace; echo 1 > instances/fn/tracing_on
+$ sleep 0.1; echo 0 > instances/fn/tracing_on; cat instances/fn/trace | grep -v '^#' | grep -v -c ': schedule <-'
+0
+$ cat instances/fn/trace | grep -c ': schedule <-'
+~ [1-9]\d*
+$ cat set_ftrace_filter
+#### all functions enabled ####
+$ rmdir instances/fn; echo "rc=$?"
+rc=0
