@@ -3,7 +3,6 @@
  * formatted when they are added, so reading is a plain copy under the lock; opening the
  * file for writing with truncation (`echo > error_log`) empties it, as Linux's does.
  */
-#include "trace_internal.h"
 #include <kernel/errno.h>
 #include <kernel/mm.h>
 #include <kernel/pseudofs.h>
@@ -16,9 +15,19 @@
 
 #define COMMAND_PREFIX "  Command: "
 
+_Static_assert(TRACE_ERROR_LOG_MAX == ARRAY_SIZE(trace_global.error_log), "error_log's size");
+
 static DEFINE_SPINLOCK(error_log_lock);
-static char *error_log_entries[TRACE_ERROR_LOG_MAX]; /* oldest first */
-static unsigned error_log_nr;
+static struct trace_array *error_log_target = &trace_global;
+
+struct trace_array *trace_error_log_use(struct trace_array *tr)
+{
+    unsigned long irq = spin_lock_irqsave(&error_log_lock);
+    struct trace_array *old = error_log_target;
+    error_log_target = tr;
+    spin_unlock_irqrestore(&error_log_lock, irq);
+    return old;
+}
 
 void trace_error_log(const char *location, const char *message, const char *command,
                      unsigned caret_pos)
@@ -42,24 +51,25 @@ void trace_error_log(const char *location, const char *message, const char *comm
 
     char *dropped = NULL;
     unsigned long irq = spin_lock_irqsave(&error_log_lock);
-    if (error_log_nr == TRACE_ERROR_LOG_MAX) {
-        dropped = error_log_entries[0];
-        memmove(error_log_entries, error_log_entries + 1,
-                (TRACE_ERROR_LOG_MAX - 1) * sizeof(error_log_entries[0]));
-        error_log_nr--;
+    struct trace_array *tr = error_log_target;
+    if (tr->error_log_nr == TRACE_ERROR_LOG_MAX) {
+        dropped = tr->error_log[0];
+        memmove(tr->error_log, tr->error_log + 1,
+                (TRACE_ERROR_LOG_MAX - 1) * sizeof(tr->error_log[0]));
+        tr->error_log_nr--;
     }
-    error_log_entries[error_log_nr++] = entry;
+    tr->error_log[tr->error_log_nr++] = entry;
     spin_unlock_irqrestore(&error_log_lock, irq);
     kfree(dropped);
 }
 
-static void error_log_clear(void)
+void trace_error_log_clear(struct trace_array *tr)
 {
     char *old[TRACE_ERROR_LOG_MAX];
     unsigned long irq = spin_lock_irqsave(&error_log_lock);
-    unsigned nr = error_log_nr;
-    memcpy(old, error_log_entries, nr * sizeof(old[0]));
-    error_log_nr = 0;
+    unsigned nr = tr->error_log_nr;
+    memcpy(old, tr->error_log, nr * sizeof(old[0]));
+    tr->error_log_nr = 0;
     spin_unlock_irqrestore(&error_log_lock, irq);
     for (unsigned i = 0; i < nr; i++)
         kfree(old[i]);
@@ -68,15 +78,16 @@ static void error_log_clear(void)
 /* Copies the entries under the lock into one buffer, the open file's snapshot. */
 static int error_log_open(struct pfs_file *f)
 {
+    struct trace_array *tr = ((struct trace_file_ref *)f->data)->tr;
     if ((f->flags & PFS_WRITE) && (f->flags & PFS_TRUNC))
-        error_log_clear();
+        trace_error_log_clear(tr);
     if (!(f->flags & PFS_READ))
         return 0;
     for (;;) {
         size_t need = 0;
         unsigned long irq = spin_lock_irqsave(&error_log_lock);
-        for (unsigned i = 0; i < error_log_nr; i++)
-            need += strlen(error_log_entries[i]);
+        for (unsigned i = 0; i < tr->error_log_nr; i++)
+            need += strlen(tr->error_log[i]);
         spin_unlock_irqrestore(&error_log_lock, irq);
 
         char *text = kmalloc(need + 1);
@@ -85,11 +96,11 @@ static int error_log_open(struct pfs_file *f)
         size_t len = 0;
         bool fits = true;
         irq = spin_lock_irqsave(&error_log_lock);
-        for (unsigned i = 0; i < error_log_nr && fits; i++) {
-            size_t l = strlen(error_log_entries[i]);
+        for (unsigned i = 0; i < tr->error_log_nr && fits; i++) {
+            size_t l = strlen(tr->error_log[i]);
             fits = len + l <= need;
             if (fits) {
-                memcpy(text + len, error_log_entries[i], l);
+                memcpy(text + len, tr->error_log[i], l);
                 len += l;
             }
         }
@@ -137,4 +148,4 @@ static const struct pfs_ops error_log_ops = {
     .release = error_log_release,
 };
 
-TRACEFS_FILE(error_log, .path = "error_log", .mode = 0644, .ops = &error_log_ops);
+TRACEFS_FILE(error_log, .path = "error_log", .mode = 0644, .ops = &error_log_ops, .instance = true);

@@ -43,6 +43,7 @@ static void instance_free(struct trace_array *tr)
 {
     if (tr->snapshot)
         trace_snapshot_write(tr, -1, 0);
+    trace_error_log_clear(tr);
     if (tr->buffer)
         rb_destroy(tr->buffer);
     if (tr->function_ops) {

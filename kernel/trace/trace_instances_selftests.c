@@ -99,8 +99,8 @@ static bool inst_test_absent(void *arg)
 static void inst_test_fail_each(struct selftest_ctx *t, struct fault_attr *attr, unsigned max_nth,
                                 unsigned step)
 {
-    const struct selftest_alloc_failures f = {attr, max_nth, step, inst_test_mkdir,
-                                              inst_test_absent, INST_TEST_DIR "fail"};
+    const struct selftest_alloc_failures f = {
+        attr, max_nth, step, inst_test_mkdir, inst_test_absent, INST_TEST_DIR "fail"};
     if (selftest_alloc_failures(t, &f) == 0)
         EXPECT_EQ(pfs_user_rmdir(NULL, INST_TEST_DIR "fail"), 0);
 }

@@ -453,6 +453,9 @@ struct trace_array {
     /* The conditional snapshot owner's update test, NULL while there is no owner
      * (trace_snapshot.c). */
     bool (*volatile cond_update)(struct trace_array *tr, void *cond_data);
+    /* Its error_log (trace_error_log.c), oldest first. */
+    char *error_log[16];
+    unsigned error_log_nr;
     /* An instance's own (trace_instances.c): its slot, its directory, and the op its
      * function tracer registers (with set_ftrace_filter's and set_ftrace_notrace's sets). */
     unsigned instance_slot;
@@ -1051,5 +1054,14 @@ extern const unsigned long __start_mcount_loc[], __stop_mcount_loc[];
  */
 void trace_error_log(const char *location, const char *message, const char *command,
                      unsigned caret_pos);
+/*
+ * Entries go to the error_log of tr from now on (the top level's to start with): an
+ * instance's file writes its own errors there, as Linux's do. Returns the array they went
+ * to before, to put back. File operations are serialised by the tracefs control mutex,
+ * which is what keeps two of them from sending entries to each other's log.
+ */
+struct trace_array *trace_error_log_use(struct trace_array *tr);
+/* Empties tr's error_log (`echo > error_log`, and an instance's removal). */
+void trace_error_log_clear(struct trace_array *tr);
 
 #endif

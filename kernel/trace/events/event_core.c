@@ -149,6 +149,7 @@ int trace_event_remove(struct trace_event_call *call)
     while (__atomic_load_n(&dyn_readers, __ATOMIC_SEQ_CST))
         arch_cpu_relax();
     trace_event_filter_install(call, NULL);
+    trace_event_instance_filters_free(call);
     return 0;
 }
 
@@ -372,10 +373,10 @@ __noinline void trace_event_commit_filtered(const struct trace_event_call *call,
     struct percpu *cpu = this_cpu();
     bool scratch_rec = is_scratch(cpu, record);
     unsigned post = 0;
-    if (READ_ONCE(call->state->instance_mask))
-        trace_event_instances_write(call, record, size);
     /* Counted in before the filter is read, so that its replacement waits for us. */
     unsigned reader = sync_read_enter(&trace_event_filter_readers);
+    if (READ_ONCE(call->state->instance_mask))
+        trace_event_instances_write(call, record, size);
     /* The record's time as the trace shows it; one outside the buffer has none: now. */
     /* Not for a record built only for instances: those triggers already ran, unconditionally. */
     if (READ_ONCE(call->state->trigger_flags) & TRACE_EVENT_TRIGGERS_COND)

@@ -87,6 +87,8 @@ struct trace_event_state {
     /* The trace instances it is on in, a bit per instance slot (event_instances.c); the
      * write path reads it without a lock. */
     volatile uint32_t instance_mask;
+    /* Their filters, a slot per instance: NULL until an instance first sets one. */
+    struct event_filter *volatile *volatile instance_filters;
 };
 
 struct trace_event_call;

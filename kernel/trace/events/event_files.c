@@ -283,7 +283,7 @@ static int show_event_filter(struct seqbuf *s, void *data)
     return seq_printf(s, "%s\n", event_filter_text(f));
 }
 
-static int show_system_filter(struct seqbuf *s, void *data)
+int trace_event_show_system_filter(struct seqbuf *s, void *data)
 {
     return seq_puts(s, "### global filter ###\n"
                        "# Use this to set filters for multiple events.\n"
@@ -635,8 +635,8 @@ static void create_system_files(const char *system)
     snprintf(path, sizeof(path), "events/%s/enable", system);
     tracefs_create(path, 0644, NULL, show_system_enable, store_system_enable, (void *)system);
     snprintf(path, sizeof(path), "events/%s/filter", system);
-    tracefs_create(path, 0644, NULL, show_system_filter, trace_event_store_system_filter,
-                   (void *)system);
+    tracefs_create(path, 0644, NULL, trace_event_show_system_filter,
+                   trace_event_store_system_filter, (void *)system);
 }
 
 /* The trigger file: as a text file, but `>` first takes the hist triggers out, as Linux's. */

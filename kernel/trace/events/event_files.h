@@ -9,6 +9,9 @@
 #include <kernel/synchronize.h>
 
 struct seqbuf;
+struct trace_array;
+struct trace_event_call;
+struct event_filter;
 
 /* set_event_pid and set_event_notrace_pid. */
 enum { TRACE_EVENT_PIDS_TRACE, TRACE_EVENT_PIDS_NOTRACE };
@@ -35,6 +38,18 @@ void trace_cmdlines_show(struct seqbuf *s, bool tgids);
 /* Writes to an event's filter file (data: its call) and a system's (data: its name). */
 ssize_t trace_event_store_filter(void *data, const char *buf, size_t len);
 ssize_t trace_event_store_system_filter(void *data, const char *buf, size_t len);
+/* The same in trace array tr (an instance's files). */
+ssize_t trace_event_store_filter_in(const struct trace_event_call *call, struct trace_array *tr,
+                                    const char *buf, size_t len);
+ssize_t trace_event_store_system_filter_in(const char *system, struct trace_array *tr,
+                                           const char *buf, size_t len);
+/* An instance's filter of call (NULL: none), its change (0 or -ENOMEM; the old one is
+ * freed once no writer runs it), and the table of them freed with a removed event. */
+struct event_filter *trace_event_instance_filter(const struct trace_event_call *call,
+                                                 const struct trace_array *tr);
+int trace_event_instance_filter_install(const struct trace_event_call *call, struct trace_array *tr,
+                                        struct event_filter *filter);
+void trace_event_instance_filters_free(const struct trace_event_call *call);
 
 /* A filter text was refused: its reason goes to error_log. */
 struct event_filter_error;
@@ -46,7 +61,6 @@ void trace_event_filter_install(const struct trace_event_call *call, struct even
 
 /* Pieces the instance files share with the top level's (event_files.c). */
 struct pfs_file;
-struct trace_array;
 void trace_event_set_bit(volatile uint8_t *b, uint8_t bit, bool on);
 void trace_event_cmdlines_update(void);
 /* An enable file takes 0 or 1 (Linux's kstrtoul, then EINVAL for anything else). */
@@ -56,6 +70,8 @@ char trace_events_enable_state(const char *system, const struct trace_array *tr)
 /* Every event of a system (NULL: all) in tr; the first error, after trying them all. */
 int trace_events_enable_system(const char *system, struct trace_array *tr, bool on);
 int trace_event_show_format(struct seqbuf *s, void *data);
+/* A system's filter file's text (Linux's help: it shows no filter of its own). */
+int trace_event_show_system_filter(struct seqbuf *s, void *data);
 int trace_event_show_id(struct seqbuf *s, void *data);
 /* A file whose text is made at open by show (f->priv), and its read and release. */
 int trace_event_text_open(struct pfs_file *f, int (*show)(struct seqbuf *s, void *data));

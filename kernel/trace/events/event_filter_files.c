@@ -44,6 +44,63 @@ void trace_event_filter_install(const struct trace_event_call *call, struct even
     }
 }
 
+/*
+ * An instance's filter of call: in the event's table of them (a slot per instance, made
+ * on the first one), read by the instances' copy on the write path (event_instances.c)
+ * inside trace_event_filter_readers as the top level's is.
+ */
+int trace_event_instance_filter_install(const struct trace_event_call *call, struct trace_array *tr,
+                                        struct event_filter *filter)
+{
+    struct trace_event_state *st = call->state;
+    if (!st->instance_filters) {
+        if (!filter)
+            return 0;
+        struct event_filter *volatile *table =
+            kzalloc(TRACE_INSTANCES_MAX * sizeof(st->instance_filters[0]));
+        if (!table)
+            return -ENOMEM;
+        __atomic_store_n(&st->instance_filters, table, __ATOMIC_RELEASE);
+    }
+    unsigned long irq = spin_lock_irqsave(&filter_install_lock);
+    struct event_filter *old = st->instance_filters[tr->instance_slot];
+    __atomic_store_n(&st->instance_filters[tr->instance_slot], filter, __ATOMIC_RELEASE);
+    spin_unlock_irqrestore(&filter_install_lock, irq);
+    if (old) {
+        synchronize_readers(&trace_event_filter_readers);
+        event_filter_free(old);
+    }
+    return 0;
+}
+
+struct event_filter *trace_event_instance_filter(const struct trace_event_call *call,
+                                                 const struct trace_array *tr)
+{
+    struct event_filter *volatile *table = READ_ONCE(call->state->instance_filters);
+    return table ? READ_ONCE(table[tr->instance_slot]) : NULL;
+}
+
+void trace_event_instance_filters_free(const struct trace_event_call *call)
+{
+    struct trace_event_state *st = call->state;
+    if (!st->instance_filters)
+        return;
+    synchronize_readers(&trace_event_filter_readers);
+    for (unsigned slot = 0; slot < TRACE_INSTANCES_MAX; slot++)
+        event_filter_free(st->instance_filters[slot]);
+    kfree((void *)st->instance_filters);
+    st->instance_filters = NULL;
+}
+
+static int install_in(const struct trace_event_call *call, struct trace_array *tr,
+                      struct event_filter *filter)
+{
+    if (tr != &trace_global)
+        return trace_event_instance_filter_install(call, tr, filter);
+    trace_event_filter_install(call, filter);
+    return 0;
+}
+
 /* The written text, without the newline echo adds; NULL if it does not fit. */
 static char *filter_text(const char *buf, size_t len)
 {
@@ -68,26 +125,34 @@ static void trace_event_filter_report(const char *text, const struct event_filte
         trace_error_log("event filter parse error", err->message, text, err->pos);
 }
 
-ssize_t trace_event_store_filter(void *data, const char *buf, size_t len)
+ssize_t trace_event_store_filter_in(const struct trace_event_call *call, struct trace_array *tr,
+                                    const char *buf, size_t len)
 {
-    const struct trace_event_call *call = data;
     char *text = filter_text(buf, len);
     if (!text)
         return len >= FILTER_TEXT_MAX ? -EINVAL : -ENOMEM;
     int err = 0;
     if (is_clear(text)) {
-        trace_event_filter_install(call, NULL);
+        err = install_in(call, tr, NULL);
     } else {
         struct event_filter *filter = NULL;
         struct event_filter_error fe = {0};
         err = event_filter_create(text, call->fields, call->nfields, &filter, &fe);
-        if (!err)
-            trace_event_filter_install(call, filter);
-        else
+        if (!err && (err = install_in(call, tr, filter)) != 0)
+            event_filter_free(filter);
+        else if (err) {
+            struct trace_array *log = trace_error_log_use(tr);
             trace_event_filter_report(text, &fe);
+            trace_error_log_use(log);
+        }
     }
     kfree(text);
     return err ? err : (ssize_t)len;
+}
+
+ssize_t trace_event_store_filter(void *data, const char *buf, size_t len)
+{
+    return trace_event_store_filter_in(data, &trace_global, buf, len);
 }
 
 /*
@@ -96,7 +161,12 @@ ssize_t trace_event_store_filter(void *data, const char *buf, size_t len)
  */
 ssize_t trace_event_store_system_filter(void *data, const char *buf, size_t len)
 {
-    const char *system = data;
+    return trace_event_store_system_filter_in(data, &trace_global, buf, len);
+}
+
+ssize_t trace_event_store_system_filter_in(const char *system, struct trace_array *tr,
+                                           const char *buf, size_t len)
+{
     char *text = filter_text(buf, len);
     if (!text)
         return len >= FILTER_TEXT_MAX ? -EINVAL : -ENOMEM;
@@ -108,23 +178,28 @@ ssize_t trace_event_store_system_filter(void *data, const char *buf, size_t len)
         if (strcmp(c->system, system) != 0 || (c->flags & TRACE_EVENT_FL_FTRACE))
             continue;
         if (is_clear(text)) {
-            trace_event_filter_install(c, NULL);
-            installed++;
+            installed += install_in(c, tr, NULL) == 0;
             continue;
         }
         struct event_filter *filter = NULL;
         struct event_filter_error fe = {0};
         err = event_filter_create(text, c->fields, c->nfields, &filter, &fe);
-        if (!err) {
-            trace_event_filter_install(c, filter);
+        if (!err && install_in(c, tr, filter) == 0) {
             installed++;
+        } else if (!err) {
+            event_filter_free(filter);
+            if (!first_err)
+                first_err = -ENOMEM;
         } else if (!first_err) {
             first_err = err;
             first = fe;
         }
     }
-    if (!installed && first_err)
+    if (!installed && first_err && first.message) {
+        struct trace_array *log = trace_error_log_use(tr);
         trace_event_filter_report(text, &first);
+        trace_error_log_use(log);
+    }
     kfree(text);
     return !installed && first_err ? first_err : (ssize_t)len;
 }

@@ -84,6 +84,7 @@ void trace_event_instance_disable_all(struct trace_array *tr)
         const struct trace_event_call *c = trace_event_at(i);
         if (trace_event_instance_is_enabled(c, tr))
             trace_event_instance_enable(c, tr, false);
+        trace_event_instance_filter_install(c, tr, NULL);
     }
 }
 
@@ -98,6 +99,10 @@ void trace_event_instances_write(const struct trace_event_call *call, const void
         struct trace_array *tr = READ_ONCE(trace_instances[slot]);
         if (!tr || !((READ_ONCE(tr->cpumask) >> cpu) & 1))
             continue;
+        /* The caller is inside trace_event_filter_readers: the filter stays. */
+        struct event_filter *filter = trace_event_instance_filter(call, tr);
+        if (filter && !event_filter_match(filter, record, size))
+            continue;
         struct rb_reservation res;
         void *copy = rb_reserve(tr->buffer, (unsigned)size, &res);
         if (!copy)
@@ -110,7 +115,8 @@ void trace_event_instances_write(const struct trace_event_call *call, const void
 
 /* ---- the files ---- */
 
-/* What an instance's enable file is about: the instance, and its event or its system. */
+/* What an instance's enable or filter file is about: the instance, and its event or its
+ * system. */
 struct instance_event_file {
     struct trace_array *tr;
     const struct trace_event_call *call; /* NULL: a system's enable */
@@ -137,15 +143,35 @@ static ssize_t store_instance_enable(void *data, const char *buf, size_t len)
     return err ? err : (ssize_t)len;
 }
 
-static int create_enable(struct trace_array *tr, struct pfs_node *dir, const char *path,
-                         const struct trace_event_call *call, const char *system)
+static int show_instance_filter(struct seqbuf *s, void *data)
+{
+    const struct instance_event_file *f = data;
+    if (!f->call)
+        return trace_event_show_system_filter(s, NULL);
+    struct event_filter *filter = trace_event_instance_filter(f->call, f->tr);
+    return filter ? seq_printf(s, "%s\n", event_filter_text(filter)) : seq_puts(s, "none\n");
+}
+
+static ssize_t store_instance_filter(void *data, const char *buf, size_t len)
+{
+    const struct instance_event_file *f = data;
+    if (f->call)
+        return trace_event_store_filter_in(f->call, f->tr, buf, len);
+    return trace_event_store_system_filter_in(f->system, f->tr, buf, len);
+}
+
+/* The enable and filter files of an event (call) or a system (call NULL) at dir/path/. */
+static int create_files(struct trace_array *tr, struct pfs_node *dir, const char *path,
+                        const struct trace_event_call *call, const char *system)
 {
     struct instance_event_file f = {.tr = tr, .call = call};
     strlcpy(f.system, system, sizeof(f.system));
-    const char *name;
-    dir = tracefs_mkdirs_at(dir, path, &name);
-    if (!dir || !pfs_create_seq_copy(dir, name, 0644, show_instance_enable, store_instance_enable,
-                                     &f, sizeof(f)))
+    dir = pfs_mkdir_under(dir, path);
+    if (!dir ||
+        !pfs_create_seq_copy(dir, "enable", 0644, show_instance_enable, store_instance_enable, &f,
+                             sizeof(f)) ||
+        !pfs_create_seq_copy(dir, "filter", 0644, show_instance_filter, store_instance_filter, &f,
+                             sizeof(f)))
         return -ENOMEM;
     return 0;
 }
@@ -168,8 +194,9 @@ static int create_event_files(struct trace_array *tr, struct pfs_node *dir,
 {
     char path[192];
     snprintf(path, sizeof(path), "events/%s/enable", c->system);
-    if (!(c->flags & TRACE_EVENT_FL_FTRACE) && !exists_under(dir, path) &&
-        create_enable(tr, dir, path, NULL, c->system))
+    bool new_system = !(c->flags & TRACE_EVENT_FL_FTRACE) && !exists_under(dir, path);
+    snprintf(path, sizeof(path), "events/%s", c->system);
+    if (new_system && create_files(tr, dir, path, NULL, c->system))
         return -ENOMEM;
     snprintf(path, sizeof(path), "events/%s/%s/format", c->system, c->name);
     if (!tracefs_create_at(dir, path, 0444, NULL, trace_event_show_format, NULL, (void *)c))
@@ -179,8 +206,8 @@ static int create_event_files(struct trace_array *tr, struct pfs_node *dir,
         return -ENOMEM;
     if (c->flags & TRACE_EVENT_FL_FTRACE)
         return 0;
-    snprintf(path, sizeof(path), "events/%s/%s/enable", c->system, c->name);
-    return create_enable(tr, dir, path, c, c->system);
+    snprintf(path, sizeof(path), "events/%s/%s", c->system, c->name);
+    return create_files(tr, dir, path, c, c->system);
 }
 
 int trace_event_instance_files_create(struct trace_array *tr, struct pfs_node *dir)
@@ -232,11 +259,15 @@ int trace_event_instances_remove_call(const struct trace_event_call *call)
         struct pfs_node *dir = tr ? instance_events_node(tr, call->system, call->name) : NULL;
         if (!dir || pfs_remove_tree(dir))
             continue;
-        /* The system's folder goes with its last event (its enable file is all that is
-         * left), as the top level's does; one held open stays until the next removal. */
+        /* The system's folder goes with its last event (its enable and filter files are
+         * all that is left), as the top level's does; one held open stays until the next
+         * removal. */
         struct pfs_node *sys = instance_events_node(tr, call->system, NULL);
-        struct pfs_node *first = sys ? pfs_child(sys, 0) : NULL;
-        if (first && !pfs_is_dir(first) && !pfs_child(sys, 1))
+        bool events_left = false;
+        struct pfs_node *child;
+        for (size_t i = 0; sys && (child = pfs_child(sys, i)) != NULL; i++)
+            events_left |= pfs_is_dir(child);
+        if (sys && !events_left)
             pfs_remove_tree(sys);
     }
     return 0;

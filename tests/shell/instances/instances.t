@@ -32,6 +32,7 @@ rmdir: 'instances/foo/trace': Not a directory
 rc=1
 $ ls instances/foo/events/sched/sched_switch
 enable
+filter
 format
 id
 $ ls instances/foo/events | grep header
@@ -123,3 +124,40 @@ $ cat set_ftrace_filter
 #### all functions enabled ####
 $ rmdir instances/fn; echo "rc=$?"
 rc=0
+
+# An instance's event filters and error_log are its own.
+$ mkdir instances/f
+$ ls instances/f/events/sched/sched_switch
+enable
+filter
+format
+id
+$ echo 'prev_pid == 0' > instances/f/events/sched/sched_switch/filter
+$ cat instances/f/events/sched/sched_switch/filter; cat events/sched/sched_switch/filter
+prev_pid == 0
+none
+$ echo 1 > instances/f/events/sched/sched_switch/enable; echo 1 > events/sched/sched_switch/enable
+$ sleep 0.2; echo 0 > events/sched/sched_switch/enable; echo 0 > instances/f/tracing_on
+$ cat instances/f/trace | grep -v '^#' | grep -v -c 'prev_pid=0 '
+0
+$ cat instances/f/trace | grep -c 'prev_pid=0 '
+~ [1-9]\d*
+$ cat trace | grep -v '^#' | grep -v -c 'prev_pid=0 '
+~ [1-9]\d*
+$ echo > error_log; echo 'prev_pid == ' > instances/f/events/sched/sched_switch/filter
+echo: write error: Invalid argument
+$ cat instances/f/error_log
+~ \[ *\d+\.\d{6}\] event filter parse error: error: Invalid value \(did you forget quotes\)\?
+  Command: prev_pid ==
+                       ^
+$ cat error_log | wc -l
+0
+$ echo 'prev_pid < 3' > instances/f/events/sched/filter
+$ cat instances/f/events/sched/sched_switch/filter instances/f/events/sched/sched_wakeup/filter
+prev_pid < 3
+none
+$ echo 0 > instances/f/events/sched/filter; cat instances/f/events/sched/sched_switch/filter
+none
+$ echo > instances/f/error_log; cat instances/f/error_log | wc -l
+0
+$ rmdir instances/f
