@@ -174,6 +174,10 @@ FILES = {
     "instances/fz/trace_marker": WORDS + NUMBERS, "instances/fz/trace_clock": CLOCKS,
     "instances/fz/tracing_cpumask": MASKS, "instances/fz/trace": ["", "x"],
     "instances/fz/per_cpu/cpu0/buffer_size_kb": NUMBERS, "instances/fz/events/fz/enable": NUMBERS,
+    "instances/fz/events/sched/sched_switch/filter": FILTERS,
+    "instances/fz/events/sched/filter": FILTERS, "instances/fz/error_log": ["", "x"],
+    "instances/fz/events/sched/sched_switch/trigger": TRIGGERS,
+    "instances/fz/events/ftrace/print/trigger": TRIGGERS,
 }
 # mkdir and rmdir: the instances the files above name, and paths they must refuse.
 DIRS = ["instances/fz", "instances/fz", "instances/fy", "instances", "instances/fz/x", "events",
@@ -190,7 +194,8 @@ READ_ONLY_SAFE = ["available_filter_functions", "enabled_functions", "trace",
                   "events/irq_vectors/local_timer_entry/hist", "events/sched/sched_wakeup/hist",
                   "tracing_max_latency", "events/preemptirq/irq_disable/format",
                   "instances", "instances/fz/trace", "instances/fz/set_event",
-                  "instances/fz/per_cpu/cpu0/stats", "instances/fz/snapshot"]
+                  "instances/fz/per_cpu/cpu0/stats", "instances/fz/snapshot",
+                  "instances/fz/events/sched/sched_switch/hist", "instances/fz/error_log"]
 
 
 class Generator:

@@ -11,9 +11,9 @@
  *            the books' buffer: the latency tracers are switched among by the fuzzer and
  *            their own tests)
  *   resize   buffer_size_kb changes (resizes keep events or count them lost)
- *   instance an instance is made, traces sched_switch and functions into its own buffer
- *            (with a snapshot taken there), is checked to hold nothing else, and is
- *            removed, over and over
+ *   instance an instance is made, traces sched_switch (with a hist trigger of its own on
+ *            it) and functions into its own buffer (with a snapshot taken there), is
+ *            checked to hold nothing else, and is removed with its trigger, over and over
  *   readers  one thread consumes trace_pipe_raw pages of every CPU, another trace_pipe
  *
  * Then tracing stops, both readers drain the buffer, and per CPU every event the buffer
@@ -312,6 +312,8 @@ static int soak_instance_main(void *arg)
             continue;
         }
         s->write_errors += soak_write("instances/soak/set_event", "sched:sched_switch") != 0;
+        s->write_errors += soak_write("instances/soak/events/sched/sched_switch/trigger",
+                                      "hist:keys=next_pid:vals=prev_prio") != 0;
         s->write_errors += soak_write("instances/soak/set_ftrace_filter", "work_*") != 0;
         s->write_errors += soak_write("instances/soak/current_tracer", "function") != 0;
         s->write_errors += soak_write("instances/soak/trace_marker", "soak") != 0;

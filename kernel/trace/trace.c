@@ -233,16 +233,17 @@ void trace_pids_forget(int pid)
     spin_unlock_irqrestore(&trace_pids_lock, irq);
 }
 
-static void trace_stack_commit(const uint32_t *calls, unsigned nr, unsigned extra_preempt)
+static void trace_stack_commit(struct trace_array *tr, const uint32_t *calls, unsigned nr,
+                               unsigned extra_preempt)
 {
     struct rb_reservation res;
-    struct trace_stack_event *ev = rb_reserve(trace_global.buffer, 8 + nr * 4, &res);
+    struct trace_stack_event *ev = rb_reserve(tr->buffer, 8 + nr * 4, &res);
     if (!ev)
         return;
     ev->ctx = trace_ctx_now(TRACE_STACK, extra_preempt);
     ev->nr = nr;
     memcpy(ev->calls, calls, nr * 4);
-    rb_commit(trace_global.buffer, &res);
+    rb_commit(tr->buffer, &res);
 }
 
 void trace_stack_from(unsigned long ip, unsigned long *parent_slot, unsigned extra_preempt)
@@ -261,10 +262,16 @@ void trace_stack_from(unsigned long ip, unsigned long *parent_slot, unsigned ext
     st.strict = true;
     while (nr < TRACE_STACK_MAX && unwind_next(&st))
         calls[nr++] = trace_addr_pack(st.ret);
-    trace_stack_commit(calls, nr, extra_preempt);
+    trace_stack_commit(&trace_global, calls, nr, extra_preempt);
 }
 
 void trace_stack_from_frame(uintptr_t frame, unsigned skip, unsigned extra_preempt)
+{
+    trace_array_stack_from_frame(&trace_global, frame, skip, extra_preempt);
+}
+
+void trace_array_stack_from_frame(struct trace_array *tr, uintptr_t frame, unsigned skip,
+                                  unsigned extra_preempt)
 {
     uint32_t calls[TRACE_STACK_MAX];
     unsigned nr = 0;
@@ -279,7 +286,7 @@ void trace_stack_from_frame(uintptr_t frame, unsigned skip, unsigned extra_preem
         calls[nr++] = trace_addr_pack(st.ret);
     }
     if (nr)
-        trace_stack_commit(calls, nr, extra_preempt);
+        trace_stack_commit(tr, calls, nr, extra_preempt);
 }
 
 int trace_print(const char *text, size_t len)
@@ -307,11 +314,10 @@ int trace_array_print(struct trace_array *tr, const char *text, size_t len)
         memcpy(ev->text, text, len);
         ev->text[len] = '\0';
         rb_commit(tr->buffer, &res);
-        /* As Linux: the triggers on ftrace:print run for each marker recorded (the top
-         * level's: an instance's events have no triggers of their own). */
-        if (tr == &trace_global)
-            trace_event_marker_triggers((unsigned long)__builtin_return_address(0), text, len,
-                                        res.ts);
+        /* As Linux: the triggers on ftrace:print run for each marker recorded, those of
+         * the array written to. */
+        trace_event_marker_triggers(tr, (unsigned long)__builtin_return_address(0), text, len,
+                                    res.ts);
     }
     preempt_enable();
     return ev ? 0 : -EBADF;

@@ -557,6 +557,9 @@ void trace_stack_from(unsigned long ip, unsigned long *parent_slot, unsigned ext
  * __builtin_frame_address(0)), less the first skip return addresses (the tracer's).
  */
 void trace_stack_from_frame(uintptr_t frame, unsigned skip, unsigned extra_preempt);
+/* The same into tr's buffer (an instance's stacktrace trigger). */
+void trace_array_stack_from_frame(struct trace_array *tr, uintptr_t frame, unsigned skip,
+                                  unsigned extra_preempt);
 /* trace_marker: a print event. */
 int trace_print(const char *text, size_t len);
 

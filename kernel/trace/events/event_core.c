@@ -149,7 +149,7 @@ int trace_event_remove(struct trace_event_call *call)
     while (__atomic_load_n(&dyn_readers, __ATOMIC_SEQ_CST))
         arch_cpu_relax();
     trace_event_filter_install(call, NULL);
-    trace_event_instance_filters_free(call);
+    trace_event_instance_states_free(call);
     return 0;
 }
 
@@ -303,7 +303,7 @@ static void *scratch_record(struct percpu *cpu, const struct trace_event_state *
     /* Again now that this CPU is marked: a removal that took the record-needing triggers
      * or the last instance away before the mark does not wait for it. */
     if (!(READ_ONCE(state->trigger_flags) & TRACE_EVENT_TRIGGERS_COND) &&
-        !READ_ONCE(state->instance_mask)) {
+        !(READ_ONCE(state->instance_mask) | READ_ONCE(state->instance_soft_mask))) {
         scratch_release(cpu);
         return NULL;
     }
@@ -375,8 +375,8 @@ __noinline void trace_event_commit_filtered(const struct trace_event_call *call,
     unsigned post = 0;
     /* Counted in before the filter is read, so that its replacement waits for us. */
     unsigned reader = sync_read_enter(&trace_event_filter_readers);
-    if (READ_ONCE(call->state->instance_mask))
-        trace_event_instances_write(call, record, size);
+    if (READ_ONCE(call->state->instance_mask) | READ_ONCE(call->state->instance_soft_mask))
+        trace_event_instances_write(call, record, size, (uintptr_t)__builtin_frame_address(0));
     /* The record's time as the trace shows it; one outside the buffer has none: now. */
     /* Not for a record built only for instances: those triggers already ran, unconditionally. */
     if (READ_ONCE(call->state->trigger_flags) & TRACE_EVENT_TRIGGERS_COND)

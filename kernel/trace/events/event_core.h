@@ -70,6 +70,14 @@ enum {
 
 struct event_trigger;
 
+/* An event's state in one instance beyond its enable: its filter, its triggers (read by
+ * the instance's copy on the write path, as the top level's are) and its soft-mode users. */
+struct trace_event_instance_state {
+    struct event_filter *volatile filter;
+    struct event_trigger *volatile triggers;
+    unsigned soft_users;
+};
+
 struct trace_event_state {
     uint16_t id;
     /* Non-zero: trace_event_commit_on goes out of line. Tested where the filter pointer
@@ -84,11 +92,12 @@ struct trace_event_state {
     /* Soft mode (Linux's SOFT_MODE): users that need the emitter to run even while the
      * event records nothing (its own triggers, enable_event/disable_event aimed at it). */
     unsigned soft_users;
-    /* The trace instances it is on in, a bit per instance slot (event_instances.c); the
-     * write path reads it without a lock. */
+    /* The trace instances it records in, and those it is in soft mode in (triggers), a bit
+     * per instance slot (event_instances.c); the write path reads them without a lock. */
     volatile uint32_t instance_mask;
-    /* Their filters, a slot per instance: NULL until an instance first sets one. */
-    struct event_filter *volatile *volatile instance_filters;
+    volatile uint32_t instance_soft_mask;
+    /* Its state in each instance slot: NULL until an instance first needs one. */
+    struct trace_event_instance_state *volatile per_instance;
 };
 
 struct trace_event_call;
@@ -144,9 +153,10 @@ struct trace_event_call {
  * shell makes tracefs writes one at a time). -ENOSPC when the table is full.
  */
 int trace_event_add(struct trace_event_call *call);
-/* trace_marker's text, just recorded at ts by the code at ip, to the triggers on print;
- * with preemption off. */
-void trace_event_marker_triggers(unsigned long ip, const char *text, size_t len, uint64_t ts);
+/* trace_marker's text, just recorded in tr at ts by the code at ip, to tr's triggers on
+ * print; with preemption off. */
+void trace_event_marker_triggers(struct trace_array *tr, unsigned long ip, const char *text,
+                                 size_t len, uint64_t ts);
 int trace_event_remove(struct trace_event_call *call);
 
 /* Every event, in the order available_events lists them. */
@@ -189,10 +199,25 @@ int trace_event_instance_enable(const struct trace_event_call *call, struct trac
 bool trace_event_instance_is_enabled(const struct trace_event_call *call,
                                      const struct trace_array *tr);
 void trace_event_instances_write(const struct trace_event_call *call, const void *record,
-                                 size_t size);
+                                 size_t size, uintptr_t frame);
 void trace_event_instance_count(bool entering);
-/* Every event off in tr (its rmdir). */
+/* Every event off in tr, and its filters and triggers gone (its rmdir). */
 void trace_event_instance_disable_all(struct trace_array *tr);
+/* call's state in tr; made (all zero) when make is true and there is none: NULL then only
+ * when memory is short. */
+struct trace_event_instance_state *trace_event_instance_state(const struct trace_event_call *call,
+                                                              const struct trace_array *tr,
+                                                              bool make);
+/* Soft mode in an instance, counted as trace_event_soft_mode; and the enable_event and
+ * disable_event triggers' switch there (any context; nothing outside soft mode). */
+int trace_event_instance_soft_mode(const struct trace_event_call *call, struct trace_array *tr,
+                                   bool on);
+void trace_event_instance_soft_set(const struct trace_event_call *call,
+                                   const struct trace_array *tr, bool record);
+bool trace_event_instance_in_soft_mode(const struct trace_event_call *call,
+                                       const struct trace_array *tr);
+/* The per-instance table of a removed event, freed (its filters with it). */
+void trace_event_instance_states_free(const struct trace_event_call *call);
 /* tr's events/ folders (its mkdir; set_event and events/enable are made with the files
  * every trace array has): 0 or -ENOMEM. */
 int trace_event_instance_files_create(struct trace_array *tr, struct pfs_node *dir);

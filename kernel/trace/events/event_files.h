@@ -43,8 +43,8 @@ ssize_t trace_event_store_filter_in(const struct trace_event_call *call, struct 
                                     const char *buf, size_t len);
 ssize_t trace_event_store_system_filter_in(const char *system, struct trace_array *tr,
                                            const char *buf, size_t len);
-/* An instance's filter of call (NULL: none), its change (0 or -ENOMEM; the old one is
- * freed once no writer runs it), and the table of them freed with a removed event. */
+/* An instance's filter of call (NULL: none), and its change (0 or -ENOMEM; the old one
+ * is freed once no writer runs it). */
 struct event_filter *trace_event_instance_filter(const struct trace_event_call *call,
                                                  const struct trace_array *tr);
 int trace_event_instance_filter_install(const struct trace_event_call *call, struct trace_array *tr,

@@ -44,27 +44,17 @@ void trace_event_filter_install(const struct trace_event_call *call, struct even
     }
 }
 
-/*
- * An instance's filter of call: in the event's table of them (a slot per instance, made
- * on the first one), read by the instances' copy on the write path (event_instances.c)
- * inside trace_event_filter_readers as the top level's is.
- */
+/* An instance's filter of call: in its state there, read by the instances' copy on the
+ * write path (event_instances.c) inside trace_event_filter_readers as the top level's is. */
 int trace_event_instance_filter_install(const struct trace_event_call *call, struct trace_array *tr,
                                         struct event_filter *filter)
 {
-    struct trace_event_state *st = call->state;
-    if (!st->instance_filters) {
-        if (!filter)
-            return 0;
-        struct event_filter *volatile *table =
-            kzalloc(TRACE_INSTANCES_MAX * sizeof(st->instance_filters[0]));
-        if (!table)
-            return -ENOMEM;
-        __atomic_store_n(&st->instance_filters, table, __ATOMIC_RELEASE);
-    }
+    struct trace_event_instance_state *ist = trace_event_instance_state(call, tr, filter != NULL);
+    if (!ist)
+        return filter ? -ENOMEM : 0;
     unsigned long irq = spin_lock_irqsave(&filter_install_lock);
-    struct event_filter *old = st->instance_filters[tr->instance_slot];
-    __atomic_store_n(&st->instance_filters[tr->instance_slot], filter, __ATOMIC_RELEASE);
+    struct event_filter *old = ist->filter;
+    __atomic_store_n(&ist->filter, filter, __ATOMIC_RELEASE);
     spin_unlock_irqrestore(&filter_install_lock, irq);
     if (old) {
         synchronize_readers(&trace_event_filter_readers);
@@ -76,20 +66,8 @@ int trace_event_instance_filter_install(const struct trace_event_call *call, str
 struct event_filter *trace_event_instance_filter(const struct trace_event_call *call,
                                                  const struct trace_array *tr)
 {
-    struct event_filter *volatile *table = READ_ONCE(call->state->instance_filters);
-    return table ? READ_ONCE(table[tr->instance_slot]) : NULL;
-}
-
-void trace_event_instance_filters_free(const struct trace_event_call *call)
-{
-    struct trace_event_state *st = call->state;
-    if (!st->instance_filters)
-        return;
-    synchronize_readers(&trace_event_filter_readers);
-    for (unsigned slot = 0; slot < TRACE_INSTANCES_MAX; slot++)
-        event_filter_free(st->instance_filters[slot]);
-    kfree((void *)st->instance_filters);
-    st->instance_filters = NULL;
+    struct trace_event_instance_state *ist = trace_event_instance_state(call, tr, false);
+    return ist ? READ_ONCE(ist->filter) : NULL;
 }
 
 static int install_in(const struct trace_event_call *call, struct trace_array *tr,

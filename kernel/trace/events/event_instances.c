@@ -24,7 +24,8 @@
 #include "event_trigger.h"
 #include "trace_internal.h"
 
-/* Serialises the instance bits of enabled bytes, masks and commit flags. */
+/* Serialises the instance bits of enabled bytes, masks and commit flags, and the making
+ * of the per-instance state tables. */
 static DEFINE_SPINLOCK(instance_events_lock);
 
 bool trace_event_instance_is_enabled(const struct trace_event_call *call,
@@ -33,35 +34,79 @@ bool trace_event_instance_is_enabled(const struct trace_event_call *call,
     return (READ_ONCE(call->state->instance_mask) >> tr->instance_slot) & 1;
 }
 
-int trace_event_instance_enable(const struct trace_event_call *call, struct trace_array *tr,
-                                bool on)
+bool trace_event_instance_in_soft_mode(const struct trace_event_call *call,
+                                       const struct trace_array *tr)
+{
+    return (READ_ONCE(call->state->instance_soft_mask) >> tr->instance_slot) & 1;
+}
+
+struct trace_event_instance_state *trace_event_instance_state(const struct trace_event_call *call,
+                                                              const struct trace_array *tr,
+                                                              bool make)
 {
     struct trace_event_state *st = call->state;
-    if ((call->flags & TRACE_EVENT_FL_FTRACE) || !st->enabled)
-        return -EINVAL;
-    uint32_t bit = 1u << tr->instance_slot;
-    if (((st->instance_mask & bit) != 0) == on)
-        return 0;
-    bool was_emitting = trace_event_is_emitting(call);
-    if (on && call->reg && !was_emitting) {
-        int err = call->reg(call, true);
-        if (err)
-            return err;
+    struct trace_event_instance_state *table = __atomic_load_n(&st->per_instance, __ATOMIC_ACQUIRE);
+    if (!table && make) {
+        struct trace_event_instance_state *fresh = kzalloc(TRACE_INSTANCES_MAX * sizeof(*fresh));
+        if (!fresh)
+            return NULL;
+        unsigned long irq = spin_lock_irqsave(&instance_events_lock);
+        table = st->per_instance;
+        if (!table)
+            __atomic_store_n(&st->per_instance, table = fresh, __ATOMIC_RELEASE);
+        spin_unlock_irqrestore(&instance_events_lock, irq);
+        if (table != fresh)
+            kfree(fresh);
     }
+    return table ? &table[tr->instance_slot] : NULL;
+}
+
+void trace_event_instance_states_free(const struct trace_event_call *call)
+{
+    struct trace_event_state *st = call->state;
+    if (!st->per_instance)
+        return;
+    /* The event is gone from every instance: no trigger is left, and once the writers
+     * that could still run a filter have left, none is read. */
+    synchronize_readers(&trace_event_filter_readers);
+    for (unsigned slot = 0; slot < TRACE_INSTANCES_MAX; slot++)
+        event_filter_free(st->per_instance[slot].filter);
+    kfree(st->per_instance);
+    st->per_instance = NULL;
+}
+
+/*
+ * Sets slot's bits of call: rec (recording there) and soft (in soft mode there) to 0 or
+ * 1, or leaves them (-1), keeping what the write path reads in step: while any instance
+ * needs the emitter, the enabled byte's instance bit, the out-of-line commit and the slow
+ * check are on. Process context.
+ */
+static void instance_bits_update(const struct trace_event_call *call, unsigned slot, int rec,
+                                 int soft)
+{
+    struct trace_event_state *st = call->state;
+    uint32_t bit = 1u << slot;
     unsigned long irq = spin_lock_irqsave(&instance_events_lock);
-    uint32_t old = st->instance_mask, now = on ? old | bit : old & ~bit;
-    if (on && !old) {
+    uint32_t mask = st->instance_mask, soft_mask = st->instance_soft_mask;
+    bool was = (mask | soft_mask) != 0;
+    if (rec >= 0)
+        mask = rec ? mask | bit : mask & ~bit;
+    if (soft >= 0)
+        soft_mask = soft ? soft_mask | bit : soft_mask & ~bit;
+    bool now = (mask | soft_mask) != 0;
+    if (now && !was) {
         /* The slow check and the out-of-line commit first: an emitter that sees the byte's
          * bit must not take the inline path into the top level's buffer. */
         trace_event_instance_count(true);
         __atomic_fetch_or(&st->commit_flags, TRACE_EVENT_COMMIT_INSTANCES, __ATOMIC_SEQ_CST);
     }
-    __atomic_store_n(&st->instance_mask, now, __ATOMIC_SEQ_CST);
-    if (!old != !now)
-        trace_event_set_bit(st->enabled, TRACE_EVENT_ON_INSTANCE, on);
+    __atomic_store_n(&st->instance_mask, mask, __ATOMIC_SEQ_CST);
+    __atomic_store_n(&st->instance_soft_mask, soft_mask, __ATOMIC_SEQ_CST);
+    if (now != was)
+        trace_event_set_bit(st->enabled, TRACE_EVENT_ON_INSTANCE, now);
     spin_unlock_irqrestore(&instance_events_lock, irq);
     trace_event_cmdlines_update();
-    if (!on && !now) {
+    if (was && !now) {
         /*
          * A record built in the scratch slot for instances must still commit out of line:
          * the flag goes once those writers have left. As with soft mode, a writer that saw
@@ -73,13 +118,82 @@ int trace_event_instance_enable(const struct trace_event_call *call, struct trac
                            __ATOMIC_SEQ_CST);
         trace_event_instance_count(false);
     }
-    if (!on && call->reg && was_emitting && !trace_event_is_emitting(call))
-        return call->reg(call, false);
-    return 0;
+}
+
+/* An event made at run time may have work to do before it is emitted and after (reg). */
+static int instance_reg(const struct trace_event_call *call, bool was_emitting, bool on)
+{
+    if (!call->reg || was_emitting == trace_event_is_emitting(call))
+        return 0;
+    return call->reg(call, on);
+}
+
+int trace_event_instance_enable(const struct trace_event_call *call, struct trace_array *tr,
+                                bool on)
+{
+    struct trace_event_state *st = call->state;
+    if ((call->flags & TRACE_EVENT_FL_FTRACE) || !st->enabled)
+        return -EINVAL;
+    if (trace_event_instance_is_enabled(call, tr) == on)
+        return 0;
+    bool was_emitting = trace_event_is_emitting(call);
+    if (on && call->reg && !was_emitting) {
+        int err = call->reg(call, true);
+        if (err)
+            return err;
+    }
+    instance_bits_update(call, tr->instance_slot, on, -1);
+    return on ? 0 : instance_reg(call, was_emitting, false);
+}
+
+int trace_event_instance_soft_mode(const struct trace_event_call *call, struct trace_array *tr,
+                                   bool on)
+{
+    if (call->flags & TRACE_EVENT_FL_MARKER)
+        return 0; /* trace_marker's writes reach print's triggers whatever its state */
+    if ((call->flags & TRACE_EVENT_FL_FTRACE) || !call->state->enabled)
+        return -EINVAL;
+    struct trace_event_instance_state *ist = trace_event_instance_state(call, tr, on);
+    if (!ist)
+        return on ? -ENOMEM : 0;
+    bool was_emitting = trace_event_is_emitting(call);
+    if (on) {
+        if (ist->soft_users++)
+            return 0;
+        if (call->reg && !was_emitting) {
+            int err = call->reg(call, true);
+            if (err) {
+                ist->soft_users--;
+                return err;
+            }
+        }
+        instance_bits_update(call, tr->instance_slot, -1, 1);
+        return 0;
+    }
+    if (!ist->soft_users || --ist->soft_users)
+        return 0;
+    instance_bits_update(call, tr->instance_slot, -1, 0);
+    return instance_reg(call, was_emitting, false);
+}
+
+void trace_event_instance_soft_set(const struct trace_event_call *call,
+                                   const struct trace_array *tr, bool record)
+{
+    /* In soft mode the emitter runs for this instance already: the recording bit alone
+     * changes, with no bookkeeping to keep in step. */
+    uint32_t bit = 1u << tr->instance_slot;
+    if (!(READ_ONCE(call->state->instance_soft_mask) & bit))
+        return;
+    if (record)
+        __atomic_fetch_or(&call->state->instance_mask, bit, __ATOMIC_RELEASE);
+    else
+        __atomic_fetch_and(&call->state->instance_mask, ~bit, __ATOMIC_RELEASE);
 }
 
 void trace_event_instance_disable_all(struct trace_array *tr)
 {
+    /* Triggers first: they hold the soft mode of their events and targets. */
+    trace_event_instance_triggers_clear(tr);
     for (size_t i = 0; i < trace_event_count(); i++) {
         const struct trace_event_call *c = trace_event_at(i);
         if (trace_event_instance_is_enabled(c, tr))
@@ -89,26 +203,36 @@ void trace_event_instance_disable_all(struct trace_array *tr)
 }
 
 void trace_event_instances_write(const struct trace_event_call *call, const void *record,
-                                 size_t size)
+                                 size_t size, uintptr_t frame)
 {
     unsigned cpu = sync_read_enter(&trace_instance_writers);
-    uint32_t mask = READ_ONCE(call->state->instance_mask);
+    struct trace_event_state *st = call->state;
+    uint32_t mask = READ_ONCE(st->instance_mask) | READ_ONCE(st->instance_soft_mask);
     while (mask) {
         unsigned slot = (unsigned)__builtin_ctz(mask);
         mask &= mask - 1;
         struct trace_array *tr = READ_ONCE(trace_instances[slot]);
-        if (!tr || !((READ_ONCE(tr->cpumask) >> cpu) & 1))
+        if (!tr)
             continue;
+        struct trace_event_instance_state *ist = trace_event_instance_state(call, tr, false);
+        unsigned post = 0;
+        if (ist && READ_ONCE(ist->triggers))
+            post = event_triggers_run(&ist->triggers, record, size, trace_array_clock_reader(tr)());
+        /* Read after the triggers: an enable_event among them may have just changed it. */
+        bool recording = (READ_ONCE(st->instance_mask) >> slot) & 1;
         /* The caller is inside trace_event_filter_readers: the filter stays. */
-        struct event_filter *filter = trace_event_instance_filter(call, tr);
-        if (filter && !event_filter_match(filter, record, size))
-            continue;
-        struct rb_reservation res;
-        void *copy = rb_reserve(tr->buffer, (unsigned)size, &res);
-        if (!copy)
-            continue;
-        memcpy(copy, record, size);
-        rb_commit(tr->buffer, &res);
+        struct event_filter *filter = ist ? READ_ONCE(ist->filter) : NULL;
+        if (recording && ((READ_ONCE(tr->cpumask) >> cpu) & 1) &&
+            (!filter || event_filter_match(filter, record, size))) {
+            struct rb_reservation res;
+            void *copy = rb_reserve(tr->buffer, (unsigned)size, &res);
+            if (copy) {
+                memcpy(copy, record, size);
+                rb_commit(tr->buffer, &res);
+            }
+        }
+        if (post)
+            event_triggers_post_run(&ist->triggers, post, frame);
     }
     sync_read_exit(&trace_instance_writers, cpu);
 }
@@ -123,12 +247,13 @@ struct instance_event_file {
     char system[64];
 };
 
-/* As the top level's, less soft mode: an instance's events have no triggers. */
+/* As the top level's: `0*` soft-disabled, `1*` recording in soft mode. */
 static int show_instance_enable(struct seqbuf *s, void *data)
 {
     const struct instance_event_file *f = data;
     if (f->call)
-        return seq_printf(s, "%d\n", trace_event_instance_is_enabled(f->call, f->tr) ? 1 : 0);
+        return seq_printf(s, "%d%s\n", trace_event_instance_is_enabled(f->call, f->tr) ? 1 : 0,
+                          trace_event_instance_in_soft_mode(f->call, f->tr) ? "*" : "");
     return seq_printf(s, "%c\n", trace_events_enable_state(f->system, f->tr));
 }
 
@@ -158,6 +283,63 @@ static ssize_t store_instance_filter(void *data, const char *buf, size_t len)
     if (f->call)
         return trace_event_store_filter_in(f->call, f->tr, buf, len);
     return trace_event_store_system_filter_in(f->system, f->tr, buf, len);
+}
+
+/* An event's trigger file in an instance: as the top level's (`>` first takes the hist
+ * triggers out), on the instance's triggers. */
+static int show_instance_triggers(struct seqbuf *s, void *data)
+{
+    const struct instance_event_file *f = data;
+    return trace_event_trigger_show_in(s, f->call, f->tr);
+}
+
+static int instance_trigger_open(struct pfs_file *f)
+{
+    const struct instance_event_file *ief = f->data;
+    if ((f->flags & PFS_WRITE) && (f->flags & PFS_TRUNC))
+        trace_event_trigger_truncate_in(ief->call, ief->tr);
+    return trace_event_text_open(f, show_instance_triggers);
+}
+
+static ssize_t instance_trigger_write(struct pfs_file *f, const char *buf, size_t len)
+{
+    const struct instance_event_file *ief = f->data;
+    return trace_event_trigger_store_in(ief->call, ief->tr, buf, len);
+}
+
+static const struct pfs_ops instance_trigger_ops = {
+    .open = instance_trigger_open,
+    .read = trace_event_text_read,
+    .write = instance_trigger_write,
+    .release = trace_event_text_release,
+};
+
+static int show_instance_hist(struct seqbuf *s, void *data)
+{
+    const struct instance_event_file *f = data;
+    return trace_event_hist_show_in(s, f->call, f->tr);
+}
+
+/* An event's trigger and hist files (ftrace's own have hist only, but print). */
+static int create_trigger_files(struct trace_array *tr, struct pfs_node *dir,
+                                const struct trace_event_call *c)
+{
+    struct instance_event_file f = {.tr = tr, .call = c};
+    if (!pfs_create_seq_copy(dir, "hist", 0444, show_instance_hist, NULL, &f, sizeof(f)))
+        return -ENOMEM;
+    if ((c->flags & TRACE_EVENT_FL_FTRACE) && !(c->flags & TRACE_EVENT_FL_MARKER))
+        return 0;
+    struct instance_event_file *copy = kmalloc(sizeof(*copy));
+    if (!copy)
+        return -ENOMEM;
+    *copy = f;
+    struct pfs_node *n = pfs_create(dir, "trigger", 0644, &instance_trigger_ops, copy);
+    if (!n) {
+        kfree(copy);
+        return -ENOMEM;
+    }
+    pfs_own_data(n);
+    return 0;
 }
 
 /* The enable and filter files of an event (call) or a system (call NULL) at dir/path/. */
@@ -203,6 +385,10 @@ static int create_event_files(struct trace_array *tr, struct pfs_node *dir,
         return -ENOMEM;
     snprintf(path, sizeof(path), "events/%s/%s/id", c->system, c->name);
     if (!tracefs_create_at(dir, path, 0444, NULL, trace_event_show_id, NULL, (void *)c))
+        return -ENOMEM;
+    snprintf(path, sizeof(path), "events/%s/%s", c->system, c->name);
+    struct pfs_node *event_dir = pfs_mkdir_under(dir, path);
+    if (!event_dir || create_trigger_files(tr, event_dir, c))
         return -ENOMEM;
     if (c->flags & TRACE_EVENT_FL_FTRACE)
         return 0;

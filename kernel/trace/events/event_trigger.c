@@ -31,6 +31,11 @@
  * The list of an event's triggers is read without a lock by every CPU that writes the
  * event; edits are serialised by trigger_lock and a removed trigger is freed once those
  * readers have left (trigger_readers).
+ *
+ * A trace instance has triggers of its own on each event (instances/NAME/events/.../trigger):
+ * a list in the event's state there, run by the instance's copy of the record on the write
+ * path (event_instances.c); they act on the instance (its tracing_on, snapshot, buffer
+ * and event enables).
  */
 #include <kernel/errno.h>
 #include <kernel/mm.h>
@@ -73,6 +78,7 @@ struct event_trigger_command {
 
 struct event_trigger {
     struct event_trigger *volatile next;
+    struct trace_array *tr; /* whose trigger: what it acts on */
     const struct event_trigger_command *cmd;
     volatile long count; /* -1: unlimited */
     struct event_filter *filter;
@@ -101,15 +107,13 @@ static bool trigger_take_count(struct event_trigger *t)
     return true;
 }
 
-static bool tracing_is_on(void) { return rb_record_is_on(trace_global.buffer); }
-
 /* As Linux: a count is spent only when tracing really changes. Switching takes a lock an
  * NMI may have interrupted. */
 static void trigger_tracing_set(struct event_trigger *t, bool on)
 {
-    if (this_cpu()->nmi_depth || tracing_is_on() == on || !trigger_take_count(t))
+    if (this_cpu()->nmi_depth || rb_record_is_on(t->tr->buffer) == on || !trigger_take_count(t))
         return;
-    trace_set_on(on);
+    trace_array_set_on(t->tr, on);
 }
 
 static void fire_traceon(struct event_trigger *t, uintptr_t frame) { trigger_tracing_set(t, true); }
@@ -121,7 +125,7 @@ static void fire_traceoff(struct event_trigger *t, uintptr_t frame)
 static void fire_snapshot(struct event_trigger *t, uintptr_t frame)
 {
     if (trigger_take_count(t))
-        tracing_snapshot(&trace_global);
+        tracing_snapshot(t->tr);
 }
 
 /* From the committing function's frame up: the emitter first, then the code with the
@@ -130,16 +134,34 @@ static void fire_stacktrace(struct event_trigger *t, uintptr_t frame)
 {
     if (!frame || this_cpu()->nmi_depth || !trigger_take_count(t))
         return;
-    trace_stack_from_frame(frame, 0, 0);
+    trace_array_stack_from_frame(t->tr, frame, 0, 0);
 }
 
 /* As Linux: a counted switch is spent only when the target changes state. */
 static void fire_event_enable(struct event_trigger *t, bool enable)
 {
-    if (t->count >= 0 && trace_event_is_enabled(t->target) == enable)
+    bool top = t->tr == &trace_global;
+    bool on =
+        top ? trace_event_is_enabled(t->target) : trace_event_instance_is_enabled(t->target, t->tr);
+    if (t->count >= 0 && on == enable)
         return;
-    if (trigger_take_count(t))
+    if (!trigger_take_count(t))
+        return;
+    if (top)
         trace_event_soft_set(t->target, enable);
+    else
+        trace_event_instance_soft_set(t->target, t->tr, enable);
+}
+
+/* The head of call's trigger list in tr; NULL for an instance that has none yet (made
+ * when make is true, NULL then only when memory is short). */
+static struct event_trigger *volatile *trigger_head(const struct trace_event_call *call,
+                                                    const struct trace_array *tr, bool make)
+{
+    if (tr == &trace_global)
+        return &call->state->triggers;
+    struct trace_event_instance_state *ist = trace_event_instance_state(call, tr, make);
+    return ist ? &ist->triggers : NULL;
 }
 
 static void fire_enable_event(struct event_trigger *t, uintptr_t frame)
@@ -155,10 +177,11 @@ static void fire_disable_event(struct event_trigger *t, uintptr_t frame)
  * trigger of the target is paused or continued. Runs inside the readers' section. */
 static void fire_hist_enable(struct event_trigger *t, bool enable)
 {
-    if (!trigger_take_count(t))
+    struct event_trigger *volatile *head = trigger_head(t->target, t->tr, false);
+    if (!head || !trigger_take_count(t))
         return;
-    for (struct event_trigger *o = __atomic_load_n(&t->target->state->triggers, __ATOMIC_ACQUIRE);
-         o; o = __atomic_load_n(&o->next, __ATOMIC_ACQUIRE))
+    for (struct event_trigger *o = __atomic_load_n(head, __ATOMIC_ACQUIRE); o;
+         o = __atomic_load_n(&o->next, __ATOMIC_ACQUIRE))
         if (o->hist)
             hist_trigger_set_paused(o->hist, !enable);
 }
@@ -207,9 +230,15 @@ void event_triggers_call_uncond(const struct trace_event_call *call)
 unsigned event_triggers_call(const struct trace_event_call *call, const void *record, size_t size,
                              uint64_t ts)
 {
+    return event_triggers_run(&call->state->triggers, record, size, ts);
+}
+
+unsigned event_triggers_run(struct event_trigger *volatile *head, const void *record, size_t size,
+                            uint64_t ts)
+{
     unsigned post = 0;
     unsigned reader = sync_read_enter(&trigger_readers);
-    for (struct event_trigger *t = __atomic_load_n(&call->state->triggers, __ATOMIC_ACQUIRE); t;
+    for (struct event_trigger *t = __atomic_load_n(head, __ATOMIC_ACQUIRE); t;
          t = __atomic_load_n(&t->next, __ATOMIC_ACQUIRE)) {
         if (t->filter && !event_filter_match(t->filter, record, size))
             continue;
@@ -227,8 +256,13 @@ unsigned event_triggers_call(const struct trace_event_call *call, const void *re
 
 void event_triggers_post_call(const struct trace_event_call *call, unsigned types, uintptr_t frame)
 {
+    event_triggers_post_run(&call->state->triggers, types, frame);
+}
+
+void event_triggers_post_run(struct event_trigger *volatile *head, unsigned types, uintptr_t frame)
+{
     unsigned reader = sync_read_enter(&trigger_readers);
-    for (struct event_trigger *t = __atomic_load_n(&call->state->triggers, __ATOMIC_ACQUIRE); t;
+    for (struct event_trigger *t = __atomic_load_n(head, __ATOMIC_ACQUIRE); t;
          t = __atomic_load_n(&t->next, __ATOMIC_ACQUIRE))
         if ((t->cmd->post || t->cmd->needs_record) && (t->cmd->type & types))
             t->cmd->fire(t, frame);
@@ -248,14 +282,38 @@ static void trigger_free(struct event_trigger *t)
     kfree(t);
 }
 
+/* Whose list an edit is about: an event in the top level or in an instance, and the list. */
+struct trigger_owner {
+    const struct trace_event_call *call;
+    struct trace_array *tr;
+    struct event_trigger *volatile *head;
+};
+
+static void owner_init(struct trigger_owner *o, const struct trace_event_call *call,
+                       struct trace_array *tr, bool make)
+{
+    o->call = call;
+    o->tr = tr;
+    o->head = trigger_head(call, tr, make);
+}
+
+static int owner_soft_mode(const struct trace_event_call *call, struct trace_array *tr, bool on)
+{
+    return tr == &trace_global ? trace_event_soft_mode(call, on)
+                               : trace_event_instance_soft_mode(call, tr, on);
+}
+
 /*
  * The event's trigger mode after an edit. A commit must go out of line while any record
  * may be in a scratch slot, so the commit flag is set before the mode that makes such
  * records and cleared only after waiting for their writers. Called with trigger_lock held.
+ * An instance's triggers run on every copy the write path makes for it: no mode to keep.
  */
-static void trigger_flags_update(const struct trace_event_call *call)
+static void trigger_flags_update(const struct trigger_owner *o)
 {
-    struct trace_event_state *st = call->state;
+    if (o->tr != &trace_global)
+        return;
+    struct trace_event_state *st = o->call->state;
     bool any = st->triggers != NULL, cond = false;
     for (struct event_trigger *t = st->triggers; t; t = t->next)
         cond |= t->filter || t->cmd->post || t->cmd->needs_record;
@@ -284,42 +342,45 @@ static bool trigger_same(const struct event_trigger *a, const struct event_trigg
 }
 
 /* The event enters soft mode with its first trigger, an enable_event's target with it. */
-static int trigger_register(const struct trace_event_call *call, struct event_trigger *t)
+static int trigger_register(const struct trigger_owner *o, struct event_trigger *t)
 {
     int err = 0;
+    if (!o->head)
+        return -ENOMEM;
+    t->tr = o->tr;
     if (t->target) {
-        err = trace_event_soft_mode(t->target, true);
+        err = owner_soft_mode(t->target, o->tr, true);
         if (err)
             return err;
     }
     spin_lock(&trigger_lock);
-    for (struct event_trigger *o = call->state->triggers; o; o = o->next) {
-        if (trigger_same(o, t)) {
+    for (struct event_trigger *x = *o->head; x; x = x->next) {
+        if (trigger_same(x, t)) {
             spin_unlock(&trigger_lock);
             err = -EEXIST;
             goto undo;
         }
     }
-    bool first = call->state->triggers == NULL;
+    bool first = *o->head == NULL;
     if (t->hist) {
         /* As Linux: hist triggers go at the end, after the others. */
-        struct event_trigger *volatile *link = &call->state->triggers;
+        struct event_trigger *volatile *link = o->head;
         while (*link)
             link = &(*link)->next;
         t->next = NULL;
         __atomic_store_n(link, t, __ATOMIC_RELEASE);
     } else {
-        t->next = call->state->triggers;
-        __atomic_store_n(&call->state->triggers, t, __ATOMIC_RELEASE);
+        t->next = *o->head;
+        __atomic_store_n(o->head, t, __ATOMIC_RELEASE);
     }
-    trigger_flags_update(call);
+    trigger_flags_update(o);
     spin_unlock(&trigger_lock);
     if (first) {
-        err = trace_event_soft_mode(call, true);
+        err = owner_soft_mode(o->call, o->tr, true);
         if (err) {
             spin_lock(&trigger_lock);
-            __atomic_store_n(&call->state->triggers, NULL, __ATOMIC_RELEASE);
-            trigger_flags_update(call);
+            __atomic_store_n(o->head, NULL, __ATOMIC_RELEASE);
+            trigger_flags_update(o);
             spin_unlock(&trigger_lock);
             synchronize_readers(&trigger_readers);
             goto undo;
@@ -328,17 +389,18 @@ static int trigger_register(const struct trace_event_call *call, struct event_tr
     return 0;
 undo:
     if (t->target)
-        trace_event_soft_mode(t->target, false);
+        owner_soft_mode(t->target, o->tr, false);
     return err;
 }
 
 /* Takes out the trigger like t (type and target): true if there was one. */
-static bool trigger_unregister(const struct trace_event_call *call, const struct event_trigger *t)
+static bool trigger_unregister(const struct trigger_owner *o, const struct event_trigger *t)
 {
     struct event_trigger *found = NULL;
+    if (!o->head)
+        return false;
     spin_lock(&trigger_lock);
-    for (struct event_trigger *volatile *link = &call->state->triggers; *link;
-         link = &(*link)->next) {
+    for (struct event_trigger *volatile *link = o->head; *link; link = &(*link)->next) {
         if (trigger_same(*link, t)) {
             found = *link;
             /* Readers on found still reach the rest through its next. */
@@ -347,23 +409,25 @@ static bool trigger_unregister(const struct trace_event_call *call, const struct
         }
     }
     if (found)
-        trigger_flags_update(call);
-    bool last = call->state->triggers == NULL;
+        trigger_flags_update(o);
+    bool last = *o->head == NULL;
     spin_unlock(&trigger_lock);
     if (!found)
         return false;
     if (last)
-        trace_event_soft_mode(call, false);
+        owner_soft_mode(o->call, o->tr, false);
     synchronize_readers(&trigger_readers);
     if (found->target)
-        trace_event_soft_mode(found->target, false);
+        owner_soft_mode(found->target, o->tr, false);
     trigger_free(found);
     return true;
 }
 
 bool trace_event_has_triggers(const struct trace_event_call *call)
 {
-    return call->state->triggers || call->state->soft_users;
+    /* An instance's triggers keep their event, and their targets, in soft mode there. */
+    return call->state->triggers || call->state->soft_users ||
+           READ_ONCE(call->state->instance_soft_mask);
 }
 
 /* ---- parsing: Linux's trigger_process_regex and event_trigger_parse ---- */
@@ -404,10 +468,10 @@ static int trigger_parse_count(char *param, struct event_trigger *t)
 }
 
 /* The hist trigger like t, or NULL. Under trigger_lock. */
-static struct event_trigger *hist_find(const struct trace_event_call *call,
+static struct event_trigger *hist_find(const struct trigger_owner *owner,
                                        const struct event_trigger *t)
 {
-    for (struct event_trigger *o = call->state->triggers; o; o = o->next)
+    for (struct event_trigger *o = owner->head ? *owner->head : NULL; o; o = o->next)
         if (trigger_same(o, t))
             return o;
     return NULL;
@@ -418,9 +482,10 @@ static struct event_trigger *hist_find(const struct trace_event_call *call,
  * with a blank on each side; pause, continue and clear act on the histogram like this one,
  * if there is one.
  */
-static int trigger_parse_hist(const struct trace_event_call *call,
+static int trigger_parse_hist(const struct trigger_owner *owner,
                               const struct event_trigger_command *cmd, bool remove, char *rest)
 {
+    const struct trace_event_call *call = owner->call;
     if (!rest)
         return -EINVAL;
     size_t len = strlen(rest);
@@ -452,7 +517,7 @@ static int trigger_parse_hist(const struct trace_event_call *call,
     size_t end = strlen(rest);
     while (end && isspace((unsigned char)rest[end - 1]))
         rest[--end] = '\0';
-    err = hist_trigger_create(call, skip_blanks(rest), command, &t->hist);
+    err = hist_trigger_create(call, owner->tr, skip_blanks(rest), command, &t->hist);
     if (!err && filter)
         err = trigger_set_filter(call, t, filter);
     if (err)
@@ -460,19 +525,19 @@ static int trigger_parse_hist(const struct trace_event_call *call,
     if (remove) {
         /* As Linux: not while another trigger's $references read its variables. */
         spin_lock(&trigger_lock);
-        struct event_trigger *o = hist_find(call, t);
+        struct event_trigger *o = hist_find(owner, t);
         bool busy = o && hist_trigger_busy(o->hist);
         spin_unlock(&trigger_lock);
         if (busy)
             err = -EBUSY;
         else
-            trigger_unregister(call, t);
+            trigger_unregister(owner, t);
         goto out;
     }
     unsigned attrs = hist_trigger_attrs(t->hist);
     if (attrs) {
         spin_lock(&trigger_lock);
-        struct event_trigger *o = hist_find(call, t);
+        struct event_trigger *o = hist_find(owner, t);
         spin_unlock(&trigger_lock);
         /* Edits are one at a time (the control lock): o stays while we use it. */
         if (o && (attrs & HIST_ATTR_CLEAR)) {
@@ -494,7 +559,7 @@ static int trigger_parse_hist(const struct trace_event_call *call,
         }
     }
     spin_lock(&trigger_lock);
-    bool exists = hist_find(call, t) != NULL;
+    bool exists = hist_find(owner, t) != NULL;
     spin_unlock(&trigger_lock);
     if (exists) {
         err = -EEXIST;
@@ -502,7 +567,7 @@ static int trigger_parse_hist(const struct trace_event_call *call,
     }
     err = hist_trigger_activate(t->hist, command);
     if (!err)
-        err = trigger_register(call, t);
+        err = trigger_register(owner, t);
     if (!err) {
         kfree(command);
         return 0;
@@ -515,37 +580,76 @@ out:
 
 /* `>` on a trigger file: Linux's unreg_all takes out the hist, enable_hist and disable_hist
  * triggers, and only them. */
-void trace_event_trigger_truncate(const struct trace_event_call *call)
+void trace_event_trigger_truncate_in(const struct trace_event_call *call, struct trace_array *tr)
 {
+    struct trigger_owner owner;
+    owner_init(&owner, call, tr, false);
+    if (!owner.head)
+        return;
     /* As Linux: nothing goes while a hist trigger's variables are referenced. */
     spin_lock(&trigger_lock);
     bool busy = false;
-    for (struct event_trigger *o = call->state->triggers; o; o = o->next)
+    for (struct event_trigger *o = *owner.head; o; o = o->next)
         busy |= o->hist && hist_trigger_busy(o->hist);
     spin_unlock(&trigger_lock);
     if (busy)
         return;
     for (;;) {
         spin_lock(&trigger_lock);
-        struct event_trigger *h = call->state->triggers;
+        struct event_trigger *h = *owner.head;
         while (h && !(h->cmd->type & (TRIGGER_TYPE_HIST | TRIGGER_TYPE_HIST_ENABLE)))
             h = h->next;
         spin_unlock(&trigger_lock);
-        if (!h || !trigger_unregister(call, h))
+        if (!h || !trigger_unregister(&owner, h))
             return;
     }
+}
+
+void trace_event_trigger_truncate(const struct trace_event_call *call)
+{
+    trace_event_trigger_truncate_in(call, &trace_global);
+}
+
+int trace_event_hist_show_in(struct seqbuf *s, const struct trace_event_call *call,
+                             const struct trace_array *tr)
+{
+    struct event_trigger *volatile *head = trigger_head(call, tr, false);
+    unsigned n = 0;
+    /* Under the control lock, which every edit holds: the list stays as it is. */
+    for (struct event_trigger *t = head ? *head : NULL; t; t = t->next)
+        if (t->hist)
+            hist_trigger_show(s, t->hist, t->filter_text, n++);
+    return 0;
 }
 
 /* The events/SYS/EVENT/hist file (data: its call): each hist trigger's table, oldest first. */
 int trace_event_hist_show(struct seqbuf *s, void *data)
 {
-    const struct trace_event_call *call = data;
-    unsigned n = 0;
-    /* Under the control lock, which every edit holds: the list stays as it is. */
-    for (struct event_trigger *t = call->state->triggers; t; t = t->next)
-        if (t->hist)
-            hist_trigger_show(s, t->hist, t->filter_text, n++);
-    return 0;
+    return trace_event_hist_show_in(s, data, &trace_global);
+}
+
+void trace_event_instance_triggers_clear(struct trace_array *tr)
+{
+    /* As Linux's rmdir: every trigger goes; one whose variables another reads goes in a
+     * later pass, after that one. */
+    for (unsigned pass = 0; pass < 8; pass++) {
+        bool left = false;
+        for (size_t i = 0; i < trace_event_count(); i++) {
+            struct trigger_owner owner;
+            owner_init(&owner, trace_event_at(i), tr, false);
+            for (bool removed = true; owner.head && removed;) {
+                spin_lock(&trigger_lock);
+                struct event_trigger *t = *owner.head;
+                while (t && t->hist && hist_trigger_busy(t->hist))
+                    t = t->next;
+                spin_unlock(&trigger_lock);
+                removed = t && trigger_unregister(&owner, t);
+            }
+            left |= owner.head && *owner.head;
+        }
+        if (!left)
+            return;
+    }
 }
 
 /*
@@ -553,12 +657,13 @@ int trace_event_hist_show(struct seqbuf *s, void *data)
  * digit (then a blank and the filter), else the filter alone; for enable_event and
  * disable_event, SYS:EVENT[:N] up to the first blank, then the filter.
  */
-static int trigger_parse(const struct trace_event_call *call,
-                         const struct event_trigger_command *cmd, bool remove, char *rest)
+static int trigger_parse(const struct trigger_owner *owner, const struct event_trigger_command *cmd,
+                         bool remove, char *rest)
 {
+    const struct trace_event_call *call = owner->call;
     char *param = NULL, *filter = NULL;
     if (cmd->needs_record)
-        return trigger_parse_hist(call, cmd, remove, rest);
+        return trigger_parse_hist(owner, cmd, remove, rest);
     if (cmd->targets_event && !rest)
         return -EINVAL;
     if (rest) {
@@ -593,7 +698,7 @@ static int trigger_parse(const struct trace_event_call *call,
         }
     }
     if (remove) {
-        trigger_unregister(call, t);
+        trigger_unregister(owner, t);
         goto out;
     }
     err = trigger_parse_count(param, t);
@@ -601,9 +706,9 @@ static int trigger_parse(const struct trace_event_call *call,
         err = trigger_set_filter(call, t, filter);
     /* As Linux: the snapshot trigger has its spare buffer from the start. */
     if (!err && (cmd->type & TRIGGER_TYPE_SNAPSHOT))
-        err = tracing_alloc_snapshot(&trace_global);
+        err = tracing_alloc_snapshot(owner->tr);
     if (!err)
-        err = trigger_register(call, t);
+        err = trigger_register(owner, t);
     if (!err)
         return 0;
 out:
@@ -613,7 +718,12 @@ out:
 
 ssize_t trace_event_trigger_store(void *data, const char *buf, size_t len)
 {
-    const struct trace_event_call *call = data;
+    return trace_event_trigger_store_in(data, &trace_global, buf, len);
+}
+
+ssize_t trace_event_trigger_store_in(const struct trace_event_call *call, struct trace_array *tr,
+                                     const char *buf, size_t len)
+{
     if (len >= 4096)
         return -EINVAL;
     char *copy = kmalloc(len + 1);
@@ -635,21 +745,31 @@ ssize_t trace_event_trigger_store(void *data, const char *buf, size_t len)
     if (remove)
         command++;
     int err = -EINVAL;
+    struct trigger_owner owner;
+    owner_init(&owner, call, tr, !remove);
+    struct trace_array *log = trace_error_log_use(tr);
     for (size_t i = 0; i < ARRAY_SIZE(trigger_commands); i++) {
         if (strcmp(trigger_commands[i].name, command) == 0) {
-            err = trigger_parse(call, &trigger_commands[i], remove, next);
+            err = trigger_parse(&owner, &trigger_commands[i], remove, next);
             break;
         }
     }
+    trace_error_log_use(log);
     kfree(copy);
     return err ? err : (ssize_t)len;
 }
 
 int trace_event_trigger_show(struct seqbuf *s, void *data)
 {
-    const struct trace_event_call *call = data;
+    return trace_event_trigger_show_in(s, data, &trace_global);
+}
+
+int trace_event_trigger_show_in(struct seqbuf *s, const struct trace_event_call *call,
+                                const struct trace_array *tr)
+{
+    struct event_trigger *volatile *head = trigger_head(call, tr, false);
     spin_lock(&trigger_lock);
-    struct event_trigger *t = call->state->triggers;
+    struct event_trigger *t = head ? *head : NULL;
     if (!t) {
         seq_puts(s, "# Available triggers:\n#");
         for (size_t i = 0; i < ARRAY_SIZE(trigger_commands); i++)

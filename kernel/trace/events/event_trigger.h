@@ -25,6 +25,11 @@ unsigned event_triggers_call(const struct trace_event_call *call, const void *re
                              uint64_t ts);
 /* Runs the returned ones; frame is the committing function's, for a stack trace. */
 void event_triggers_post_call(const struct trace_event_call *call, unsigned types, uintptr_t frame);
+/* The same two over any list (an instance's, event_instances.c). */
+struct event_trigger;
+unsigned event_triggers_run(struct event_trigger *volatile *head, const void *record, size_t size,
+                            uint64_t ts);
+void event_triggers_post_run(struct event_trigger *volatile *head, unsigned types, uintptr_t frame);
 
 /* Writers holding a record built outside the ring buffer (event_core.c). */
 extern struct sync_readers trace_event_scratch_writers;
@@ -38,6 +43,18 @@ ssize_t trace_event_trigger_store(void *data, const char *buf, size_t len);
 void trace_event_trigger_truncate(const struct trace_event_call *call);
 /* The hist file of an event (data: its call). */
 int trace_event_hist_show(struct seqbuf *s, void *data);
+
+/* The same files of an event in trace array tr (an instance's), and the removal of every
+ * trigger an instance has (its rmdir). */
+struct trace_array;
+int trace_event_trigger_show_in(struct seqbuf *s, const struct trace_event_call *call,
+                                const struct trace_array *tr);
+ssize_t trace_event_trigger_store_in(const struct trace_event_call *call, struct trace_array *tr,
+                                     const char *buf, size_t len);
+void trace_event_trigger_truncate_in(const struct trace_event_call *call, struct trace_array *tr);
+int trace_event_hist_show_in(struct seqbuf *s, const struct trace_event_call *call,
+                             const struct trace_array *tr);
+void trace_event_instance_triggers_clear(struct trace_array *tr);
 
 /* Whether call has triggers, or is the target of one (it cannot be removed then). */
 bool trace_event_has_triggers(const struct trace_event_call *call);

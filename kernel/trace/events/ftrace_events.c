@@ -36,10 +36,16 @@ static void print_bputs(struct seqbuf *s, const void *record, size_t len);
  * here for them as the export widens the compact one. After the compact record's commit,
  * so that a snapshot they take holds it; with preemption off, as trace_print calls it.
  */
-void trace_event_marker_triggers(unsigned long ip, const char *text, size_t len, uint64_t ts)
+void trace_event_marker_triggers(struct trace_array *tr, unsigned long ip, const char *text,
+                                 size_t len, uint64_t ts)
 {
     const struct trace_event_call *call = &trace_event_call_print;
-    if (!__atomic_load_n(&call->state->triggers, __ATOMIC_ACQUIRE))
+    struct event_trigger *volatile *head = &call->state->triggers;
+    if (tr != &trace_global) {
+        struct trace_event_instance_state *ist = trace_event_instance_state(call, tr, false);
+        head = ist ? &ist->triggers : NULL;
+    }
+    if (!head || !__atomic_load_n(head, __ATOMIC_ACQUIRE))
         return;
     uint8_t buf[sizeof(struct trace_event_raw_print) + TRACE_PRINT_MAX];
     struct trace_event_raw_print *rec = (void *)buf;
@@ -49,9 +55,9 @@ void trace_event_marker_triggers(unsigned long ip, const char *text, size_t len,
     rec->ip = ip;
     memcpy(rec->buf, text, len);
     rec->buf[len] = '\0';
-    unsigned post = event_triggers_call(call, rec, sizeof(*rec) + len + 1, ts);
+    unsigned post = event_triggers_run(head, rec, sizeof(*rec) + len + 1, ts);
     if (post)
-        event_triggers_post_call(call, post, (uintptr_t)__builtin_frame_address(0));
+        event_triggers_post_run(head, post, (uintptr_t)__builtin_frame_address(0));
 }
 
 /* Linux's TRACE_BUF_SIZE bounds the packed arguments; the ring buffer bounds us first. */

@@ -177,6 +177,7 @@ struct hist_table {
 
 struct hist_trigger {
     const struct trace_event_call *call;
+    struct trace_array *tr; /* whose trigger: its .snapshot() swaps that array's buffers */
     struct hist_field keys[HIST_KEYS_MAX];
     struct hist_field vals[HIST_VALS_MAX]; /* vals[0]: hitcount */
     unsigned n_keys, n_vals;
@@ -941,7 +942,7 @@ void hist_trigger_free(struct hist_trigger *h)
     }
     if (h->snap) {
         /* After this no CPU is inside hist_snapshot_update with our record. */
-        tracing_snapshot_cond_disable(&trace_global);
+        tracing_snapshot_cond_disable(h->tr);
         kfree(h->snap);
         /* An offer whose commit came after the trigger was out stays unmade: drop it, so
          * that no later trigger at the same address takes it for its own. */
@@ -957,13 +958,14 @@ void hist_trigger_free(struct hist_trigger *h)
     kfree(h);
 }
 
-int hist_trigger_create(const struct trace_event_call *call, char *spec, const char *command,
-                        struct hist_trigger **out)
+int hist_trigger_create(const struct trace_event_call *call, struct trace_array *tr, char *spec,
+                        const char *command, struct hist_trigger **out)
 {
     struct hist_trigger *h = kzalloc(sizeof(*h));
     if (!h)
         return -ENOMEM;
     h->call = call;
+    h->tr = tr;
     h->bits = TRACING_MAP_BITS_DEFAULT;
     h->n_vals = 1;
     h->vals[0].flags = HIST_FL_HITCOUNT;
@@ -1088,7 +1090,7 @@ void hist_trigger_post(struct hist_trigger *h)
     unsigned long flags = arch_irq_save();
     struct hist_snapshot_offer *o = &hist_offers[this_cpu_id()];
     if (o->h == h) {
-        tracing_snapshot_cond(&trace_global, o);
+        tracing_snapshot_cond(h->tr, o);
         o->h = NULL;
     }
     arch_irq_restore(flags);
@@ -1123,7 +1125,7 @@ static int hist_snapshot_own(struct hist_trigger *h)
     struct hist_snapshot *snap = kzalloc(sizeof(*snap));
     if (!snap)
         return -ENOMEM;
-    int err = tracing_snapshot_cond_enable(&trace_global, hist_snapshot_update);
+    int err = tracing_snapshot_cond_enable(h->tr, hist_snapshot_update);
     if (err) {
         kfree(snap);
         return err;

@@ -23,8 +23,9 @@ struct hist_trigger;
  * command is the whole command as error_log shows it ("hist:keys=..."): a refusal logs
  * Linux's message with a caret into it and returns Linux's errno. Process context.
  */
-int hist_trigger_create(const struct trace_event_call *call, char *spec, const char *command,
-                        struct hist_trigger **out);
+struct trace_array;
+int hist_trigger_create(const struct trace_event_call *call, struct trace_array *tr, char *spec,
+                        const char *command, struct hist_trigger **out);
 /* Before a new trigger goes in: its table (allocated now, or its name's), the trace clock. */
 int hist_trigger_activate(struct hist_trigger *h, const char *command);
 void hist_trigger_free(struct hist_trigger *h);

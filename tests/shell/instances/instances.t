@@ -34,7 +34,9 @@ $ ls instances/foo/events/sched/sched_switch
 enable
 filter
 format
+hist
 id
+trigger
 $ ls instances/foo/events | grep header
 header_event
 header_page
@@ -131,7 +133,9 @@ $ ls instances/f/events/sched/sched_switch
 enable
 filter
 format
+hist
 id
+trigger
 $ echo 'prev_pid == 0' > instances/f/events/sched/sched_switch/filter
 $ cat instances/f/events/sched/sched_switch/filter; cat events/sched/sched_switch/filter
 prev_pid == 0
@@ -161,3 +165,75 @@ none
 $ echo > instances/f/error_log; cat instances/f/error_log | wc -l
 0
 $ rmdir instances/f
+
+# An instance's triggers are its own, and act on it: its tracing_on, its event enables (soft
+# mode: `0*`, `1*`), its hist tables, its error_log, its snapshot and its buffer.
+$ mkdir instances/t
+$ ls instances/t/events/sched/sched_switch instances/t/events/ftrace/print
+instances/t/events/sched/sched_switch:
+enable
+filter
+format
+hist
+id
+trigger
+~
+instances/t/events/ftrace/print:
+format
+hist
+id
+trigger
+$ cat instances/t/events/sched/sched_switch/trigger
+# Available triggers:
+# traceon traceoff snapshot stacktrace enable_event disable_event enable_hist disable_hist hist
+$ echo 'traceoff:1 if prev_pid == 0' > instances/t/events/sched/sched_switch/trigger
+$ cat instances/t/events/sched/sched_switch/enable; cat events/sched/sched_switch/trigger | head -1
+0*
+# Available triggers:
+$ sleep 0.1; cat instances/t/tracing_on tracing_on instances/t/events/sched/sched_switch/trigger
+0
+1
+traceoff:count=0 if prev_pid == 0
+$ echo '!traceoff' > instances/t/events/sched/sched_switch/trigger; echo 1 > instances/t/tracing_on
+$ cat instances/t/events/sched/sched_switch/enable
+0
+$ echo 'enable_event:sched:sched_wakeup:1' > instances/t/events/sched/sched_switch/trigger
+$ sleep 0.1; cat instances/t/events/sched/sched_wakeup/enable events/sched/sched_wakeup/enable
+1*
+0
+$ cat instances/t/trace | grep -c sched_wakeup; cat trace | grep -c sched_wakeup
+~ [1-9]\d*
+0
+$ echo '!enable_event:sched:sched_wakeup' > instances/t/events/sched/sched_switch/trigger
+$ cat instances/t/events/sched/sched_wakeup/enable
+1
+$ echo 0 > instances/t/events/sched/sched_wakeup/enable
+$ echo 'hist:keys=prev_pid' > instances/t/events/sched/sched_switch/trigger
+$ sleep 0.1; cat instances/t/events/sched/sched_switch/hist | head -3; cat events/sched/sched_switch/hist | wc -l
+# event histogram
+#
+# trigger info: hist:keys=prev_pid:vals=hitcount:sort=hitcount:size=2048 [active]
+0
+$ cat instances/t/events/sched/sched_switch/hist | grep -c '^{ prev_pid:'
+~ [1-9]\d*
+$ echo > error_log; echo 'hist:keys=nosuch' >> instances/t/events/sched/sched_switch/trigger
+echo: write error: Invalid argument
+$ cat instances/t/error_log; cat error_log | wc -l
+~ \[ *\d+\.\d{6}\] hist:sched:sched_switch: error: Couldn't find field
+  Command: hist:keys=nosuch
+                     ^
+0
+$ echo 'snapshot' > instances/t/events/ftrace/print/trigger
+$ echo marker-one > instances/t/trace_marker; grep -c marker-one instances/t/snapshot
+1
+$ cat snapshot | head -4 | tail -1
+# * Snapshot is freed *
+$ echo '!snapshot' > instances/t/events/ftrace/print/trigger; echo 'stacktrace' > instances/t/events/ftrace/print/trigger
+$ echo > instances/t/trace; echo marker-two > instances/t/trace_marker; cat instances/t/trace | grep -c '<stack trace>'
+1
+$ cat trace | grep -c '<stack trace>'
+0
+$ rmdir instances/t
+$ cat events/sched/sched_switch/enable events/sched/sched_wakeup/enable
+0
+0
