@@ -101,6 +101,8 @@ int pfs_remove(struct pfs_node *n);
  * while a file anywhere in it is open. The caller holds the control mutex.
  */
 int pfs_remove_tree(struct pfs_node *dir);
+/* Whether a file is open anywhere under dir now. */
+bool pfs_tree_is_open(const struct pfs_node *dir);
 
 /*
  * A directory whose entries users make and remove with mkdir and rmdir (tracefs's

@@ -414,13 +414,18 @@ static bool pfs_tree_busy(const struct pfs_node *n)
     return false;
 }
 
-int pfs_remove_tree(struct pfs_node *dir)
+bool pfs_tree_is_open(const struct pfs_node *dir)
 {
-    ASSERT(pfs_control_held());
     spin_lock(&pfs_tree_lock);
     bool busy = pfs_tree_busy(dir);
     spin_unlock(&pfs_tree_lock);
-    if (busy)
+    return busy;
+}
+
+int pfs_remove_tree(struct pfs_node *dir)
+{
+    ASSERT(pfs_control_held());
+    if (pfs_tree_is_open(dir))
         return -EBUSY;
     /* Nothing can open a file meanwhile: opens take the control mutex, which is held. */
     for (;;) {

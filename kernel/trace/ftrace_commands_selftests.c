@@ -19,7 +19,7 @@ static volatile unsigned long cmd_test_sink;
 static int cmd_test_write(const char *token)
 {
     struct ftrace_hash *unused = ftrace_hash_alloc();
-    int err = unused ? ftrace_filter_apply_token(unused, token, true) : -ENOMEM;
+    int err = unused ? ftrace_filter_apply_token(unused, token, &trace_global) : -ENOMEM;
 
     ftrace_hash_free(unused);
     return err < 0 ? err : 0;
@@ -120,7 +120,7 @@ SELFTEST(ftrace_cmd_errors)
     EXPECT_EQ(cmd_test_write("!ftrace_test_target:traceon"), -ENODEV);
     EXPECT_EQ(cmd_test_write("!ftrace_test_target:dump"), -ENODEV);
     /* Commands are for set_ftrace_filter only. */
-    EXPECT_EQ(ftrace_filter_apply_token(NULL, "ftrace_test_target:traceon", false), -EINVAL);
+    EXPECT_EQ(ftrace_filter_apply_token(NULL, "ftrace_test_target:traceon", NULL), -EINVAL);
     /* Counts in base 0, up to the next ':'; an empty one is -1, which never fires. */
     EXPECT_EQ(cmd_test_write("ftrace_test_target_hot:traceoff:010:x"), 0);
     EXPECT_EQ(ftrace_probe_count("traceoff", "ftrace_test_target_hot"), 8);

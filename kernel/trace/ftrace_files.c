@@ -202,7 +202,8 @@ TRACEFS_FILE(enabled_functions, .path = "enabled_functions", .mode = 0444,
  */
 struct ftrace_filter_kind {
     bool is_notrace;
-    bool commands; /* func:cmd probes are accepted and listed (set_ftrace_filter only) */
+    /* set_ftrace_filter's: whose func:cmd probes it takes and lists (NULL: none). */
+    struct trace_array *commands;
     const char *empty_text;
     struct ftrace_ops *ops; /* NULL: ftrace_global_ops */
     void (*changed)(void);  /* NULL, or told after a write installed new hashes */
@@ -210,7 +211,7 @@ struct ftrace_filter_kind {
 
 static const struct ftrace_filter_kind ftrace_filter_kind_filter = {
     .is_notrace = false,
-    .commands = true,
+    .commands = &trace_global,
     .empty_text = "#### all functions enabled ####\n",
 };
 
@@ -270,7 +271,7 @@ static bool ftrace_filter_fill(struct ftrace_lines *l, struct seqbuf *out)
     case FTRACE_FILTER_COMMANDS:
         /* The probes of filter commands; they have nothing to do with notrace. */
         if (ff->kind->commands)
-            ftrace_filter_commands_show(out);
+            ftrace_filter_commands_show(ff->kind->commands, out);
         ff->phase = FTRACE_FILTER_END;
         return true;
     case FTRACE_FILTER_END:
@@ -421,13 +422,15 @@ TRACEFS_FILE(set_ftrace_filter, .path = "set_ftrace_filter", .mode = 0644,
 TRACEFS_FILE(set_ftrace_notrace, .path = "set_ftrace_notrace", .mode = 0644,
              .ops = &ftrace_filter_fops, .data = (void *)&ftrace_filter_kind_notrace);
 
-struct pfs_node *ftrace_filter_file_create(const char *path, struct ftrace_ops *ops,
-                                           bool is_notrace, void (*changed)(void))
+static struct pfs_node *filter_file_create(const char *path, struct ftrace_ops *ops,
+                                           bool is_notrace, void (*changed)(void),
+                                           struct trace_array *commands)
 {
     struct ftrace_filter_kind *kind = kzalloc(sizeof(*kind));
     if (!kind)
         return NULL;
     kind->is_notrace = is_notrace;
+    kind->commands = commands;
     kind->empty_text =
         is_notrace ? ftrace_filter_kind_notrace.empty_text : ftrace_filter_kind_filter.empty_text;
     kind->ops = ops;
@@ -436,6 +439,18 @@ struct pfs_node *ftrace_filter_file_create(const char *path, struct ftrace_ops *
     if (!n)
         kfree(kind);
     return n;
+}
+
+struct pfs_node *ftrace_filter_file_create(const char *path, struct ftrace_ops *ops,
+                                           bool is_notrace, void (*changed)(void))
+{
+    return filter_file_create(path, ops, is_notrace, changed, NULL);
+}
+
+struct pfs_node *ftrace_filter_file_create_commands(const char *path, struct ftrace_ops *ops,
+                                                    struct trace_array *tr)
+{
+    return filter_file_create(path, ops, false, NULL, tr);
 }
 
 /* ---- dyn_ftrace_total_info ---- */

@@ -186,7 +186,7 @@ uint64_t ftrace_probe_stamp(void)
     return __atomic_add_fetch(&stamp, 1, __ATOMIC_RELAXED);
 }
 
-int ftrace_filter_commands_show(struct seqbuf *s)
+int ftrace_filter_commands_show(struct trace_array *tr, struct seqbuf *s)
 {
     const struct ftrace_filter_command *cmd;
     uint64_t below = UINT64_MAX;
@@ -196,7 +196,7 @@ int ftrace_filter_commands_show(struct seqbuf *s)
         const struct ftrace_filter_command *newest = NULL;
         uint64_t newest_stamp = 0;
         for (cmd = __start_ftrace_commands; cmd < __stop_ftrace_commands; cmd++) {
-            uint64_t stamp = cmd->newest_below ? cmd->newest_below(below) : 0;
+            uint64_t stamp = cmd->newest_below ? cmd->newest_below(tr, below) : 0;
             if (stamp > newest_stamp) {
                 newest = cmd;
                 newest_stamp = stamp;
@@ -204,7 +204,7 @@ int ftrace_filter_commands_show(struct seqbuf *s)
         }
         if (!newest)
             break;
-        err = newest->show_kind(s, newest_stamp);
+        err = newest->show_kind(tr, s, newest_stamp);
         if (err < 0)
             return err;
         below = newest_stamp;
@@ -212,7 +212,7 @@ int ftrace_filter_commands_show(struct seqbuf *s)
     for (cmd = __start_ftrace_commands; cmd < __stop_ftrace_commands; cmd++) {
         if (!cmd->show)
             continue;
-        err = cmd->show(s);
+        err = cmd->show(tr, s);
         if (err < 0)
             return err;
     }
@@ -223,7 +223,18 @@ int ftrace_filter_commands_show(struct seqbuf *s)
  * The token is split as Linux splits it: the glob ends at the first ':', the command name
  * at the second, and the parameter is all the rest (it may hold more ':').
  */
-static int ftrace_filter_run_command(const char *token)
+int ftrace_filter_commands_clear(struct trace_array *tr)
+{
+    int err = 0;
+    for (const struct ftrace_filter_command *cmd = __start_ftrace_commands;
+         cmd < __stop_ftrace_commands; cmd++) {
+        int e = cmd->instance_clear ? cmd->instance_clear(tr) : 0;
+        err = err ? err : e;
+    }
+    return err;
+}
+
+static int ftrace_filter_run_command(struct trace_array *tr, const char *token)
 {
     const struct ftrace_filter_command *cmd;
     char *copy, *glob, *name, *param;
@@ -242,19 +253,20 @@ static int ftrace_filter_run_command(const char *token)
         return -EINVAL;
     }
     remove = glob[0] == '!';
-    err = cmd->func(remove ? glob + 1 : glob, param, remove);
+    err = cmd->func(tr, remove ? glob + 1 : glob, param, remove);
     kfree(copy);
     return err;
 }
 
-int ftrace_filter_apply_token(struct ftrace_hash *hash, const char *token, bool commands)
+int ftrace_filter_apply_token(struct ftrace_hash *hash, const char *token,
+                              struct trace_array *commands_tr)
 {
     if (!strchr(token, ':'))
         return ftrace_hash_apply_glob(hash, token);
     /* Linux: "hash funcs only work with set_ftrace_filter". */
-    if (!commands)
+    if (!commands_tr)
         return -EINVAL;
-    return ftrace_filter_run_command(token);
+    return ftrace_filter_run_command(commands_tr, token);
 }
 
 /* ---- Linux's setters for an op's hashes ---- */

@@ -260,18 +260,19 @@ SELFTEST(ftrace_filter_commands)
     ASSERT_TRUE(hash != NULL);
     EXPECT(ftrace_filter_command_find("fentros_no_such_command") == NULL);
     /* notrace takes no commands, known or not. */
-    EXPECT_EQ(ftrace_filter_apply_token(hash, "ftrace_test_target:traceoff", false), -EINVAL);
-    EXPECT_EQ(ftrace_filter_apply_token(hash, "ftrace_test_target:traceoff:3", false), -EINVAL);
-    EXPECT_EQ(ftrace_filter_apply_token(hash, "!ftrace_test_target:traceoff", false), -EINVAL);
+    EXPECT_EQ(ftrace_filter_apply_token(hash, "ftrace_test_target:traceoff", NULL), -EINVAL);
+    EXPECT_EQ(ftrace_filter_apply_token(hash, "ftrace_test_target:traceoff:3", NULL), -EINVAL);
+    EXPECT_EQ(ftrace_filter_apply_token(hash, "!ftrace_test_target:traceoff", NULL), -EINVAL);
     /* An unknown or empty command name in the filter. */
-    EXPECT_EQ(ftrace_filter_apply_token(hash, "ftrace_test_target:fentros_no_such_command", true),
+    EXPECT_EQ(ftrace_filter_apply_token(hash, "ftrace_test_target:fentros_no_such_command",
+                                        &trace_global),
               -EINVAL);
-    EXPECT_EQ(ftrace_filter_apply_token(hash, "ftrace_test_target:", true), -EINVAL);
-    EXPECT_EQ(ftrace_filter_apply_token(hash, ":", true), -EINVAL);
+    EXPECT_EQ(ftrace_filter_apply_token(hash, "ftrace_test_target:", &trace_global), -EINVAL);
+    EXPECT_EQ(ftrace_filter_apply_token(hash, ":", &trace_global), -EINVAL);
     EXPECT(ftrace_hash_empty(hash));
     /* Without ':' a token is a glob in both files. */
-    EXPECT_EQ(ftrace_filter_apply_token(hash, "ftrace_test_target", false), 1);
-    EXPECT_EQ(ftrace_filter_apply_token(hash, "ftrace_test_target_hot", true), 1);
+    EXPECT_EQ(ftrace_filter_apply_token(hash, "ftrace_test_target", NULL), 1);
+    EXPECT_EQ(ftrace_filter_apply_token(hash, "ftrace_test_target_hot", &trace_global), 1);
     EXPECT_EQ(hash->count, 2);
     ftrace_hash_free(hash);
 }

@@ -225,3 +225,53 @@ uint64_t probe_kinds_newest_below(struct probe_kinds *pk, uint64_t below)
     spin_unlock(pk->lock);
     return newest;
 }
+
+/* An instance's client in one allocation: its kinds, op, lock and sets. */
+struct probe_kinds_instance {
+    struct probe_kinds pk;
+    struct ftrace_ops ops;
+    struct spinlock lock;
+    struct probe_kind_set *volatile sets[];
+};
+
+struct probe_kinds *probe_kinds_in(struct probe_kinds *top, struct probe_kinds **instances,
+                                   struct trace_array *tr, bool make)
+{
+    if (tr == &trace_global)
+        return top;
+    struct probe_kinds **slot = &instances[tr->instance_slot];
+    if (*slot || !make)
+        return *slot;
+    struct probe_kinds_instance *pi = kzalloc(sizeof(*pi) + top->nkinds * sizeof(pi->sets[0]));
+    if (!pi)
+        return NULL;
+    spin_init(&pi->lock, "probe kinds (instance)");
+    pi->ops.func = top->ops->func;
+    pi->ops.private = &pi->pk;
+    pi->ops.tramp_slot = -1;
+    pi->pk = (struct probe_kinds){
+        .ops = &pi->ops, .lock = &pi->lock, .sets = pi->sets, .nkinds = top->nkinds, .tr = tr};
+    /* Edits are serialised by the tracefs control mutex: nobody makes it meanwhile. */
+    *slot = &pi->pk;
+    return *slot;
+}
+
+int probe_kinds_instance_free(struct probe_kinds **instances, struct trace_array *tr,
+                              void (*removed)(uintptr_t word, void *ctx), void *ctx)
+{
+    struct probe_kinds *pk = instances[tr->instance_slot];
+    if (!pk)
+        return 0;
+    int err = 0;
+    for (unsigned k = 0; k < pk->nkinds; k++) {
+        int e = pk->sets[k] ? probe_kinds_remove(pk, k, "*", removed, ctx) : 0;
+        err = err ? err : e;
+    }
+    /* A removal that failed (no memory to re-patch) leaves its kind, and the op: the
+     * client stays, and the instance with it. */
+    if (err)
+        return err;
+    instances[tr->instance_slot] = NULL;
+    kfree(container_of(pk, struct probe_kinds_instance, pk));
+    return 0;
+}

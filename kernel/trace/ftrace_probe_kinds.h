@@ -29,12 +29,32 @@ struct probe_kind_set {
     uint64_t created; /* listing order: the kind made last is listed first, as Linux */
 };
 
+struct trace_array;
+
+/*
+ * A client's kinds in one trace array. The op's private is the probe_kinds, so that its
+ * callback finds them, and tr says what the probes act on.
+ */
 struct probe_kinds {
     struct ftrace_ops *ops;                /* the client's op, its callback lock-free */
     struct spinlock *lock;                 /* serialises every edit of the kinds and ops */
     struct probe_kind_set *volatile *sets; /* one per kind, NULL while it has no function */
     unsigned nkinds;
+    struct trace_array *tr;
 };
+
+/*
+ * The client's kinds in tr: top (its static ones) for the top level; for an instance,
+ * instances[its slot], made on the first need (make: the op with top's callback, a lock,
+ * empty kinds). NULL for an instance that has none yet, or when memory is short.
+ */
+struct probe_kinds *probe_kinds_in(struct probe_kinds *top, struct probe_kinds **instances,
+                                   struct trace_array *tr, bool make);
+/* An instance's kinds emptied (removed(word, ctx) for each function's word, as
+ * probe_kinds_remove) and freed, for its rmdir: 0, or the error of a removal that failed
+ * (-ENOMEM re-patching), with the client kept. */
+int probe_kinds_instance_free(struct probe_kinds **instances, struct trace_array *tr,
+                              void (*removed)(uintptr_t word, void *ctx), void *ctx);
 
 /*
  * Adds to kind k the functions of glob not in it yet, each with word; the others keep

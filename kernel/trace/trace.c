@@ -248,6 +248,12 @@ static void trace_stack_commit(struct trace_array *tr, const uint32_t *calls, un
 
 void trace_stack_from(unsigned long ip, unsigned long *parent_slot, unsigned extra_preempt)
 {
+    trace_array_stack_from(&trace_global, ip, parent_slot, extra_preempt);
+}
+
+void trace_array_stack_from(struct trace_array *tr, unsigned long ip, unsigned long *parent_slot,
+                            unsigned extra_preempt)
+{
     uint32_t calls[TRACE_STACK_MAX];
     unsigned nr = 0;
     struct thread *t = this_cpu()->current;
@@ -262,7 +268,7 @@ void trace_stack_from(unsigned long ip, unsigned long *parent_slot, unsigned ext
     st.strict = true;
     while (nr < TRACE_STACK_MAX && unwind_next(&st))
         calls[nr++] = trace_addr_pack(st.ret);
-    trace_stack_commit(&trace_global, calls, nr, extra_preempt);
+    trace_stack_commit(tr, calls, nr, extra_preempt);
 }
 
 void trace_stack_from_frame(uintptr_t frame, unsigned skip, unsigned extra_preempt)

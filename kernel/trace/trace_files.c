@@ -634,6 +634,8 @@ int trace_files_create_per_cpu(struct trace_array *tr, struct pfs_node *dir)
         snprintf(path, sizeof(path), "per_cpu/cpu%u/buffer_size_kb", c);
         if (!tracefs_create_at(dir, path, 0644, NULL, show_buffer_size, store_buffer_size, cpu))
             return -ENOMEM;
+        if (trace_pipe_raw_create(tr, dir, c))
+            return -ENOMEM;
     }
     return 0;
 }

@@ -591,7 +591,7 @@ int fgraph_set_filter_text(bool is_notrace, const char *globs)
         if (n && n < sizeof(tok)) {
             memcpy(tok, p, n);
             tok[n] = '\0';
-            if (ftrace_filter_apply_token(h, tok, false) < 0)
+            if (ftrace_filter_apply_token(h, tok, NULL) < 0)
                 err = -EINVAL;
         }
         p += n;

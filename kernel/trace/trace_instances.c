@@ -30,7 +30,9 @@ static int create_filter_files(struct trace_array *tr)
     for (int is_notrace = 0; is_notrace < 2; is_notrace++) {
         char path[128];
         snprintf(path, sizeof(path), "instances/%s/%s", tr->name, names[is_notrace]);
-        struct pfs_node *n = ftrace_filter_file_create(path, tr->function_ops, is_notrace, NULL);
+        struct pfs_node *n = is_notrace
+                                 ? ftrace_filter_file_create(path, tr->function_ops, true, NULL)
+                                 : ftrace_filter_file_create_commands(path, tr->function_ops, tr);
         if (!n)
             return -ENOMEM;
         pfs_own_data(n);
@@ -100,8 +102,16 @@ static int instance_rmdir(struct pfs_node *parent, struct pfs_node *entry)
             tr = trace_instances[slot];
     if (!tr)
         return -ENOENT;
-    /* Linux: EBUSY while a file of it is open (a trace_pipe read included). */
-    int err = pfs_remove_tree(entry);
+    /* Linux: EBUSY while a file of it is open (a trace_pipe read included). No file can
+     * be opened meanwhile: opens take the control mutex, which is held. */
+    if (pfs_tree_is_open(entry))
+        return -EBUSY;
+    /* Its function commands first: taking them out may fail (for memory to re-patch the
+     * sites), and the instance must then stay whole, as it is. */
+    int err = ftrace_filter_commands_clear(tr);
+    if (err)
+        return err;
+    err = pfs_remove_tree(entry);
     if (err)
         return err;
     trace_array_set_tracer(tr, "nop");

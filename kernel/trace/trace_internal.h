@@ -557,7 +557,9 @@ void trace_stack_from(unsigned long ip, unsigned long *parent_slot, unsigned ext
  * __builtin_frame_address(0)), less the first skip return addresses (the tracer's).
  */
 void trace_stack_from_frame(uintptr_t frame, unsigned skip, unsigned extra_preempt);
-/* The same into tr's buffer (an instance's stacktrace trigger). */
+/* The same two into tr's buffer (an instance's stacktrace trigger and command). */
+void trace_array_stack_from(struct trace_array *tr, unsigned long ip, unsigned long *parent_slot,
+                            unsigned extra_preempt);
 void trace_array_stack_from_frame(struct trace_array *tr, uintptr_t frame, unsigned skip,
                                   unsigned extra_preempt);
 /* trace_marker: a print event. */
@@ -924,10 +926,15 @@ extern struct ftrace_ops *ftrace_global_ops;
  */
 struct ftrace_filter_command {
     const char *name;
-    int (*func)(const char *glob, const char *param, bool remove);
-    uint64_t (*newest_below)(uint64_t below);
-    int (*show_kind)(struct seqbuf *s, uint64_t stamp);
-    int (*show)(struct seqbuf *s);
+    /* tr: the trace array whose set_ftrace_filter the command came to (an instance's
+     * commands act on it); the listing functions list tr's probes. */
+    int (*func)(struct trace_array *tr, const char *glob, const char *param, bool remove);
+    uint64_t (*newest_below)(struct trace_array *tr, uint64_t below);
+    int (*show_kind)(struct trace_array *tr, struct seqbuf *s, uint64_t stamp);
+    int (*show)(struct trace_array *tr, struct seqbuf *s);
+    /* Takes every probe of an instance out, before its rmdir frees it: 0 or -errno (the
+     * probes it could not take out stay, and the instance too). */
+    int (*instance_clear)(struct trace_array *tr);
 };
 
 /* A new probe kind's place in the listing: later kinds get higher stamps. */
@@ -943,18 +950,21 @@ extern const struct ftrace_filter_command __start_ftrace_commands[], __stop_ftra
  * tokens, each a glob (see ftrace_hash_apply_glob) or, in set_ftrace_filter only, a
  * command `glob:name[:param]` such as `schedule:traceoff:3`.
  *
- * Applies one token to hash: a glob edits it, a command (allowed when `commands`, that
- * is for set_ftrace_filter) goes to its handler and leaves hash alone. Returns 0 or a
- * positive count on success, -EINVAL for a glob that matched nothing, an unknown
- * command, or a command where commands are not allowed.
+ * Applies one token to hash: a glob edits it, a command (allowed when commands_tr, the
+ * trace array of a set_ftrace_filter, is given) goes to its handler and leaves hash alone.
+ * Returns 0 or a positive count on success, -EINVAL for a glob that matched nothing, an
+ * unknown command, or a command where commands are not allowed.
  */
-int ftrace_filter_apply_token(struct ftrace_hash *hash, const char *token, bool commands);
+int ftrace_filter_apply_token(struct ftrace_hash *hash, const char *token,
+                              struct trace_array *commands_tr);
 
 /* The registered command called name, or NULL. */
 const struct ftrace_filter_command *ftrace_filter_command_find(const char *name);
 
-/* Appends every command's probes, as a read of set_ftrace_filter lists them. */
-int ftrace_filter_commands_show(struct seqbuf *s);
+/* Appends every command's probes in tr, as a read of its set_ftrace_filter lists them. */
+int ftrace_filter_commands_show(struct trace_array *tr, struct seqbuf *s);
+/* Every command's probes in instance tr taken out (its rmdir): 0 or the first error. */
+int ftrace_filter_commands_clear(struct trace_array *tr);
 
 /*
  * From the core, for enabled_functions: what rec's site calls now. Returns the address of
@@ -974,6 +984,9 @@ struct pfs_node;
  */
 struct pfs_node *ftrace_filter_file_create(const char *path, struct ftrace_ops *ops,
                                            bool is_notrace, void (*changed)(void));
+/* An instance's set_ftrace_filter: as above, with the filter commands, acting on tr. */
+struct pfs_node *ftrace_filter_file_create_commands(const char *path, struct ftrace_ops *ops,
+                                                    struct trace_array *tr);
 
 /* ==== tracefs: the files under /sys/kernel/tracing (tracefs.c) ==== */
 
@@ -1013,8 +1026,10 @@ struct pfs_node *tracefs_create_at(struct pfs_node *dir, const char *path, unsig
 /* Makes tr's copies of the files every trace array has in dir, per_cpu/ included:
  * 0 or -ENOMEM (the caller removes what was made). */
 int tracefs_create_array_files(struct trace_array *tr, struct pfs_node *dir);
-/* tr's per_cpu/cpuN/ files (trace_files.c). */
+/* tr's per_cpu/cpuN/ files (trace_files.c), trace_pipe_raw and snapshot_raw among them
+ * (trace_pipe_raw.c). */
 int trace_files_create_per_cpu(struct trace_array *tr, struct pfs_node *dir);
+int trace_pipe_raw_create(struct trace_array *tr, struct pfs_node *dir, unsigned cpu);
 
 /* Parses a whole-number write such as "1\n" the way Linux's kstrtoul_from_user does. */
 int tracefs_parse_ulong(const char *buf, size_t len, unsigned long *out);

@@ -19,11 +19,9 @@
 
 #include "trace_internal.h"
 
-/* A file's data: the CPU, and this bit for snapshot_raw. */
-#define RAW_SNAPSHOT 0x10000u
-
 struct raw_reader {
     unsigned cpu;
+    struct trace_array *tr;
     struct ring_buffer *snapshot; /* snapshot_raw: the buffer it reads, NULL when freed */
     bool is_snapshot;
     size_t page_off; /* bytes of page already returned; PAGE_SIZE: none pending */
@@ -31,27 +29,31 @@ struct raw_reader {
     uint8_t page[PAGE_SIZE] __aligned(8);
 };
 
-static int raw_open(struct pfs_file *f)
+static int raw_open(struct pfs_file *f, bool snapshot)
 {
     struct raw_reader *r = kzalloc(sizeof(*r));
     if (!r)
         return -ENOMEM;
-    unsigned data = (unsigned)(uintptr_t)f->data;
-    r->cpu = data & ~RAW_SNAPSHOT;
+    const struct trace_file_ref *ref = f->data;
+    r->cpu = (unsigned)ref->cpu;
+    r->tr = ref->tr;
     r->page_off = PAGE_SIZE;
-    if (data & RAW_SNAPSHOT) {
+    if (snapshot) {
         r->is_snapshot = true;
-        r->snapshot = trace_snapshot_get(&trace_global);
+        r->snapshot = trace_snapshot_get(r->tr);
     }
     f->priv = r;
     return 0;
 }
 
+static int trace_pipe_raw_open(struct pfs_file *f) { return raw_open(f, false); }
+static int snapshot_raw_open(struct pfs_file *f) { return raw_open(f, true); }
+
 static int raw_release(struct pfs_file *f)
 {
     struct raw_reader *r = f->priv;
     if (r && r->is_snapshot)
-        trace_snapshot_put(&trace_global);
+        trace_snapshot_put(r->tr);
     kfree(r);
     return 0;
 }
@@ -64,7 +66,7 @@ static ssize_t raw_read(struct pfs_file *f, char *buf, size_t len)
      * straight into its buffer, without the copy through r->page. */
     bool whole_page = r->page_off == PAGE_SIZE && len >= PAGE_SIZE && ((uintptr_t)buf & 7) == 0;
     while (r->page_off == PAGE_SIZE) {
-        struct ring_buffer *rb = r->is_snapshot ? r->snapshot : trace_global.buffer;
+        struct ring_buffer *rb = r->is_snapshot ? r->snapshot : r->tr->buffer;
         if (rb && rb_read_page(rb, r->cpu, whole_page ? (void *)buf : r->page)) {
             r->read_any = true;
             if (whole_page)
@@ -74,7 +76,7 @@ static ssize_t raw_read(struct pfs_file *f, char *buf, size_t len)
         }
         if (f->flags & PFS_NONBLOCK)
             return -EAGAIN;
-        if (r->read_any && !r->is_snapshot && !rb_record_is_on(trace_global.buffer))
+        if (r->read_any && !r->is_snapshot && !rb_record_is_on(r->tr->buffer))
             return 0;
         /* Writers cannot wake readers (they run in any context): poll, as trace_pipe. */
         int err = pfs_read_wait(f, 10 * NSEC_PER_MSEC);
@@ -93,21 +95,18 @@ static ssize_t raw_read(struct pfs_file *f, char *buf, size_t len)
  * with the snapshot's other files (allocation, clearing, freeing).
  */
 static const struct pfs_ops trace_pipe_raw_ops = {
-    .open = raw_open, .read = raw_read, .release = raw_release, .read_unlocked = true};
+    .open = trace_pipe_raw_open, .read = raw_read, .release = raw_release, .read_unlocked = true};
 static const struct pfs_ops snapshot_raw_ops = {
-    .open = raw_open, .read = raw_read, .release = raw_release};
+    .open = snapshot_raw_open, .read = raw_read, .release = raw_release};
 
-static void trace_pipe_raw_init(void)
+int trace_pipe_raw_create(struct trace_array *tr, struct pfs_node *dir, unsigned cpu)
 {
     char path[64];
-    for (unsigned c = 0; c < MAX_CPUS; c++) {
-        if (!cpu_data(c)->online)
-            continue;
-        snprintf(path, sizeof(path), "per_cpu/cpu%u/trace_pipe_raw", c);
-        tracefs_create(path, 0444, &trace_pipe_raw_ops, NULL, NULL, (void *)(uintptr_t)c);
-        snprintf(path, sizeof(path), "per_cpu/cpu%u/snapshot_raw", c);
-        tracefs_create(path, 0444, &snapshot_raw_ops, NULL, NULL,
-                       (void *)(uintptr_t)(c | RAW_SNAPSHOT));
-    }
+    snprintf(path, sizeof(path), "per_cpu/cpu%u/trace_pipe_raw", cpu);
+    if (!tracefs_create_at(dir, path, 0444, &trace_pipe_raw_ops, NULL, NULL, &tr->cpu_refs[cpu]))
+        return -ENOMEM;
+    snprintf(path, sizeof(path), "per_cpu/cpu%u/snapshot_raw", cpu);
+    if (!tracefs_create_at(dir, path, 0444, &snapshot_raw_ops, NULL, NULL, &tr->cpu_refs[cpu]))
+        return -ENOMEM;
+    return 0;
 }
-LATE_INITCALL(trace_pipe_raw_init);

@@ -343,6 +343,40 @@ class EventsAlone(ExportCase):
         self.assert_time_monotonic()
 
 
+class Instance(ExportCase):
+    """record -B: the instance's function tracer (its own filter) and event, in its own
+    buffer; the report holds what the instance's `trace` holds, and nothing of the top
+    level's (the marker written there)."""
+    ARGS = ("-B", "rec", "-p", "function", "-l", "work_*", "-e", "sched:sched_switch",
+            "--smp", "2")
+    COMMAND = ("echo", "top-only", ">", "trace_marker;", "work", "0.01")
+
+    def test_same_records_as_kernel(self):
+        kernel = []
+        for line in self.rec.kernel_lines():
+            m = KERNEL_LINE.match(line)
+            if m:
+                kernel.append((int(m["cpu"]), int(m["pid"]), m["ts"]))
+        events = []
+        report = []
+        for line in self.assert_clean_report("-l"):
+            m = REPORT_LINE.match(line)
+            if m:
+                events.append(m["event"])
+                report.append((int(m["cpu"]), int(m["pid"]), m["ts"]))
+                if m["event"] == "function":
+                    self.assertTrue(m["body"].startswith("work_"), line)
+        self.assertIn("sched_switch", events)
+        self.assertIn("function", events)
+        self.assertNotIn("print", events)
+        self.assertEqual(sorted(report), sorted(kernel))
+
+    def test_bad_name(self):
+        r = run([TOOL, "record", "-B", "a/b", "--", "echo"])
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("an instance name is one word", r.stderr)
+
+
 class Overrun(ExportCase):
     """A small buffer overwritten at 2 CPUs: the report shows what the stats counted."""
     ARGS = ("-p", "function", "-b", "16", "--smp", "2")

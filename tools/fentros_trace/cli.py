@@ -10,6 +10,7 @@ from .machine import MachineError
 USAGE_EXAMPLES = """examples:
   fentros-trace record -p function_graph -g do_work -o graph.dat -- work 0.1
   fentros-trace record -e sched:sched_switch -e 'irq:*' -- work 0.2
+  fentros-trace record -B mine -p function -l 'work_*' -e sched:sched_switch -- work 0.1
   trace-cmd report -i trace.dat
   fentros-trace convert trace.dat --to chrome-json -o trace.json
   fentros-trace convert graph.dat --to folded -o graph.folded
@@ -41,6 +42,9 @@ def parser() -> argparse.ArgumentParser:
                    help="graph only calls from this function (set_graph_function)")
     r.add_argument("-b", dest="buffer_kb", metavar="KB", type=int,
                    help="per-CPU buffer size in KB (buffer_size_kb)")
+    r.add_argument("-B", dest="instance", metavar="NAME",
+                   help="record in the trace instance instances/NAME (made if missing), as "
+                   "trace-cmd record -B: its own buffer, tracer, filters and events")
     r.add_argument("--smp", type=int, default=2, help="CPUs of the machine (default 2)")
     r.add_argument("-o", dest="output", default="trace.dat", help="output (default trace.dat)")
     r.add_argument("--kernel-text", metavar="FILE",
@@ -102,7 +106,7 @@ def record_options(args: argparse.Namespace) -> record.RecordOptions:
         graph_func=args.graph_func, buffer_kb=args.buffer_kb, smp=args.smp,
         kernel_text=args.kernel_text, iso=args.iso, workdir=args.workdir,
         timeout=args.timeout, progress=args.progress, channel=args.channel,
-        snapshot=args.snapshot)
+        snapshot=args.snapshot, instance=args.instance)
 
 
 def main(argv: Optional[List[str]] = None) -> int:

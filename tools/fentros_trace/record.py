@@ -42,6 +42,11 @@ class RecordOptions:
     progress: bool = False
     channel: str = "shm"
     snapshot: bool = False
+    instance: Optional[str] = None
+
+    def array_path(self, path: str) -> str:
+        """path in the trace array recorded: the top level, or instances/NAME with -B."""
+        return f"instances/{self.instance}/{path}" if self.instance else path
 
 
 @dataclass
@@ -51,13 +56,35 @@ class Traced:
     status: int
 
 
+def check_instance_name(name: str) -> None:
+    if not re.fullmatch(r"[A-Za-z0-9_.-]+", name) or name in (".", ".."):
+        raise RecordError(f"-B {name}: an instance name is one word of letters, digits, "
+                          "'_', '.' and '-'")
+
+
+def make_instance(m: Machine, name: str) -> None:
+    """-B NAME: the instance, made unless it is there, as trace-cmd record -B does."""
+    status, lines = m.run(f"mkdir instances/{name}")
+    if status and not any("File exists" in line for line in lines):
+        raise RecordError(f"mkdir instances/{name}: " + " ".join(lines))
+
+
 def apply_options(m: Machine, opts: RecordOptions) -> None:
-    """Sets the tracing state as trace-cmd record does, tracing off meanwhile."""
+    """Sets the tracing state as trace-cmd record does, tracing off meanwhile. With -B,
+    in the instance: its buffer, function filters, events and tracer; kprobe events are
+    made at the top level, where Linux makes them too, and enabled in the instance."""
     m.must(f"cd {TRACEFS}")
-    m.must("echo 0 > tracing_on")
+    if opts.instance:
+        if opts.graph_func:
+            raise RecordError("-g with -B: set_graph_function is the top level's only, as "
+                              "on Linux")
+        make_instance(m, opts.instance)
+    at = opts.array_path
+    m.must(f"echo 0 > {at('tracing_on')}")
     if opts.buffer_kb:
-        m.must(f"echo {opts.buffer_kb} > buffer_size_kb")
-    for path, funcs in (("set_ftrace_filter", opts.filter), ("set_ftrace_notrace", opts.notrace),
+        m.must(f"echo {opts.buffer_kb} > {at('buffer_size_kb')}")
+    for path, funcs in ((at("set_ftrace_filter"), opts.filter),
+                        (at("set_ftrace_notrace"), opts.notrace),
                         ("set_graph_function", opts.graph_func)):
         for func in funcs:
             m.must(f"echo {func} >> {path}")
@@ -66,21 +93,22 @@ def apply_options(m: Machine, opts: RecordOptions) -> None:
             raise RecordError(f"a kprobe line cannot hold a single quote: {probe}")
         m.must(f"echo '{probe}' >> kprobe_events")
     for event in opts.events:
-        m.must(f"echo {event} >> set_event")
+        m.must(f"echo {event} >> {at('set_event')}")
     if opts.tracer:
-        m.must(f"echo {opts.tracer} > current_tracer")
-    m.must("echo > trace")
+        m.must(f"echo {opts.tracer} > {at('current_tracer')}")
+    m.must(f"echo > {at('trace')}")
 
 
-def run_traced(m: Machine, command: str, timeout: float) -> Traced:
+def run_traced(m: Machine, command: str, timeout: float,
+               tracing_on: str = "tracing_on") -> Traced:
     """Runs `command` with tracing on; its output and status.
 
     `$?` in each stage of a pipeline is the status of what ran before the pipeline, and
     fentros runs the stages one after the other: the last pipeline turns tracing off first
     and then prints the command's status, so the status line is not in the trace.
     """
-    _, lines = m.run(f"echo 1 > tracing_on; {command}; "
-                     f"echo 0 > tracing_on | echo {STATUS_TAG}$?", timeout=timeout)
+    _, lines = m.run(f"echo 1 > {tracing_on}; {command}; "
+                     f"echo 0 > {tracing_on} | echo {STATUS_TAG}$?", timeout=timeout)
     # The command's output need not end its last line: the tag then follows on that line.
     before, tag, status = (lines[-1] if lines else "").rpartition(STATUS_TAG)
     if not tag or not status.strip().isdigit():
@@ -209,6 +237,8 @@ def record(opts: RecordOptions) -> int:
     """Records opts.command into opts.output. The exit status: 0, or the traced command's
     own status when it failed (the trace is written all the same)."""
     progress = sys.stderr.isatty() or opts.progress
+    if opts.instance is not None:
+        check_instance_name(opts.instance)
     if opts.workdir:
         return record_in(opts.workdir, opts, progress)
     # The serial log and the channel capture are only a way to the trace: they go with it.
@@ -225,22 +255,23 @@ def record_in(workdir: str, opts: RecordOptions, progress: bool) -> int:
     receiver: Optional[stream.StreamReceiver] = None
     try:
         apply_options(m, opts)
-        ncpus = len([n for n in m.must("ls per_cpu") if n.strip().startswith("cpu")])
-        raw_paths = [f"per_cpu/cpu{c}/trace_pipe_raw" for c in range(ncpus)]
+        at = opts.array_path
+        ncpus = len([n for n in m.must(f"ls {at('per_cpu')}") if n.strip().startswith("cpu")])
+        raw_paths = [at(f"per_cpu/cpu{c}/trace_pipe_raw") for c in range(ncpus)]
         if streaming:
             receiver = start_stream(m, workdir, raw_paths)
             began = time.monotonic()
-        traced = run_traced(m, command, opts.timeout)
+        traced = run_traced(m, command, opts.timeout, at("tracing_on"))
         if receiver:
             got, elapsed = stop_stream(m, receiver, began, progress)
         for line in traced.lines:
             print(line, file=sys.stderr)
         meta = ["events/header_page", "events/header_event", "/proc/kallsyms", "/proc/version",
-                "printk_formats", "saved_cmdlines", "trace_clock"]
-        meta += [f"per_cpu/cpu{c}/stats" for c in range(ncpus)]
+                "printk_formats", "saved_cmdlines", at("trace_clock")]
+        meta += [at(f"per_cpu/cpu{c}/stats") for c in range(ncpus)]
         fmts = [f"events/{s}/{e}/format" for s, e in event_list(m)]
         if opts.kernel_text:
-            meta.append("trace")
+            meta.append(at("trace"))
         for i in range(0, len(fmts), 16):
             meta_part = meta if i == 0 else []
             transfer(m, meta_part + fmts[i:i + 16], False)
@@ -253,6 +284,11 @@ def record_in(workdir: str, opts: RecordOptions, progress: bool) -> int:
         if receiver:
             receiver.close()
     files = channel.read_files(m.capture_path)
+    if opts.instance:
+        # The instance's files under the names of the top level's, as build() reads them.
+        prefix = opts.array_path("")
+        files = {name[len(prefix):] if name.startswith(prefix) else name: data
+                 for name, data in files.items()}
     if opts.kernel_text:
         with open(opts.kernel_text, "wb") as f:
             f.write(files["trace"])

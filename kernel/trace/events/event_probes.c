@@ -18,6 +18,9 @@
  * a function's word is its probe. The callback reads a probe without a lock; it is freed
  * only once its last function is removed and ftrace has waited for the callbacks that
  * could still see it.
+ *
+ * An instance's set_ftrace_filter has kinds of its own, switching the event's recording
+ * in that instance (its soft mode there).
  */
 #include <kernel/errno.h>
 #include <kernel/ftrace.h>
@@ -55,9 +58,22 @@ static bool kind_counted(int k)
     return k == EVENT_PROBE_ENABLE_COUNT || k == EVENT_PROBE_DISABLE_COUNT;
 }
 
+static bool event_on_in(const struct trace_event_call *call, const struct trace_array *tr)
+{
+    return tr == &trace_global ? trace_event_is_enabled(call)
+                               : trace_event_instance_is_enabled(call, tr);
+}
+
+static int soft_mode_in(const struct trace_event_call *call, struct trace_array *tr, bool on)
+{
+    return tr == &trace_global ? trace_event_soft_mode(call, on)
+                               : trace_event_instance_soft_mode(call, tr, on);
+}
+
 static void event_probe_call(unsigned long ip, unsigned long parent_ip, struct ftrace_ops *op,
                              struct ftrace_regs *fregs)
 {
+    struct probe_kinds *pk = op->private;
     struct dyn_ftrace *rec = ftrace_rec_lookup(ip);
     if (!rec)
         return;
@@ -66,7 +82,7 @@ static void event_probe_call(unsigned long ip, unsigned long parent_ip, struct f
     struct probe_kind_set *sets[EVENT_PROBE_KINDS];
     int kinds[EVENT_PROBE_KINDS], n = 0;
     for (int k = 0; k < EVENT_PROBE_KINDS; k++) {
-        struct probe_kind_set *ps = READ_ONCE(event_probe_sets[k]);
+        struct probe_kind_set *ps = READ_ONCE(pk->sets[k]);
         if (!ps || !ftrace_hash_test(ps->funcs, idx))
             continue;
         int at = n++;
@@ -89,21 +105,29 @@ static void event_probe_call(unsigned long ip, unsigned long parent_ip, struct f
         if (kind_counted(k)) {
             /* As Linux: spent only when the event changes state. */
             long old = READ_ONCE(p->count);
-            if (old == 0 || trace_event_is_enabled(p->target) == enable)
+            if (old == 0 || event_on_in(p->target, pk->tr) == enable)
                 continue;
             if (old > 0 && !__atomic_compare_exchange_n(&p->count, &old, old - 1, false,
                                                         __ATOMIC_RELAXED, __ATOMIC_RELAXED))
                 continue;
         }
-        trace_event_soft_set(p->target, enable);
+        if (pk->tr == &trace_global)
+            trace_event_soft_set(p->target, enable);
+        else
+            trace_event_instance_soft_set(p->target, pk->tr, enable);
     }
 }
 
-static struct ftrace_ops event_probe_ops = {.func = event_probe_call, .tramp_slot = -1};
+static struct probe_kinds event_probe_kinds;
+static struct ftrace_ops event_probe_ops = {
+    .func = event_probe_call, .private = &event_probe_kinds, .tramp_slot = -1};
 static struct probe_kinds event_probe_kinds = {.ops = &event_probe_ops,
                                                .lock = &event_probe_lock,
                                                .sets = event_probe_sets,
-                                               .nkinds = EVENT_PROBE_KINDS};
+                                               .nkinds = EVENT_PROBE_KINDS,
+                                               .tr = &trace_global};
+/* Instances' kinds, by slot: made with an instance's first probe. */
+static struct probe_kinds *event_probe_instances[TRACE_INSTANCES_MAX];
 
 /* ---- adding and removing ---- */
 
@@ -112,6 +136,16 @@ struct event_probes_gone {
     struct event_probe **probes;
     size_t n;
 };
+
+/* Ends what a removal handed back: their targets leave soft mode in tr, they are freed. */
+static void event_probes_end(struct event_probes_gone *gone, struct trace_array *tr)
+{
+    for (size_t i = 0; i < gone->n; i++) {
+        soft_mode_in(gone->probes[i]->target, tr, false);
+        kfree(gone->probes[i]);
+    }
+    kfree(gone->probes);
+}
 
 static void event_probe_removed(uintptr_t word, void *ctx)
 {
@@ -125,7 +159,8 @@ static void event_probe_removed(uintptr_t word, void *ctx)
  * glob:enable_event|disable_event:SYS:EVENT[:N]: param is "SYS:EVENT[:N]". The event is
  * looked up first, as Linux does, so a removal naming no event is EINVAL.
  */
-static int event_probe_command(bool enable, const char *glob, const char *param, bool remove)
+static int event_probe_command(struct trace_array *tr, bool enable, const char *glob,
+                               const char *param, bool remove)
 {
     if (!param)
         return -EINVAL;
@@ -142,20 +177,24 @@ static int event_probe_command(bool enable, const char *glob, const char *param,
         goto out;
     int k = enable ? (rest ? EVENT_PROBE_ENABLE_COUNT : EVENT_PROBE_ENABLE)
                    : (rest ? EVENT_PROBE_DISABLE_COUNT : EVENT_PROBE_DISABLE);
+    struct probe_kinds *pk = probe_kinds_in(&event_probe_kinds, event_probe_instances, tr, !remove);
     if (remove) {
+        err = -ENODEV; /* an instance with no kind at all */
+        if (!pk)
+            goto out;
         size_t total = ftrace_rec_total();
         struct event_probes_gone gone = {kmalloc(sizeof(*gone.probes) * (total ? total : 1)), 0};
         err = -ENOMEM;
         if (!gone.probes)
             goto out;
-        err = probe_kinds_remove(&event_probe_kinds, k, glob, event_probe_removed, &gone);
-        for (size_t i = 0; i < gone.n; i++) {
-            trace_event_soft_mode(gone.probes[i]->target, false);
-            kfree(gone.probes[i]);
-        }
-        kfree(gone.probes);
+        err = probe_kinds_remove(pk, k, glob, event_probe_removed, &gone);
+        event_probes_end(&gone, tr);
         goto out;
     }
+    err = -ENOMEM;
+    if (!pk)
+        goto out;
+    err = -EINVAL;
     long count = -1;
     if (rest) {
         char *number = strsep(&rest, ":");
@@ -170,16 +209,16 @@ static int event_probe_command(bool enable, const char *glob, const char *param,
         goto out;
     probe->target = target;
     probe->count = count;
-    err = trace_event_soft_mode(target, true);
+    err = soft_mode_in(target, tr, true);
     if (err) {
         kfree(probe);
         goto out;
     }
     size_t added = 0;
-    err = probe_kinds_add(&event_probe_kinds, k, glob, (uintptr_t)probe, &added);
+    err = probe_kinds_add(pk, k, glob, (uintptr_t)probe, &added);
     probe->functions = (unsigned)added;
     if (err) {
-        trace_event_soft_mode(target, false);
+        soft_mode_in(target, tr, false);
         kfree(probe);
     }
 out:
@@ -187,28 +226,34 @@ out:
     return err;
 }
 
-static int event_probe_enable_cmd(const char *glob, const char *param, bool remove)
+static int event_probe_enable_cmd(struct trace_array *tr, const char *glob, const char *param,
+                                  bool remove)
 {
-    return event_probe_command(true, glob, param, remove);
+    return event_probe_command(tr, true, glob, param, remove);
 }
 
-static int event_probe_disable_cmd(const char *glob, const char *param, bool remove)
+static int event_probe_disable_cmd(struct trace_array *tr, const char *glob, const char *param,
+                                   bool remove)
 {
-    return event_probe_command(false, glob, param, remove);
+    return event_probe_command(tr, false, glob, param, remove);
 }
 
-static uint64_t event_probe_newest_below(uint64_t below)
+static uint64_t event_probe_newest_below(struct trace_array *tr, uint64_t below)
 {
-    return probe_kinds_newest_below(&event_probe_kinds, below);
+    struct probe_kinds *pk = probe_kinds_in(&event_probe_kinds, event_probe_instances, tr, false);
+    return pk ? probe_kinds_newest_below(pk, below) : 0;
 }
 
 /* A kind's probes: `func:enable_event:sys:event:unlimited` or `...:count=N`. */
-static int event_probe_show_kind(struct seqbuf *s, uint64_t stamp)
+static int event_probe_show_kind(struct trace_array *tr, struct seqbuf *s, uint64_t stamp)
 {
     size_t total = ftrace_rec_total();
-    spin_lock(&event_probe_lock);
+    struct probe_kinds *pk = probe_kinds_in(&event_probe_kinds, event_probe_instances, tr, false);
+    if (!pk)
+        return 0;
+    spin_lock(pk->lock);
     for (int k = 0; k < EVENT_PROBE_KINDS; k++) {
-        struct probe_kind_set *ps = event_probe_sets[k];
+        struct probe_kind_set *ps = pk->sets[k];
         if (!ps || ps->created != stamp)
             continue;
         for (size_t i = 0; i < total; i++) {
@@ -225,11 +270,24 @@ static int event_probe_show_kind(struct seqbuf *s, uint64_t stamp)
                 seq_printf(s, ":count=%ld\n", count);
         }
     }
-    spin_unlock(&event_probe_lock);
+    spin_unlock(pk->lock);
     return s->overflow ? -ENOMEM : 0;
+}
+
+static int event_probe_instance_clear(struct trace_array *tr)
+{
+    /* A function has one probe a kind at most: no more probes than this can go. */
+    size_t most = EVENT_PROBE_KINDS * (ftrace_rec_total() + 1);
+    struct event_probes_gone gone = {kmalloc(sizeof(*gone.probes) * most), 0};
+    if (!gone.probes)
+        return -ENOMEM;
+    int err = probe_kinds_instance_free(event_probe_instances, tr, event_probe_removed, &gone);
+    event_probes_end(&gone, tr);
+    return err;
 }
 
 /* One command lists the kinds of both. */
 FTRACE_FILTER_COMMAND(enable_event, .name = "enable_event", .func = event_probe_enable_cmd,
-                      .newest_below = event_probe_newest_below, .show_kind = event_probe_show_kind);
+                      .newest_below = event_probe_newest_below, .show_kind = event_probe_show_kind,
+                      .instance_clear = event_probe_instance_clear);
 FTRACE_FILTER_COMMAND(disable_event, .name = "disable_event", .func = event_probe_disable_cmd);

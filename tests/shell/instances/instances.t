@@ -237,3 +237,39 @@ $ rmdir instances/t
 $ cat events/sched/sched_switch/enable events/sched/sched_wakeup/enable
 0
 0
+
+# An instance's set_ftrace_filter takes the function commands, acting on the instance: its
+# tracing_on, its event enables, its buffer and its snapshot; rmdir takes them out. (The
+# snapshot holds both calls' stacks: a call's stacktrace probe runs before its snapshot.)
+$ mkdir instances/c
+$ echo 'ftrace_test_target:traceoff:1' > instances/c/set_ftrace_filter
+$ cat instances/c/set_ftrace_filter; cat set_ftrace_filter
+#### all functions enabled ####
+ftrace_test_target:traceoff:count=1
+#### all functions enabled ####
+$ ftrace_test_call target 1; cat instances/c/tracing_on tracing_on
+0
+1
+$ cat instances/c/set_ftrace_filter
+#### all functions enabled ####
+ftrace_test_target:traceoff:count=0
+$ echo 'schedule:enable_event:sched:sched_wakeup' >> instances/c/set_ftrace_filter
+$ cat instances/c/events/sched/sched_wakeup/enable events/sched/sched_wakeup/enable
+1*
+0
+$ echo '!schedule:enable_event:sched:sched_wakeup' >> instances/c/set_ftrace_filter
+$ echo '!schedule:enable_event:sched:sched_wakeup' >> instances/c/set_ftrace_filter
+echo: write error: No such device
+$ echo 1 > instances/c/tracing_on; echo 'ftrace_test_target:stacktrace' >> instances/c/set_ftrace_filter
+$ ftrace_test_call target 1; cat instances/c/trace | grep -c '<stack trace>'; cat trace | grep -c '<stack trace>'
+1
+0
+$ echo 'ftrace_test_target:snapshot:1' >> instances/c/set_ftrace_filter; ftrace_test_call target 1
+$ cat instances/c/snapshot | grep -c '<stack trace>'; cat instances/c/set_ftrace_filter
+2
+#### all functions enabled ####
+ftrace_test_target:snapshot:count=0
+ftrace_test_target:stacktrace:unlimited
+ftrace_test_target:traceoff:count=0
+$ rmdir instances/c; cat enabled_functions | wc -l
+0
