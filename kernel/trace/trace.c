@@ -45,6 +45,7 @@ const struct trace_option_def trace_option_defs[TRACE_OPT_COUNT] = {
 };
 
 struct trace_array trace_global;
+struct trace_array *trace_printing = &trace_global;
 
 /* ---- clocks (all untraced; they run inside every event) ---- */
 
@@ -302,7 +303,7 @@ int trace_print(const char *text, size_t len)
 
 int trace_array_print(struct trace_array *tr, const char *text, size_t len)
 {
-    if (!trace_opt(TRACE_OPT_MARKERS))
+    if (!((tr->options >> TRACE_OPT_MARKERS) & 1))
         return -EINVAL;
     if (len > TRACE_PRINT_MAX - 1)
         len = TRACE_PRINT_MAX - 1;
@@ -444,6 +445,21 @@ void trace_array_set_on(struct trace_array *tr, bool on)
 }
 
 void trace_set_on(bool on) { trace_array_set_on(&trace_global, on); }
+
+void trace_array_set_option(struct trace_array *tr, unsigned opt, bool on)
+{
+    if (tr == &trace_global) {
+        trace_set_option(opt, on);
+        return;
+    }
+    uint64_t bit = 1ULL << opt;
+    if (on)
+        __atomic_fetch_or(&tr->options, bit, __ATOMIC_SEQ_CST);
+    else
+        __atomic_fetch_and(&tr->options, ~bit, __ATOMIC_SEQ_CST);
+    if (opt == TRACE_OPT_OVERWRITE)
+        rb_set_overwrite(tr->buffer, on);
+}
 
 void trace_set_option(unsigned opt, bool on)
 {

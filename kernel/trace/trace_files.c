@@ -216,7 +216,18 @@ static void produce_snapshot_help(struct trace_reader *r)
                 "#                       is not a '0' or '1')\n");
 }
 
+static void produce_header_lines(struct trace_reader *r);
+
+/* The lines are printed with the options of the array read (trace_print_opt). */
 static void produce_header(struct trace_reader *r)
+{
+    struct trace_array *was = trace_printing;
+    WRITE_ONCE(trace_printing, r->tr);
+    produce_header_lines(r);
+    WRITE_ONCE(trace_printing, was);
+}
+
+static void produce_header_lines(struct trace_reader *r)
 {
     const struct tracer *t = r->tr->current;
     seq_printf(&r->pending, "# tracer: %s\n#\n", t ? t->name : "nop");
@@ -227,19 +238,23 @@ static void produce_header(struct trace_reader *r)
         produce_snapshot_help(r);
     else if (t && t->print_header)
         t->print_header(r->iter, &r->pending);
-    else if (trace_opt(TRACE_OPT_LATENCY_FORMAT) && r->iter)
+    else if (trace_print_opt(TRACE_OPT_LATENCY_FORMAT) && r->iter)
         trace_latency_header(r->iter, &r->pending);
-    else if (trace_opt(TRACE_OPT_CONTEXT_INFO))
+    else if (trace_print_opt(TRACE_OPT_CONTEXT_INFO))
         trace_print_func_header_of(r->iter->buffer, &r->pending, -1);
 }
 
 /* Formats the next event into pending; false when there is none now. */
 static bool produce_event(struct trace_reader *r)
 {
-    return r->iter &&
-           trace_iter_print_next(r->iter, &r->pending,
-                                 trace_opt(TRACE_OPT_LATENCY_FORMAT) ? trace_format_latency
-                                                                     : trace_format_default);
+    struct trace_array *was = trace_printing;
+    WRITE_ONCE(trace_printing, r->tr);
+    bool made = r->iter && trace_iter_print_next(r->iter, &r->pending,
+                                                 trace_print_opt(TRACE_OPT_LATENCY_FORMAT)
+                                                     ? trace_format_latency
+                                                     : trace_format_default);
+    WRITE_ONCE(trace_printing, was);
+    return made;
 }
 
 static ssize_t reader_read(struct pfs_file *f, char *buf, size_t len)
@@ -421,17 +436,23 @@ static int show_stats(struct seqbuf *s, void *data)
 
 /* ---- options ---- */
 
-static bool option_visible(unsigned opt)
+static bool option_visible(const struct trace_array *tr, unsigned opt)
 {
     const char *owner = trace_option_defs[opt].tracer;
-    return !owner || (trace_global.current && strcmp(owner, trace_global.current->name) == 0);
+    return !owner || (tr->current && strcmp(owner, tr->current->name) == 0);
+}
+
+static bool array_opt(const struct trace_array *tr, unsigned opt)
+{
+    return (tr->options >> opt) & 1;
 }
 
 static int show_trace_options(struct seqbuf *s, void *data)
 {
+    struct trace_array *tr = ref_tr(data);
     for (unsigned o = 0; o < TRACE_OPT_COUNT; o++)
-        if (option_visible(o))
-            seq_printf(s, "%s%s\n", trace_opt(o) ? "" : "no", trace_option_defs[o].name);
+        if (option_visible(tr, o))
+            seq_printf(s, "%s%s\n", array_opt(tr, o) ? "" : "no", trace_option_defs[o].name);
     return 0;
 }
 
@@ -452,28 +473,48 @@ static ssize_t store_trace_options(void *data, const char *buf, size_t len)
     int opt = trace_option_by_name(on ? word : word + 2);
     if (opt < 0 && !on)
         opt = trace_option_by_name(word); /* a name that itself starts with "no" */
-    if (opt < 0 || !option_visible((unsigned)opt))
+    if (opt < 0 || !option_visible(ref_tr(data), (unsigned)opt))
         return -EINVAL;
-    trace_set_option((unsigned)opt, on);
+    trace_array_set_option(ref_tr(data), (unsigned)opt, on);
     return len;
 }
 
+/* An options/NAME file's data: its array and its option. */
+struct option_file {
+    struct trace_array *tr;
+    unsigned opt;
+};
+
 static int show_option_file(struct seqbuf *s, void *data)
 {
-    return seq_printf(s, "%d\n", trace_opt((unsigned)(uintptr_t)data) ? 1 : 0);
+    const struct option_file *f = data;
+    return seq_printf(s, "%d\n", array_opt(f->tr, f->opt) ? 1 : 0);
 }
 
 static ssize_t store_option_file(void *data, const char *buf, size_t len)
 {
+    const struct option_file *f = data;
     unsigned long v;
     if (tracefs_parse_ulong(buf, len, &v) != 0 || v > 1)
         return -EINVAL;
-    trace_set_option((unsigned)(uintptr_t)data, v == 1);
+    trace_array_set_option(f->tr, f->opt, v == 1);
     return len;
 }
 
 TRACEFS_FILE(trace_options, .path = "trace_options", .mode = 0644, .show = show_trace_options,
-             .store = store_trace_options);
+             .store = store_trace_options, .instance = true);
+
+int trace_files_create_options(struct trace_array *tr, struct pfs_node *dir)
+{
+    struct pfs_node *options = pfs_mkdir_at(dir, "options");
+    for (unsigned o = 0; o < TRACE_OPT_COUNT && options; o++) {
+        struct option_file f = {tr, o};
+        if (!pfs_create_seq_copy(options, trace_option_defs[o].name, 0644, show_option_file,
+                                 store_option_file, &f, sizeof(f)))
+            return -ENOMEM;
+    }
+    return options ? 0 : -ENOMEM;
+}
 
 /* ---- trace_marker, trace_clock, tracing_cpumask, set_ftrace_pid ---- */
 
@@ -642,11 +683,8 @@ int trace_files_create_per_cpu(struct trace_array *tr, struct pfs_node *dir)
 
 static void trace_files_init(void)
 {
-    char path[64];
-    trace_files_create_per_cpu(&trace_global, pfs_mkdir(TRACEFS_ROOT));
-    for (unsigned o = 0; o < TRACE_OPT_COUNT; o++) {
-        snprintf(path, sizeof(path), "options/%s", trace_option_defs[o].name);
-        tracefs_create(path, 0644, NULL, show_option_file, store_option_file, (void *)(uintptr_t)o);
-    }
+    struct pfs_node *root = pfs_mkdir(TRACEFS_ROOT);
+    trace_files_create_per_cpu(&trace_global, root);
+    trace_files_create_options(&trace_global, root);
 }
 LATE_INITCALL(trace_files_init);

@@ -86,7 +86,6 @@ static void function_tracer_reset(void)
 static void function_instance_call(unsigned long ip, unsigned long parent_ip, struct ftrace_ops *op,
                                    struct ftrace_regs *fregs)
 {
-    (void)fregs;
     struct trace_array *tr = op->private;
     struct percpu *cpu = this_cpu();
     if (!((READ_ONCE(tr->cpumask) >> cpu->cpu) & 1))
@@ -100,6 +99,8 @@ static void function_instance_call(unsigned long ip, unsigned long parent_ip, st
     ev->ip = trace_text_pack(ip);
     ev->parent_ip = trace_addr_pack(parent_ip);
     rb_commit(tr->buffer, &res);
+    if (unlikely((READ_ONCE(tr->options) >> TRACE_OPT_FUNC_STACK_TRACE) & 1))
+        trace_array_stack_from(tr, ip, (unsigned long *)ftrace_regs_get_stack_pointer(fregs), 1);
 }
 
 static int function_instance_init(struct trace_array *tr)

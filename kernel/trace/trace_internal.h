@@ -476,6 +476,18 @@ extern struct sync_readers trace_instance_writers;
 
 static inline bool trace_opt(unsigned opt) { return (trace_global.options >> opt) & 1; }
 
+/*
+ * The array whose lines are being printed (trace_files.c sets it around a read of an
+ * instance's files, under the tracefs control mutex; the top level's otherwise), and an
+ * option as its lines are printed with: the printers' counterpart of trace_opt, which is
+ * the top level's, for its writers.
+ */
+extern struct trace_array *trace_printing;
+static inline bool trace_print_opt(unsigned opt)
+{
+    return (READ_ONCE(trace_printing)->options >> opt) & 1;
+}
+
 /* ---- the writer side (any context; hot paths are inline-able and untraced) ---- */
 
 /*
@@ -626,6 +638,9 @@ int trace_array_set_clock(struct trace_array *tr, const char *name);
 int trace_array_resize(struct trace_array *tr, int cpu, unsigned long kb);
 void trace_array_set_cpumask(struct trace_array *tr, uint32_t mask);
 int trace_array_print(struct trace_array *tr, const char *text, size_t len);
+/* An option of tr on or off; an instance's options change its output and what its own
+ * tracer, events and markers record, never the top level's. */
+void trace_array_set_option(struct trace_array *tr, unsigned opt, bool on);
 bool trace_array_clock_is_ns(const struct trace_array *tr);
 uint64_t (*trace_array_clock_reader(const struct trace_array *tr))(void);
 /* Makes tr's buffer (bytes per CPU) and fills in its defaults; -ENOMEM. */
@@ -1029,6 +1044,8 @@ int tracefs_create_array_files(struct trace_array *tr, struct pfs_node *dir);
 /* tr's per_cpu/cpuN/ files (trace_files.c), trace_pipe_raw and snapshot_raw among them
  * (trace_pipe_raw.c). */
 int trace_files_create_per_cpu(struct trace_array *tr, struct pfs_node *dir);
+/* tr's options/ (trace_files.c). */
+int trace_files_create_options(struct trace_array *tr, struct pfs_node *dir);
 int trace_pipe_raw_create(struct trace_array *tr, struct pfs_node *dir, unsigned cpu);
 
 /* Parses a whole-number write such as "1\n" the way Linux's kstrtoul_from_user does. */

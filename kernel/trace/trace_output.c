@@ -91,7 +91,7 @@ void trace_print_func_header_of(struct ring_buffer *rb, struct seqbuf *s, int cp
     seq_printf(s, "# entries-in-buffer/entries-written: %lu/%lu   #P:%u\n", entries, written,
                count_online());
     seq_puts(s, "#\n");
-    if (trace_opt(TRACE_OPT_IRQ_INFO)) {
+    if (trace_print_opt(TRACE_OPT_IRQ_INFO)) {
         seq_puts(s, "#                                _-----=> irqs-off/BH-disabled\n"
                     "#                               / _----=> need-resched\n"
                     "#                              | / _---=> hardirq/softirq\n"
@@ -127,12 +127,12 @@ void trace_print_flags(struct seqbuf *s, uint32_t ctx)
 static void trace_print_context(struct seqbuf *s, const struct rb_record *rec)
 {
     uint32_t ctx = *(const uint32_t *)rec->data;
-    if (!trace_opt(TRACE_OPT_CONTEXT_INFO))
+    if (!trace_print_opt(TRACE_OPT_CONTEXT_INFO))
         return;
     char comm[THREAD_NAME_LEN], ts[32];
     int pid = trace_record_pid(rec->data);
     seq_printf(s, "%16s-%-7d [%03u] ", trace_comm_of(pid, comm, sizeof(comm)), pid, rec->cpu);
-    if (trace_opt(TRACE_OPT_IRQ_INFO))
+    if (trace_print_opt(TRACE_OPT_IRQ_INFO))
         trace_print_flags(s, ctx);
     trace_format_timestamp(ts, sizeof(ts), rec->ts);
     seq_printf(s, " %s: ", ts);
@@ -140,9 +140,9 @@ static void trace_print_context(struct seqbuf *s, const struct rb_record *rec)
 
 static void print_function(struct seqbuf *s, const struct trace_fn_event *ev)
 {
-    bool off = trace_opt(TRACE_OPT_SYM_OFFSET), addr = trace_opt(TRACE_OPT_SYM_ADDR);
+    bool off = trace_print_opt(TRACE_OPT_SYM_OFFSET), addr = trace_print_opt(TRACE_OPT_SYM_ADDR);
     trace_print_sym(s, trace_addr_unpack(ev->ip), off, addr);
-    if (trace_opt(TRACE_OPT_PRINT_PARENT) && ev->parent_ip) {
+    if (trace_print_opt(TRACE_OPT_PRINT_PARENT) && ev->parent_ip) {
         seq_puts(s, " <-");
         trace_print_sym_ex(s, trace_addr_unpack(ev->parent_ip), off, addr, true);
     }
@@ -155,8 +155,9 @@ static void print_stack(struct seqbuf *s, const struct trace_stack_event *ev)
     for (uint32_t i = 0; i < ev->nr && i < TRACE_STACK_MAX; i++) {
         seq_puts(s, " => ");
         /* The first entry is the traced function itself; the others are return addresses. */
-        trace_print_sym_ex(s, trace_addr_unpack(ev->calls[i]), trace_opt(TRACE_OPT_SYM_OFFSET),
-                           trace_opt(TRACE_OPT_SYM_ADDR), i > 0);
+        trace_print_sym_ex(s, trace_addr_unpack(ev->calls[i]),
+                           trace_print_opt(TRACE_OPT_SYM_OFFSET),
+                           trace_print_opt(TRACE_OPT_SYM_ADDR), i > 0);
         seq_putc(s, '\n');
     }
 }

@@ -48,7 +48,8 @@ int tracefs_create_array_files(struct trace_array *tr, struct pfs_node *dir)
         if (f->instance &&
             !tracefs_create_at(dir, f->path, f->mode, f->ops, f->show, f->store, &tr->all_cpus))
             return -ENOMEM;
-    return trace_files_create_per_cpu(tr, dir);
+    int err = trace_files_create_options(tr, dir);
+    return err ? err : trace_files_create_per_cpu(tr, dir);
 }
 
 int tracefs_parse_ulong(const char *buf, size_t len, unsigned long *out)

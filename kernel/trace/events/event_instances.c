@@ -229,6 +229,8 @@ void trace_event_instances_write(const struct trace_event_call *call, const void
             if (copy) {
                 memcpy(copy, record, size);
                 rb_commit(tr->buffer, &res);
+                if ((READ_ONCE(tr->options) >> TRACE_OPT_STACKTRACE) & 1)
+                    trace_array_stack_from_frame(tr, frame, 0, 0);
             }
         }
         if (post)

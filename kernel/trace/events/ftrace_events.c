@@ -230,8 +230,8 @@ static void bprint_format(struct seqbuf *s, const char *fmt, const uint8_t *args
 static void print_bprint(struct seqbuf *s, const void *record, size_t len)
 {
     const struct trace_event_raw_bprint *r = record;
-    trace_print_sym(s, (unsigned long)r->ip, trace_opt(TRACE_OPT_SYM_OFFSET),
-                    trace_opt(TRACE_OPT_SYM_ADDR));
+    trace_print_sym(s, (unsigned long)r->ip, trace_print_opt(TRACE_OPT_SYM_OFFSET),
+                    trace_print_opt(TRACE_OPT_SYM_ADDR));
     seq_puts(s, ": ");
     if (len >= sizeof(*r))
         bprint_format(s, r->fmt, (const uint8_t *)r->buf, len - sizeof(*r));
@@ -240,8 +240,8 @@ static void print_bprint(struct seqbuf *s, const void *record, size_t len)
 static void print_bputs(struct seqbuf *s, const void *record, size_t len)
 {
     const struct trace_event_raw_bputs *r = record;
-    trace_print_sym(s, (unsigned long)r->ip, trace_opt(TRACE_OPT_SYM_OFFSET),
-                    trace_opt(TRACE_OPT_SYM_ADDR));
+    trace_print_sym(s, (unsigned long)r->ip, trace_print_opt(TRACE_OPT_SYM_OFFSET),
+                    trace_print_opt(TRACE_OPT_SYM_ADDR));
     seq_printf(s, ": %s", r->str);
 }
 

@@ -274,7 +274,7 @@ uint64_t latency_max_time_start(void) { return latency_max_data.time_start; }
 void trace_latency_header(struct trace_iter *it, struct seqbuf *s)
 {
     static const struct latency_max none;
-    if (!trace_opt(TRACE_OPT_CONTEXT_INFO))
+    if (!trace_print_opt(TRACE_OPT_CONTEXT_INFO))
         return;
     const struct tracer *t = trace_global.current;
     const struct latency_max *m = t && t->use_max_tr ? &latency_max_data : &none;
@@ -293,7 +293,8 @@ void trace_latency_header(struct trace_iter *it, struct seqbuf *s)
                m->policy, m->rt_priority);
     seq_puts(s, "#    -----------------\n");
     if (m->critical_start) {
-        bool off = trace_opt(TRACE_OPT_SYM_OFFSET), addr = trace_opt(TRACE_OPT_SYM_ADDR);
+        bool off = trace_print_opt(TRACE_OPT_SYM_OFFSET),
+             addr = trace_print_opt(TRACE_OPT_SYM_ADDR);
         seq_puts(s, "#  => started at: ");
         trace_print_sym(s, m->critical_start, off, addr);
         seq_puts(s, "\n#  => ended at:   ");
@@ -334,7 +335,7 @@ bool trace_format_latency(struct trace_iter *it, struct seqbuf *s)
     if (type != TRACE_FN && type != TRACE_STACK && type != TRACE_PRINT && type != TRACE_CTXWAKE &&
         type != TRACE_HWLAT && type != TRACE_EVENT_FULL)
         return false;
-    if (trace_opt(TRACE_OPT_CONTEXT_INFO)) {
+    if (trace_print_opt(TRACE_OPT_CONTEXT_INFO)) {
         /* The time to the next entry of any CPU decides the mark. */
         uint64_t next_ts = rec->ts;
         bool have_next = false;

@@ -390,11 +390,11 @@ static void kprobe_event_print(struct seqbuf *s, const struct trace_event_call *
         memcpy(&w2, rec + 16, 8);
     seq_putc(s, '(');
     if (ev->is_return) {
-        trace_print_sym(s, w2, true, trace_opt(TRACE_OPT_SYM_ADDR));
+        trace_print_sym(s, w2, true, trace_print_opt(TRACE_OPT_SYM_ADDR));
         seq_puts(s, " <- ");
-        trace_print_sym(s, w1, false, trace_opt(TRACE_OPT_SYM_ADDR));
+        trace_print_sym(s, w1, false, trace_print_opt(TRACE_OPT_SYM_ADDR));
     } else {
-        trace_print_sym(s, w1, true, trace_opt(TRACE_OPT_SYM_ADDR));
+        trace_print_sym(s, w1, true, trace_print_opt(TRACE_OPT_SYM_ADDR));
     }
     seq_putc(s, ')');
     probe_print_args(s, ev->args, ev->nargs, rec, len);

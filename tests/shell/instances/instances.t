@@ -273,3 +273,31 @@ ftrace_test_target:stacktrace:unlimited
 ftrace_test_target:traceoff:count=0
 $ rmdir instances/c; cat enabled_functions | wc -l
 0
+
+# An instance's options are its own: its lines are printed with them, its tracer, events
+# and markers follow them, and the top level's stay as they are.
+$ mkdir instances/o
+$ echo 0 > instances/o/options/print-parent; cat instances/o/options/print-parent options/print-parent
+0
+1
+$ echo function > instances/o/current_tracer; echo ftrace_test_target > instances/o/set_ftrace_filter
+$ ftrace_test_call target 1; cat instances/o/trace | grep ftrace_test_target
+~ \s+sh-\d+\s+\[\d{3}\] \.{5} +\d+\.\d{6}: ftrace_test_target
+$ echo sym-offset > instances/o/trace_options; cat instances/o/trace | grep ftrace_test_target
+~ \s+sh-\d+\s+\[\d{3}\] \.{5} +\d+\.\d{6}: ftrace_test_target\+0x0/0x[0-9a-f]+
+$ cat trace_options | grep sym-offset; cat instances/o/trace_options | grep func_stack
+nosym-offset
+nofunc_stack_trace
+$ echo 1 > instances/o/options/func_stack_trace; echo > instances/o/trace; ftrace_test_call target 1
+$ cat instances/o/trace | grep -c '<stack trace>'
+1
+$ echo nop > instances/o/current_tracer; cat instances/o/trace_options | grep -c func_stack
+0
+$ echo 0 > instances/o/options/markers; echo x > instances/o/trace_marker
+echo: write error: Invalid argument
+$ echo x > trace_marker; echo 1 > instances/o/options/stacktrace
+$ echo 1 > instances/o/events/sched/sched_switch/enable; sleep 0.1; echo 0 > instances/o/tracing_on
+$ cat instances/o/trace | grep -c '<stack trace>'; cat trace | grep -c '<stack trace>'
+~ [1-9]\d*
+0
+$ rmdir instances/o
