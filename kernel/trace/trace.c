@@ -122,21 +122,27 @@ static bool pid_in(const int *pids, unsigned n, int pid)
     return false;
 }
 
-bool trace_pid_allowed(struct percpu *cpu)
+static bool array_pid_allowed(const struct trace_array *tr, struct percpu *cpu)
 {
     int pid = cpu->current ? cpu->current->pid : 0;
-    unsigned n = __atomic_load_n(&trace_global.pid_count, __ATOMIC_ACQUIRE);
-    if (n && !pid_in(trace_global.pids, n, pid))
+    unsigned n = __atomic_load_n(&tr->pid_count, __ATOMIC_ACQUIRE);
+    if (n && !pid_in(tr->pids, n, pid))
         return false;
-    n = __atomic_load_n(&trace_global.notrace_pid_count, __ATOMIC_ACQUIRE);
-    return !pid_in(trace_global.notrace_pids, n, pid);
+    n = __atomic_load_n(&tr->notrace_pid_count, __ATOMIC_ACQUIRE);
+    return !pid_in(tr->notrace_pids, n, pid);
+}
+
+bool trace_pid_allowed(struct percpu *cpu) { return array_pid_allowed(&trace_global, cpu); }
+
+bool trace_array_record_filtered(const struct trace_array *tr, struct percpu *cpu)
+{
+    return ((tr->cpumask >> cpu->cpu) & 1) &&
+           ((tr->pid_count | tr->notrace_pid_count) == 0 || array_pid_allowed(tr, cpu));
 }
 
 bool trace_record_filtered(struct percpu *cpu)
 {
-    return ((trace_global.cpumask >> cpu->cpu) & 1) &&
-           ((trace_global.pid_count | trace_global.notrace_pid_count) == 0 ||
-            trace_pid_allowed(cpu));
+    return trace_array_record_filtered(&trace_global, cpu);
 }
 
 /* Both words change together, so that record_filters never says "every CPU" wrongly. */
@@ -154,16 +160,16 @@ void trace_set_cpumask(uint32_t mask) { trace_array_set_cpumask(&trace_global, m
 
 static DEFINE_SPINLOCK(trace_pids_lock);
 
-static int *pid_list(enum trace_pid_list which, volatile uint16_t **count)
+static int *pid_list(struct trace_array *tr, enum trace_pid_list which, volatile uint16_t **count)
 {
-    *count = which == TRACE_PIDS_TRACE ? &trace_global.pid_count : &trace_global.notrace_pid_count;
-    return which == TRACE_PIDS_TRACE ? trace_global.pids : trace_global.notrace_pids;
+    *count = which == TRACE_PIDS_TRACE ? &tr->pid_count : &tr->notrace_pid_count;
+    return which == TRACE_PIDS_TRACE ? tr->pids : tr->notrace_pids;
 }
 
-static int pids_add_locked(enum trace_pid_list which, int pid)
+static int pids_add_locked(struct trace_array *tr, enum trace_pid_list which, int pid)
 {
     volatile uint16_t *count;
-    int *pids = pid_list(which, &count);
+    int *pids = pid_list(tr, which, &count);
     unsigned n = *count;
     if (pid_in(pids, n, pid))
         return 0;
@@ -175,10 +181,10 @@ static int pids_add_locked(enum trace_pid_list which, int pid)
     return 0;
 }
 
-static void pids_remove_locked(enum trace_pid_list which, int pid)
+static void pids_remove_locked(struct trace_array *tr, enum trace_pid_list which, int pid)
 {
     volatile uint16_t *count;
-    int *pids = pid_list(which, &count);
+    int *pids = pid_list(tr, which, &count);
     unsigned n = *count;
     for (unsigned i = 0; i < n; i++) {
         if (pids[i] != pid)
@@ -190,24 +196,33 @@ static void pids_remove_locked(enum trace_pid_list which, int pid)
     }
 }
 
-int trace_pids_add(enum trace_pid_list which, int pid)
+int trace_array_pids_add(struct trace_array *tr, enum trace_pid_list which, int pid)
 {
     unsigned long irq = spin_lock_irqsave(&trace_pids_lock);
-    int err = pids_add_locked(which, pid);
+    int err = pids_add_locked(tr, which, pid);
     spin_unlock_irqrestore(&trace_pids_lock, irq);
-    trace_event_update_follow();
+    if (tr == &trace_global)
+        trace_event_update_follow();
     return err;
 }
 
-void trace_pids_clear(enum trace_pid_list which)
+void trace_array_pids_clear(struct trace_array *tr, enum trace_pid_list which)
 {
     volatile uint16_t *count;
-    pid_list(which, &count);
+    pid_list(tr, which, &count);
     unsigned long irq = spin_lock_irqsave(&trace_pids_lock);
     __atomic_store_n(count, 0, __ATOMIC_RELEASE);
     spin_unlock_irqrestore(&trace_pids_lock, irq);
-    trace_event_update_follow();
+    if (tr == &trace_global)
+        trace_event_update_follow();
 }
+
+int trace_pids_add(enum trace_pid_list which, int pid)
+{
+    return trace_array_pids_add(&trace_global, which, pid);
+}
+
+void trace_pids_clear(enum trace_pid_list which) { trace_array_pids_clear(&trace_global, which); }
 
 /*
  * options/function-fork, as Linux: a child of a listed thread joins its parent's list
@@ -219,9 +234,9 @@ void trace_pids_follow(int parent, int child)
     unsigned long irq = spin_lock_irqsave(&trace_pids_lock);
     for (int which = TRACE_PIDS_TRACE; which <= TRACE_PIDS_NOTRACE; which++) {
         volatile uint16_t *count;
-        int *pids = pid_list((enum trace_pid_list)which, &count);
+        int *pids = pid_list(&trace_global, (enum trace_pid_list)which, &count);
         if (pid_in(pids, *count, parent))
-            pids_add_locked((enum trace_pid_list)which, child);
+            pids_add_locked(&trace_global, (enum trace_pid_list)which, child);
     }
     spin_unlock_irqrestore(&trace_pids_lock, irq);
 }
@@ -229,8 +244,8 @@ void trace_pids_follow(int parent, int child)
 void trace_pids_forget(int pid)
 {
     unsigned long irq = spin_lock_irqsave(&trace_pids_lock);
-    pids_remove_locked(TRACE_PIDS_TRACE, pid);
-    pids_remove_locked(TRACE_PIDS_NOTRACE, pid);
+    pids_remove_locked(&trace_global, TRACE_PIDS_TRACE, pid);
+    pids_remove_locked(&trace_global, TRACE_PIDS_NOTRACE, pid);
     spin_unlock_irqrestore(&trace_pids_lock, irq);
 }
 
@@ -617,6 +632,8 @@ int trace_array_init(struct trace_array *tr, size_t bytes_per_cpu)
     tr->all_cpus = (struct trace_file_ref){tr, -1};
     for (unsigned c = 0; c < MAX_CPUS; c++)
         tr->cpu_refs[c] = (struct trace_file_ref){tr, (int)c};
+    tr->pid_refs[TRACE_PIDS_TRACE] = (struct trace_file_ref){tr, TRACE_PIDS_TRACE};
+    tr->pid_refs[TRACE_PIDS_NOTRACE] = (struct trace_file_ref){tr, TRACE_PIDS_NOTRACE};
     tr->current = trace_find_tracer("nop");
     tr->time_start = clock_ns();
     return 0;

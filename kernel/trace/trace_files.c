@@ -576,24 +576,24 @@ static ssize_t store_cpumask(void *data, const char *buf, size_t len)
 TRACEFS_FILE(tracing_cpumask, .path = "tracing_cpumask", .mode = 0644, .show = show_cpumask,
              .store = store_cpumask, .instance = true);
 
-/* set_ftrace_pid and set_ftrace_notrace_pid; f->data is which list. */
+/* set_ftrace_pid and set_ftrace_notrace_pid; f->data is the array's pid_refs[which list]. */
 static enum trace_pid_list pid_file_list(const struct pfs_file *f)
 {
-    return (enum trace_pid_list)(uintptr_t)f->data;
+    return (enum trace_pid_list)ref_cpu(f->data);
 }
 
 static int pid_open(struct pfs_file *f)
 {
     enum trace_pid_list which = pid_file_list(f);
+    struct trace_array *tr = ref_tr(f->data);
     if ((f->flags & PFS_WRITE) && (f->flags & PFS_TRUNC))
-        trace_pids_clear(which);
+        trace_array_pids_clear(tr, which);
     if (f->flags & PFS_READ) {
         struct seqbuf *s = kzalloc(sizeof(*s));
         if (!s)
             return -ENOMEM;
-        const int *pids = which == TRACE_PIDS_TRACE ? trace_global.pids : trace_global.notrace_pids;
-        unsigned n =
-            which == TRACE_PIDS_TRACE ? trace_global.pid_count : trace_global.notrace_pid_count;
+        const int *pids = which == TRACE_PIDS_TRACE ? tr->pids : tr->notrace_pids;
+        unsigned n = which == TRACE_PIDS_TRACE ? tr->pid_count : tr->notrace_pid_count;
         if (!n)
             seq_puts(s, "no pid\n");
         /* Linux keeps pids in a bitmap: they read back in ascending order. */
@@ -635,7 +635,7 @@ static ssize_t pid_write(struct pfs_file *f, const char *buf, size_t len)
     size_t i = 0;
     int pid;
     while ((pid = trace_parse_next_pid(buf, len, &i, TRACE_CTX_PID_MASK)) >= 0) {
-        int err = trace_pids_add(pid_file_list(f), pid);
+        int err = trace_array_pids_add(ref_tr(f->data), pid_file_list(f), pid);
         if (err)
             return err;
     }
@@ -646,10 +646,14 @@ static const struct pfs_ops pid_ops = {.open = pid_open,
                                        .read = pfs_snapshot_read,
                                        .write = pid_write,
                                        .release = pfs_snapshot_release};
-TRACEFS_FILE(set_ftrace_pid, .path = "set_ftrace_pid", .mode = 0644, .ops = &pid_ops,
-             .data = (void *)(uintptr_t)TRACE_PIDS_TRACE);
-TRACEFS_FILE(set_ftrace_notrace_pid, .path = "set_ftrace_notrace_pid", .mode = 0644,
-             .ops = &pid_ops, .data = (void *)(uintptr_t)TRACE_PIDS_NOTRACE);
+int trace_files_create_pids(struct trace_array *tr, struct pfs_node *dir)
+{
+    if (!pfs_create(dir, "set_ftrace_pid", 0644, &pid_ops, &tr->pid_refs[TRACE_PIDS_TRACE]) ||
+        !pfs_create(dir, "set_ftrace_notrace_pid", 0644, &pid_ops,
+                    &tr->pid_refs[TRACE_PIDS_NOTRACE]))
+        return -ENOMEM;
+    return 0;
+}
 
 /* ---- what is created at run time: per-CPU files and one file per option ---- */
 
@@ -686,5 +690,6 @@ static void trace_files_init(void)
     struct pfs_node *root = pfs_mkdir(TRACEFS_ROOT);
     trace_files_create_per_cpu(&trace_global, root);
     trace_files_create_options(&trace_global, root);
+    trace_files_create_pids(&trace_global, root);
 }
 LATE_INITCALL(trace_files_init);

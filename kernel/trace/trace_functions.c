@@ -88,7 +88,8 @@ static void function_instance_call(unsigned long ip, unsigned long parent_ip, st
 {
     struct trace_array *tr = op->private;
     struct percpu *cpu = this_cpu();
-    if (!((READ_ONCE(tr->cpumask) >> cpu->cpu) & 1))
+    /* Its CPU mask and pid lists, as the top level's in trace_should_record_on. */
+    if (READ_ONCE(tr->record_filters) && !trace_array_record_filtered(tr, cpu))
         return;
     struct rb_reservation res;
     struct trace_fn_event *ev = rb_reserve(tr->buffer, sizeof(*ev), &res);

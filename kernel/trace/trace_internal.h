@@ -414,9 +414,11 @@ struct trace_array {
     const char *name;
     /* tracing_on as last written (the buffer's record switch also nests other users). */
     bool tracing_is_on;
-    /* Its files' data: the whole array, and each CPU's per_cpu/cpuN/ directory. */
+    /* Its files' data: the whole array, each CPU's per_cpu/cpuN/ directory, and its
+     * set_ftrace_pid and set_ftrace_notrace_pid (cpu: which list). */
     struct trace_file_ref all_cpus;
     struct trace_file_ref cpu_refs[MAX_CPUS];
+    struct trace_file_ref pid_refs[2];
     uint64_t time_start; /* the trace clock when the whole buffer was last cleared */
     const struct tracer *current;
     volatile uint64_t options; /* bit per enum trace_option */
@@ -543,6 +545,10 @@ enum trace_pid_list { TRACE_PIDS_TRACE, TRACE_PIDS_NOTRACE };
 int trace_parse_next_pid(const char *buf, size_t len, size_t *pos, long max);
 int trace_pids_add(enum trace_pid_list which, int pid);
 void trace_pids_clear(enum trace_pid_list which);
+/* The same in any trace array (an instance's function tracer follows its own lists). */
+int trace_array_pids_add(struct trace_array *tr, enum trace_pid_list which, int pid);
+void trace_array_pids_clear(struct trace_array *tr, enum trace_pid_list which);
+bool trace_array_record_filtered(const struct trace_array *tr, struct percpu *cpu);
 void trace_pids_follow(int parent, int child);
 void trace_pids_forget(int pid);
 /* set_ftrace_pid holds cpu's current thread, and set_ftrace_notrace_pid does not. */
@@ -1044,8 +1050,9 @@ int tracefs_create_array_files(struct trace_array *tr, struct pfs_node *dir);
 /* tr's per_cpu/cpuN/ files (trace_files.c), trace_pipe_raw and snapshot_raw among them
  * (trace_pipe_raw.c). */
 int trace_files_create_per_cpu(struct trace_array *tr, struct pfs_node *dir);
-/* tr's options/ (trace_files.c). */
+/* tr's options/, set_ftrace_pid and set_ftrace_notrace_pid (trace_files.c). */
 int trace_files_create_options(struct trace_array *tr, struct pfs_node *dir);
+int trace_files_create_pids(struct trace_array *tr, struct pfs_node *dir);
 int trace_pipe_raw_create(struct trace_array *tr, struct pfs_node *dir, unsigned cpu);
 
 /* Parses a whole-number write such as "1\n" the way Linux's kstrtoul_from_user does. */

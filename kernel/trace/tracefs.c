@@ -49,6 +49,8 @@ int tracefs_create_array_files(struct trace_array *tr, struct pfs_node *dir)
             !tracefs_create_at(dir, f->path, f->mode, f->ops, f->show, f->store, &tr->all_cpus))
             return -ENOMEM;
     int err = trace_files_create_options(tr, dir);
+    if (!err)
+        err = trace_files_create_pids(tr, dir);
     return err ? err : trace_files_create_per_cpu(tr, dir);
 }
 

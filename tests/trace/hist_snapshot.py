@@ -30,9 +30,12 @@ def teardown(sh):
 
 
 def test_swap_of_the_largest_latency(sh):
-    sh.do("echo 'hist:keys=pid:ts0=common_timestamp.usecs' >> events/sched/sched_waking/trigger",
-          f"echo '{TRIGGER}' >> {SWITCH}/trigger",
-          "echo 1 > events/sched/sched_waking/enable", f"echo 1 > {SWITCH}/enable")
+    # The events record before the triggers go in: a maximum found while sched_switch was
+    # not recording yet (between the two enables, on a slow host) would swap a buffer
+    # without its switch.
+    sh.do("echo 1 > events/sched/sched_waking/enable", f"echo 1 > {SWITCH}/enable",
+          "echo 'hist:keys=pid:ts0=common_timestamp.usecs' >> events/sched/sched_waking/trigger",
+          f"echo '{TRIGGER}' >> {SWITCH}/trigger")
     lines = sh.run("work 0.2 2")
     sh.check(len(lines) == 1 and lines[0].endswith(": ok"), "work did not end well", lines)
     sh.do("; ".join(["sleep 0.01"] * 8), "echo 0 > events/sched/enable")

@@ -294,6 +294,59 @@ static void scratch_release(struct percpu *cpu)
     scratch[cpu->cpu].used--;
 }
 
+/*
+ * What the reservation of a record built for instances learnt that the commit needs,
+ * kept from one to the other: the other pid (a switch's next task), for instances whose
+ * pid lists look at it, and whether the top level's set_event_pid left the record out
+ * (its triggers then do not run on it), found by the record's address. A record whose
+ * commit went inline (the last instance went meanwhile) leaves its entry: the next record
+ * at that address overwrites it, and a full table reuses its oldest.
+ */
+#define OTHER_PID_SLOTS 4
+static struct other_pid_cpu {
+    const void *record[OTHER_PID_SLOTS];
+    int pid[OTHER_PID_SLOTS];
+    bool top_excluded[OTHER_PID_SLOTS];
+    unsigned next; /* the slot a full table reuses */
+} other_pids[MAX_CPUS];
+
+static void other_pid_keep(struct percpu *cpu, const void *record, int pid, bool top_excluded)
+{
+    struct other_pid_cpu *o = &other_pids[cpu->cpu];
+    unsigned long irq = arch_irq_save();
+    unsigned at = OTHER_PID_SLOTS;
+    for (unsigned i = 0; i < OTHER_PID_SLOTS && at == OTHER_PID_SLOTS; i++)
+        if (o->record[i] == record)
+            at = i;
+    for (unsigned i = 0; i < OTHER_PID_SLOTS && at == OTHER_PID_SLOTS; i++)
+        if (!o->record[i])
+            at = i;
+    if (at == OTHER_PID_SLOTS)
+        at = o->next++ % OTHER_PID_SLOTS;
+    o->pid[at] = pid;
+    o->top_excluded[at] = top_excluded;
+    o->record[at] = record;
+    arch_irq_restore(irq);
+}
+
+/* What was kept for record (nothing: no other pid, not left out), the entry freed. */
+static void other_pid_take(struct percpu *cpu, const void *record, int *pid, bool *top_excluded)
+{
+    struct other_pid_cpu *o = &other_pids[cpu->cpu];
+    *pid = -1;
+    *top_excluded = false;
+    unsigned long irq = arch_irq_save();
+    for (unsigned i = 0; i < OTHER_PID_SLOTS; i++) {
+        if (o->record[i] == record) {
+            *pid = o->pid[i];
+            *top_excluded = o->top_excluded[i];
+            o->record[i] = NULL;
+            break;
+        }
+    }
+    arch_irq_restore(irq);
+}
+
 /* A record for triggers only, in this CPU's scratch slot; NULL if there is none free. */
 static void *scratch_record(struct percpu *cpu, const struct trace_event_state *state, size_t size)
 {
@@ -329,12 +382,13 @@ void *trace_event_reserve_slow(struct percpu *cpu, const struct trace_event_call
     }
     /* Instances take a copy at the commit: the record is needed even where the top level
      * records nothing (their pid lists and filters are not those of the top level). */
-    bool for_instances = on & TRACE_EVENT_ON_INSTANCE;
+    bool for_instances = on & TRACE_EVENT_ON_INSTANCE, top_excluded = false;
     if (!pids_let_in(cpu, other_pid)) {
         if (!for_instances)
             goto refuse;
         recording = false;
         mode = 0;
+        top_excluded = true;
     }
     bool needs_record = (mode & TRACE_EVENT_TRIGGERS_COND) || for_instances;
     if (recording && ((trace_global.cpumask >> cpu->cpu) & 1)) {
@@ -344,15 +398,17 @@ void *trace_event_reserve_slow(struct percpu *cpu, const struct trace_event_call
         if (rec) {
             uint64_t common = trace_event_common_on(cpu, state->id);
             __builtin_memcpy(rec, &common, sizeof(common));
-            return rec;
         }
     }
     /* As Linux's temp buffer: triggers that test the record still see it when the event,
      * the CPU or tracing itself records nothing. */
-    if (needs_record)
+    if (!rec && needs_record)
         rec = scratch_record(cpu, state, size);
-    if (rec)
+    if (rec) {
+        if (top_excluded || (for_instances && READ_ONCE(trace_event_instances_with_pids)))
+            other_pid_keep(cpu, rec, other_pid, top_excluded);
         return rec;
+    }
 refuse:
     barrier();
     cpu->preempt_count--;
@@ -375,11 +431,18 @@ __noinline void trace_event_commit_filtered(const struct trace_event_call *call,
     unsigned post = 0;
     /* Counted in before the filter is read, so that its replacement waits for us. */
     unsigned reader = sync_read_enter(&trace_event_filter_readers);
-    if (READ_ONCE(call->state->instance_mask) | READ_ONCE(call->state->instance_soft_mask))
-        trace_event_instances_write(call, record, size, (uintptr_t)__builtin_frame_address(0));
-    /* The record's time as the trace shows it; one outside the buffer has none: now. */
-    /* Not for a record built only for instances: those triggers already ran, unconditionally. */
-    if (READ_ONCE(call->state->trigger_flags) & TRACE_EVENT_TRIGGERS_COND)
+    bool top_excluded = false;
+    if (READ_ONCE(call->state->instance_mask) | READ_ONCE(call->state->instance_soft_mask)) {
+        int other_pid = -1;
+        if (scratch_rec || READ_ONCE(trace_event_instances_with_pids))
+            other_pid_take(cpu, record, &other_pid, &top_excluded);
+        trace_event_instances_write(call, record, size, other_pid,
+                                    (uintptr_t)__builtin_frame_address(0));
+    }
+    /* Not for a record built only for instances (those triggers already ran,
+     * unconditionally), nor one the top level's pid lists left out. The record's time as
+     * the trace shows it; one outside the buffer has none: now. */
+    if (!top_excluded && (READ_ONCE(call->state->trigger_flags) & TRACE_EVENT_TRIGGERS_COND))
         post = event_triggers_call(call, record, size, scratch_rec ? trace_clock_read() : res->ts);
     struct event_filter *filter = __atomic_load_n(&call->state->filter, __ATOMIC_ACQUIRE);
     bool keep = !scratch_rec && (!filter || event_filter_match(filter, record, size));

@@ -199,7 +199,9 @@ int trace_event_instance_enable(const struct trace_event_call *call, struct trac
 bool trace_event_instance_is_enabled(const struct trace_event_call *call,
                                      const struct trace_array *tr);
 void trace_event_instances_write(const struct trace_event_call *call, const void *record,
-                                 size_t size, uintptr_t frame);
+                                 size_t size, int other_pid, uintptr_t frame);
+/* A bit per instance slot whose set_event_pid or set_event_notrace_pid is not empty. */
+extern volatile uint32_t trace_event_instances_with_pids;
 void trace_event_instance_count(bool entering);
 /* Every event off in tr, and its filters and triggers gone (its rmdir). */
 void trace_event_instance_disable_all(struct trace_array *tr);

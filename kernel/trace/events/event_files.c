@@ -532,9 +532,18 @@ void trace_event_pids_forget(int pid)
     trace_event_pids_changed();
 }
 
+/* After a change of the list of f: the write path's checks follow. */
+static void pids_changed(const struct trace_event_pids_file *f)
+{
+    if (f->tr == &trace_global)
+        trace_event_pids_changed();
+    else
+        trace_event_instance_pids_changed(f->tr);
+}
+
 static int show_pids(struct seqbuf *s, void *data)
 {
-    const struct trace_event_pids *l = &trace_event_pids[(uintptr_t)data];
+    const struct trace_event_pids *l = ((const struct trace_event_pids_file *)data)->list;
     int last = -1;
     for (;;) {
         int next = -1;
@@ -551,12 +560,13 @@ static int show_pids(struct seqbuf *s, void *data)
 
 static int pids_open(struct pfs_file *f)
 {
-    struct trace_event_pids *l = &trace_event_pids[(uintptr_t)f->data];
+    const struct trace_event_pids_file *pf = f->data;
+    struct trace_event_pids *l = pf->list;
     if ((f->flags & PFS_WRITE) && (f->flags & PFS_TRUNC)) {
         unsigned long irq = spin_lock_irqsave(&event_pids_lock);
         __atomic_store_n(&l->count, 0, __ATOMIC_RELEASE);
         spin_unlock_irqrestore(&event_pids_lock, irq);
-        trace_event_pids_changed();
+        pids_changed(pf);
     }
     return trace_event_text_open(f, show_pids);
 }
@@ -576,7 +586,8 @@ static ssize_t pids_write(struct pfs_file *f, const char *buf, size_t len)
     }
     if (pid != -ENOENT)
         return pid;
-    struct trace_event_pids *l = &trace_event_pids[(uintptr_t)f->data];
+    const struct trace_event_pids_file *pf = f->data;
+    struct trace_event_pids *l = pf->list;
     unsigned long irq = spin_lock_irqsave(&event_pids_lock);
     unsigned fresh = 0;
     for (unsigned k = 0; k < n; k++)
@@ -585,18 +596,23 @@ static ssize_t pids_write(struct pfs_file *f, const char *buf, size_t len)
     for (unsigned k = 0; !err && k < n; k++)
         pids_add_locked(l, parsed[k]);
     spin_unlock_irqrestore(&event_pids_lock, irq);
-    trace_event_pids_changed();
+    pids_changed(pf);
     return err ? err : (ssize_t)len;
 }
 
-static const struct pfs_ops pids_ops = {.open = pids_open,
-                                        .read = trace_event_text_read,
-                                        .write = pids_write,
-                                        .release = trace_event_text_release};
-TRACEFS_FILE(set_event_pid, .path = "set_event_pid", .mode = 0644, .ops = &pids_ops,
-             .data = (void *)TRACE_EVENT_PIDS_TRACE);
-TRACEFS_FILE(set_event_notrace_pid, .path = "set_event_notrace_pid", .mode = 0644, .ops = &pids_ops,
-             .data = (void *)TRACE_EVENT_PIDS_NOTRACE);
+const struct pfs_ops trace_event_pids_ops = {.open = pids_open,
+                                             .read = trace_event_text_read,
+                                             .write = pids_write,
+                                             .release = trace_event_text_release};
+static const struct trace_event_pids_file top_pids_files[2] = {
+    {&trace_event_pids[TRACE_EVENT_PIDS_TRACE], &trace_global},
+    {&trace_event_pids[TRACE_EVENT_PIDS_NOTRACE], &trace_global},
+};
+TRACEFS_FILE(set_event_pid, .path = "set_event_pid", .mode = 0644, .ops = &trace_event_pids_ops,
+             .data = (void *)&top_pids_files[TRACE_EVENT_PIDS_TRACE]);
+TRACEFS_FILE(set_event_notrace_pid, .path = "set_event_notrace_pid", .mode = 0644,
+             .ops = &trace_event_pids_ops,
+             .data = (void *)&top_pids_files[TRACE_EVENT_PIDS_NOTRACE]);
 
 /* ---- saved_cmdlines, saved_cmdlines_size, saved_tgids ---- */
 

@@ -23,6 +23,19 @@ struct trace_event_pids {
 extern struct trace_event_pids trace_event_pids[2];
 /* After a change of either list: refreshes the write path's fast check. */
 void trace_event_pids_changed(void);
+/* A pid file's data (set_event_pid, set_event_notrace_pid): its list and its array; the
+ * file's ops, for an instance's copies (event_instances.c). */
+struct trace_array;
+struct trace_event_pids_file {
+    struct trace_event_pids *list;
+    struct trace_array *tr;
+};
+struct pfs_ops;
+extern const struct pfs_ops trace_event_pids_ops;
+/* A pid of an instance's lists changed (event_instances.c). */
+void trace_event_instance_pids_changed(struct trace_array *tr);
+/* Whether an instance's pid lists let a record of pid (or of other_pid, -1 for none) in. */
+bool trace_event_instance_pids_allow(unsigned slot, int pid, int other_pid);
 /* Adds or removes pid in a list from the fork-following hooks; any context. */
 void trace_event_pids_follow(int parent, int child);
 void trace_event_pids_forget(int pid);

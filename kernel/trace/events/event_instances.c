@@ -28,6 +28,49 @@
  * of the per-instance state tables. */
 static DEFINE_SPINLOCK(instance_events_lock);
 
+/*
+ * Each instance's set_event_pid and set_event_notrace_pid, by slot; instances_with_pids
+ * has a bit for each slot with a list that is not empty (the write path then keeps the
+ * other pid of each record it builds, for the copy to test).
+ */
+static struct trace_event_pids instance_pids[TRACE_INSTANCES_MAX][2];
+volatile uint32_t trace_event_instances_with_pids;
+
+void trace_event_instance_pids_changed(struct trace_array *tr)
+{
+    struct trace_event_pids *l = instance_pids[tr->instance_slot];
+    uint32_t bit = 1u << tr->instance_slot;
+    if (READ_ONCE(l[0].count) | READ_ONCE(l[1].count))
+        __atomic_fetch_or(&trace_event_instances_with_pids, bit, __ATOMIC_SEQ_CST);
+    else
+        __atomic_fetch_and(&trace_event_instances_with_pids, ~bit, __ATOMIC_SEQ_CST);
+}
+
+static bool pid_listed(const struct trace_event_pids *l, int pid)
+{
+    unsigned n = __atomic_load_n(&l->count, __ATOMIC_ACQUIRE);
+    for (unsigned i = 0; i < n; i++)
+        if (READ_ONCE(l->pids[i]) == pid)
+            return true;
+    return false;
+}
+
+static bool pid_allowed(const struct trace_event_pids *l, int pid)
+{
+    if (pid < 0 || pid_listed(&l[TRACE_EVENT_PIDS_NOTRACE], pid))
+        return false;
+    return !READ_ONCE(l[TRACE_EVENT_PIDS_TRACE].count) ||
+           pid_listed(&l[TRACE_EVENT_PIDS_TRACE], pid);
+}
+
+bool trace_event_instance_pids_allow(unsigned slot, int pid, int other_pid)
+{
+    if (!((READ_ONCE(trace_event_instances_with_pids) >> slot) & 1))
+        return true;
+    const struct trace_event_pids *l = instance_pids[slot];
+    return pid_allowed(l, pid) || pid_allowed(l, other_pid);
+}
+
 bool trace_event_instance_is_enabled(const struct trace_event_call *call,
                                      const struct trace_array *tr)
 {
@@ -192,6 +235,11 @@ void trace_event_instance_soft_set(const struct trace_event_call *call,
 
 void trace_event_instance_disable_all(struct trace_array *tr)
 {
+    /* Its pid lists empty for the next instance in the slot. */
+    struct trace_event_pids *l = instance_pids[tr->instance_slot];
+    __atomic_store_n(&l[0].count, 0, __ATOMIC_RELEASE);
+    __atomic_store_n(&l[1].count, 0, __ATOMIC_RELEASE);
+    trace_event_instance_pids_changed(tr);
     /* Triggers first: they hold the soft mode of their events and targets. */
     trace_event_instance_triggers_clear(tr);
     for (size_t i = 0; i < trace_event_count(); i++) {
@@ -203,16 +251,18 @@ void trace_event_instance_disable_all(struct trace_array *tr)
 }
 
 void trace_event_instances_write(const struct trace_event_call *call, const void *record,
-                                 size_t size, uintptr_t frame)
+                                 size_t size, int other_pid, uintptr_t frame)
 {
     unsigned cpu = sync_read_enter(&trace_instance_writers);
     struct trace_event_state *st = call->state;
+    int pid = ((const struct trace_event_common *)record)->pid;
     uint32_t mask = READ_ONCE(st->instance_mask) | READ_ONCE(st->instance_soft_mask);
     while (mask) {
         unsigned slot = (unsigned)__builtin_ctz(mask);
         mask &= mask - 1;
         struct trace_array *tr = READ_ONCE(trace_instances[slot]);
-        if (!tr)
+        /* As Linux: a record its pid lists leave out runs no trigger either. */
+        if (!tr || !trace_event_instance_pids_allow(slot, pid, other_pid))
             continue;
         struct trace_event_instance_state *ist = trace_event_instance_state(call, tr, false);
         unsigned post = 0;
@@ -398,8 +448,30 @@ static int create_event_files(struct trace_array *tr, struct pfs_node *dir,
     return create_files(tr, dir, path, c, c->system);
 }
 
+/* set_event_pid and set_event_notrace_pid of the instance, on its slot's lists. */
+static int create_pid_files(struct trace_array *tr, struct pfs_node *dir)
+{
+    static const char *const names[2] = {"set_event_pid", "set_event_notrace_pid"};
+    for (int which = 0; which < 2; which++) {
+        struct trace_event_pids_file *f = kmalloc(sizeof(*f));
+        if (!f)
+            return -ENOMEM;
+        *f = (struct trace_event_pids_file){&instance_pids[tr->instance_slot][which], tr};
+        struct pfs_node *n = pfs_create(dir, names[which], 0644, &trace_event_pids_ops, f);
+        if (!n) {
+            kfree(f);
+            return -ENOMEM;
+        }
+        pfs_own_data(n);
+    }
+    return 0;
+}
+
 int trace_event_instance_files_create(struct trace_array *tr, struct pfs_node *dir)
 {
+    int err = create_pid_files(tr, dir);
+    if (err)
+        return err;
     for (size_t i = 0; i < trace_event_count(); i++) {
         int err = create_event_files(tr, dir, trace_event_at(i));
         if (err)

@@ -301,3 +301,25 @@ $ cat instances/o/trace | grep -c '<stack trace>'; cat trace | grep -c '<stack t
 ~ [1-9]\d*
 0
 $ rmdir instances/o
+
+# An instance's pid lists are its own: set_ftrace_pid for its function tracer,
+# set_event_pid for its events (a switch is recorded when either task is listed).
+$ mkdir instances/p; ls instances/p | grep pid
+set_event_notrace_pid
+set_event_pid
+set_ftrace_notrace_pid
+set_ftrace_pid
+$ echo 1 > instances/p/set_ftrace_pid; echo 1 > instances/p/set_event_pid
+$ cat instances/p/set_ftrace_pid instances/p/set_event_pid; cat set_ftrace_pid set_event_pid
+1
+1
+no pid
+$ echo function > instances/p/current_tracer; echo 1 > instances/p/events/sched/sched_switch/enable
+$ work 0.05 2; echo 0 > instances/p/tracing_on
+~ work: .*: ok
+$ cat instances/p/trace | grep -v '^#' | grep -v ' sh-1 ' | grep -v 'next_pid=1 ' | grep -v 'prev_pid=1 ' | wc -l
+0
+$ cat instances/p/trace | grep -c 'sched_switch'; cat instances/p/trace | grep -c ' <-'
+~ [1-9]\d*
+~ [1-9]\d*
+$ rmdir instances/p
