@@ -831,7 +831,7 @@ uint64_t kprobe_hits(const char *group, const char *name, uint64_t *missed)
 int kprobe_command(const char *line)
 {
     pfs_control_lock();
-    int err = kprobe_run_command(line, false);
+    int err = kprobe_run_command(line, true);
     pfs_control_unlock();
     return err;
 }

@@ -44,9 +44,10 @@ void kprobe_list_line(struct seqbuf *s, unsigned long addr, bool ftrace);
  */
 int kprobe_run_command(const char *line, bool dynamic_events);
 /*
- * The same for code outside the ops of a tracefs file (self-tests, torture, benchmarks):
- * takes the pseudo file system's control mutex, which kprobe_run_command needs held
- * because it creates and removes event files.
+ * The same for code outside the ops of a tracefs file (self-tests, torture, benchmarks),
+ * with the lines dynamic_events takes (fprobes too): takes the pseudo file system's
+ * control mutex, which kprobe_run_command needs held because it creates and removes event
+ * files.
  */
 int kprobe_command(const char *line);
 /* `> kprobe_events`: removes every kprobe (not the fprobes), or none and -EBUSY when one is
