@@ -52,7 +52,8 @@ static unsigned long field_value(const struct event_field *f, const uint8_t *rec
     case EVENT_FIELD_DATA_LOC: {
         uint32_t loc;
         memcpy(&loc, p, 4);
-        return (unsigned long)(rec + (loc & 0xffff));
+        /* Outside the record: no string of it (a read of address 0 faults). */
+        return (loc & 0xffff) < len ? (unsigned long)(rec + (loc & 0xffff)) : 0;
     }
     default:
         return (unsigned long)p;

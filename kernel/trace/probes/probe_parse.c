@@ -841,7 +841,14 @@ int probe_parse_eprobe(const struct probe_words *w, struct probe_cmd *cmd, struc
     }
     if (!cmd->event[0])
         strcpy(cmd->event, cmd->attach_event);
-    for (unsigned i = 2; i < w->count && i < PROBE_MAX_WORDS; i++) {
+    /* More words than a probe's arguments, its filter included: the words split stop. */
+    if (w->count > PROBE_MAX_WORDS) {
+        fail(e, -E2BIG, "Too many arguments are specified", 2, 0);
+        probe_log_error(w, e, location);
+        e->message = NULL;
+        return -E2BIG;
+    }
+    for (unsigned i = 2; i < w->count; i++) {
         if (strcmp(w->word[i], "if") == 0) {
             cmd->filter_word = i;
             break;

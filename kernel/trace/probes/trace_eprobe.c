@@ -142,7 +142,7 @@ static int new_eprobe(struct probe_cmd *cmd, const struct trace_event_call *targ
         kfree(filter);
         return -ENOMEM;
     }
-    strcpy(ev->target_system, target->system);
+    strlcpy(ev->target_system, target->system, sizeof(ev->target_system));
     strlcpy(ev->target_name, target->name, sizeof(ev->target_name));
     ev->target = target;
     int err = probe_event_init(&ev->pe, cmd, PROBE_HEAD_NONE, eprobe_print, eprobe_reg);

@@ -675,3 +675,9 @@ rc=0
 $ echo '-:synthetic/mysyn' >> dynamic_events; echo rc=$?
 rc=0
 $ cat dynamic_events
+
+# A line of more words than a probe takes arguments (its filter's included) is E2BIG.
+$ echo 'e:many sched/sched_switch if prev_pid == 0 x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x' >> dynamic_events; echo rc=$?; cat error_log | head -n 1; echo > error_log
+echo: write error: Argument list too long
+rc=1
+~ \[\s*\d+\.\d{6}\] event_probe: error: Too many arguments are specified
