@@ -154,7 +154,9 @@ EPROBE_ARGS = ["", "$prev_pid", "p=$next_pid:s32", "c=$prev_comm:string", "+0($n
 EPROBES = [f"e{name} {target} {arg}".rstrip() for name in EPROBE_NAMES
            for target in EPROBE_TARGETS for arg in EPROBE_ARGS]
 EPROBES += ["-:fz/e0", "-:fz/e0 sched.sched_switch", "!e:fz/e1 sched/sched_waking",
-            "-:e2 sched/sched_switch $prev_pid", "-:eprobes/", "e"]
+            "-:e2 sched/sched_switch $prev_pid", "-:eprobes/", "e",
+            "e:fz/e0 sched.sched_switch if prev_pid == 0 " + " ".join(["x"] * 140),
+            "e:fz/e1 sched.sched_switch " + " ".join(f"a{i}=$prev_pid" for i in range(130))]
 # dynamic_events also takes synthetic events and removals by the line that made them.
 DYNAMIC = KPROBES + FPROBES + EPROBES + ["s:fzs u64 lat; pid_t pid", "s:synthetic/fzs2 char c[]; int v;",
                      "s:junk/fzs u64 x", "s:fzs", "s:", "-:synthetic/fzs", "-:fzs2 char c[]; int v",
