@@ -225,6 +225,18 @@ static int dynamic_open(struct pfs_file *f)
 
 static int dynamic_run_line(char *line, void *arg) { return dynamic_run(line); }
 
+int dynamic_events_command(const char *line)
+{
+    char *copy = kstrdup(line);
+    if (!copy)
+        return -ENOMEM;
+    pfs_control_lock();
+    int err = dynamic_run(copy);
+    pfs_control_unlock();
+    kfree(copy);
+    return err;
+}
+
 static ssize_t dynamic_write(struct pfs_file *f, const char *buf, size_t len)
 {
     int err = pfs_run_lines(buf, len, DYNAMIC_LINE_MAX, dynamic_run_line, NULL);
