@@ -681,3 +681,46 @@ $ echo 'e:many sched/sched_switch if prev_pid == 0 x x x x x x x x x x x x x x x
 echo: write error: Argument list too long
 rc=1
 ~ \[\s*\d+\.\d{6}\] event_probe: error: Too many arguments are specified
+
+# $comm where the attached event has no field "comm" is the current task's name: a number
+# (its address) unless a string type or a dereference reads it; an immediate string; an
+# unnamed $comm where the event has the field. tests/reference/linux-6.1-eprobe-comm.txt.
+$ echo 'e:cm sched/sched_switch c=$comm' >> dynamic_events; echo rc=$?
+rc=0
+$ echo 'e:cs sched/sched_switch c=$comm:string' >> dynamic_events; echo rc=$?
+rc=0
+$ echo 'e:cd sched/sched_switch c=+0($comm):x8' >> dynamic_events; echo rc=$?
+rc=0
+$ echo 'e:st sched/sched_switch c=\"abc\":string' >> dynamic_events; echo rc=$?
+rc=0
+$ echo 'e:nm sched/sched_waking $comm' >> dynamic_events; echo rc=$?
+rc=0
+$ cat dynamic_events
+e:eprobes/cm sched.sched_switch c=$comm
+e:eprobes/cs sched.sched_switch c=$comm:string
+e:eprobes/cd sched.sched_switch c=+0($comm):x8
+e:eprobes/st sched.sched_switch c=\"abc\":string
+e:eprobes/nm sched.sched_waking arg1=$comm
+$ cat events/eprobes/cm/format | tail -n 3
+	field:u64 c;	offset:8;	size:8;	signed:0;
+~
+print fmt: " c=0x%Lx", REC->c
+$ cat events/eprobes/cs/format | tail -n 3
+	field:__data_loc char[] c;	offset:8;	size:4;	signed:1;
+~
+print fmt: " c=\"%s\"", __get_str(c)
+$ echo > trace; echo 1 > events/eprobes/enable
+$ work 0.01 1
+~ work: .*: ok
+$ echo 0 > events/eprobes/enable
+$ cat trace | grep ' cm: ' | head -n 1
+~ \s+\S+-\d+\s+\[\d{3}\] d[.N]\.2\.\s+\d+\.\d{6}: cm: \(sched\.sched_switch\) c=0x[0-9a-f]+
+$ cat trace | grep ' cs: ' | grep -c -v ' c="'
+0
+$ cat trace | grep ' sh-1 ' | grep ' cd: ' | head -n 1
+~ \s+sh-1\s+\[\d{3}\] d[.N]\.2\.\s+\d+\.\d{6}: cd: \(sched\.sched_switch\) c=0x73
+$ cat trace | grep ' st: ' | head -n 1
+~ \s+\S+-\d+\s+\[\d{3}\] d[.N]\.2\.\s+\d+\.\d{6}: st: \(sched\.sched_switch\) c="abc\\"
+$ cat trace | grep ' nm: ' | head -n 1
+~ \s+\S+-\d+\s+\[\d{3}\] \S{5}\s+\d+\.\d{6}: nm: \(sched\.sched_waking\) arg1=0x[0-9a-f]+
+$ echo > dynamic_events
