@@ -641,6 +641,16 @@ def comparison(run, fig):
          theirs("kprobe_ki.event"), "ns", None),
         ("int3 kprobe at an offset: per event, min", ours(run, "kprobe.int3", "min_ns"),
          theirs("kprobe_ki.event", "min"), "ns", None),
+        # Linux 6.1 has no fprobe events: its nearest is the kprobe on the same ftrace site,
+        # which is what an fprobe event is on fentros.
+        ("fprobe, two fetch args (Linux: kprobe on the site): per event, median",
+         ours(run, "kprobe.fprobe2"), theirs("kprobe_kp.event"), "ns", None),
+        ("fprobe, two fetch args (Linux: kprobe on the site): per event, min",
+         ours(run, "kprobe.fprobe2", "min_ns"), theirs("kprobe_kp.event", "min"), "ns", None),
+        ("fprobe exit, $retval (Linux: kretprobe): per event, median",
+         ours(run, "kprobe.fexit"), theirs("kprobe_kr.event"), "ns", None),
+        ("fprobe exit, $retval (Linux: kretprobe): per event, min",
+         ours(run, "kprobe.fexit", "min_ns"), theirs("kprobe_kr.event", "min"), "ns", None),
     ]
 
 

@@ -3,7 +3,8 @@
 
 Lines come from the shell's grammar (commands from `help`, words, quotes, `;`, `|`, `>`
 and `>>`) and from each file's own vocabulary (tracers, function globs and commands,
-event names, filter expressions, event triggers, numbers at their boundaries, cpumasks,
+event names, filter expressions, event triggers, probe lines of each kind (kprobes, fprobes,
+event probes), numbers at their boundaries, cpumasks,
 pid lists), with hostile variants (long words, unbalanced quotes, control bytes, raw
 bytes). After every line the prompt must come back (a command still running after a while gets Ctrl-C, and
 must stop), and no fault text may appear; every CHECK_EVERY lines tracing is reset and
@@ -128,8 +129,36 @@ KPROBES = [f"{kind}:fz/k{(i * 7) % 5} {sym}{off} {arg}".rstrip()
                (kind, sym, off, arg) for kind in ("p", "r") for sym in KPROBE_SYMS
                for off in KPROBE_OFFS for arg in KPROBE_ARGS)]
 KPROBES += [f"-:fz/k{i}" for i in range(5)] + ["-:fz/", "-:k0", ""]
+# fprobe lines (dynamic_events only): traced, notrace, blacklisted and unknown functions,
+# offsets and suffixes, maxactive on entries and exits, register and $-arguments.
+FPROBE_SYMS = ["pfs_open", "kfree", "kprobe_int3_notrace", "memcpy", "nosuchfunc", "pfs_open+4",
+               "0xffffffff80100000", "kprobe_int3_hit"]
+FPROBE_ARGS = KPROBE_ARGS + ["path=+0($arg2):string", "$stack0", "$comm", "@jiffies", "x=%zz",
+                             "r=$retval:s32 $arg1"]
+FPROBES = [f"{kind}:fz/f{i % 4} {sym}{suffix} {arg}".rstrip()
+           for i, (kind, sym, suffix, arg) in enumerate(
+               (kind, sym, suffix, arg) for kind in ("f", "f8", "f0", "f5000")
+               for sym in FPROBE_SYMS for suffix in ("", "%return", "%ret")
+               for arg in FPROBE_ARGS)]
+FPROBES += ["-:fz/f0", "-:fz/f1 pfs_open", "-:fz/f2 pfs_open%return", "!f:fz/f3 kfree", "f"]
+# event probe lines: trace, synthetic, probe and ftrace events as targets, good and bad
+# names, fields, dereferences, types and filters.
+EPROBE_NAMES = [":fz/e0", ":fz/e1", "", ":e2", ":fz/", ":fz.e3", "1:fz/e0", ":/e", ":fz/k0"]
+EPROBE_TARGETS = ["sched.sched_switch", "sched/sched_waking", "irq.irq_handler_entry",
+                  "synthetic.fzs", "fz.k0", "fz/e1", "ftrace.function", "sched.", "nosuch.ev",
+                  "sched", "sched/sched_switch%return"]
+EPROBE_ARGS = ["", "$prev_pid", "p=$next_pid:s32", "c=$prev_comm:string", "+0($next_comm):u8[4]",
+               "$comm", "$pid:s8", "n=$name:string", "+8(+0($prev_comm))", "$nosuch", "%ax",
+               "$stack", "@jiffies", "\\1", "x=$prev_pid:b4@2/32", "if prev_pid == 0", "if",
+               "if nosuch", "p=$prev_pid if next_pid > 1", "l=$lat:x16", "s=$prev_comm:symstr"]
+EPROBES = [f"e{name} {target} {arg}".rstrip() for name in EPROBE_NAMES
+           for target in EPROBE_TARGETS for arg in EPROBE_ARGS]
+EPROBES += ["-:fz/e0", "-:fz/e0 sched.sched_switch", "!e:fz/e1 sched/sched_waking",
+            "-:e2 sched/sched_switch $prev_pid", "-:eprobes/", "e",
+            "e:fz/e0 sched.sched_switch if prev_pid == 0 " + " ".join(["x"] * 140),
+            "e:fz/e1 sched.sched_switch " + " ".join(f"a{i}=$prev_pid" for i in range(130))]
 # dynamic_events also takes synthetic events and removals by the line that made them.
-DYNAMIC = KPROBES + ["s:fzs u64 lat; pid_t pid", "s:synthetic/fzs2 char c[]; int v;",
+DYNAMIC = KPROBES + FPROBES + EPROBES + ["s:fzs u64 lat; pid_t pid", "s:synthetic/fzs2 char c[]; int v;",
                      "s:junk/fzs u64 x", "s:fzs", "s:", "-:synthetic/fzs", "-:fzs2 char c[]; int v",
                      "!s:fzs u64 lat; pid_t pid", "!p:fz/k0 kfree", "!r:fz/k1 kfree", "-:fzs u64 y",
                      "s:fzs3 u64 a; u64 b; u64 c; u64 d; u64 e; u64 f; u64 g; u64 h"]
@@ -159,6 +188,10 @@ FILES = {
     "events/irq/irq_handler_entry/trigger": TRIGGERS, "options/stacktrace": NUMBERS,
     "kprobe_events": KPROBES, "dynamic_events": DYNAMIC, "events/fz/enable": NUMBERS,
     "events/fz/k0/enable": NUMBERS, "events/fz/k1/enable": NUMBERS,
+    "events/fz/e0/enable": NUMBERS, "events/fz/e1/enable": NUMBERS, "events/fz/f0/enable": NUMBERS,
+    "events/fz/f1/enable": NUMBERS, "events/eprobes/enable": NUMBERS,
+    "events/fprobes/enable": NUMBERS, "events/fz/e0/trigger": TRIGGERS,
+    "events/fz/e1/filter": FILTERS,
     "events/sched/sched_switch/hist": ["", "x"], "synthetic_events": SYNTHETIC,
     "events/sched/sched_waking/trigger": TRIGGERS, "events/ftrace/print/trigger": TRIGGERS,
     "tracing_max_latency": NUMBERS,
@@ -190,6 +223,7 @@ READ_ONLY_SAFE = ["available_filter_functions", "enabled_functions", "trace",
                   "events/sched/sched_switch/format", "options", "/", "events",
                   "events/sched/sched_switch/trigger", "events/sched/sched_switch/enable",
                   "snapshot", "per_cpu/cpu0/snapshot", "kprobe_events", "kprobe_profile",
+                  "dynamic_events", "events/fz/e0/format", "events/fz/f0/format",
                   "/sys/kernel/debug/kprobes/list", "events/sched/sched_switch/hist",
                   "events/irq_vectors/local_timer_entry/hist", "events/sched/sched_wakeup/hist",
                   "tracing_max_latency", "events/preemptirq/irq_disable/format",

@@ -3,8 +3,8 @@
  * with two fetch arguments (Linux's usual `p func a=%di b=%si`), a return probe with
  * $retval, and an int3 probe at an offset inside the function with the same two arguments
  * (the trap, the handlers and the out-of-line copy), each against the same calls with the
- * site an idle NOP. Every call must write
- * one record. Every setting changed is put back.
+ * site an idle NOP; and the fprobe events of the same entry (`f func $arg1 $arg2`) and exit.
+ * Every call must write one record. Every setting changed is put back.
  */
 #include <kernel/bench.h>
 #include <kernel/errno.h>
@@ -31,6 +31,10 @@ static const struct {
     /* +5: the instruction after the ftrace site (a push, run out of line). */
     {"kprobe.int3", "int3 probe at +5 with two fetch args, per call",
      "p:bench/kp_int3 ftrace_test_target+5 a=%di b=%si", "kp_int3"},
+    {"kprobe.fprobe2", "fprobe entry with two fetch args, per call",
+     "f:bench/fp_entry ftrace_test_target a=$arg1 b=$arg2", "fp_entry"},
+    {"kprobe.fexit", "fprobe exit with $retval, per call",
+     "f:bench/fp_exit ftrace_test_target%return ret=$retval", "fp_exit"},
 };
 
 /* One probe's samples into on[]; NULL or why there are none. */
@@ -66,7 +70,7 @@ static const char *bench_kp_measure(unsigned k, uint64_t *on, unsigned runs, uin
 }
 
 BENCH_ROW(kprobe, "kprobe events per call: an entry probe with two args, a return probe, "
-                  "an int3 probe at an offset")
+                  "an int3 probe at an offset, an fprobe entry and exit")
 {
     if (ftrace_is_dead() || !bench_tracer_target_is_nop()) {
         bench_row_skipped(ctx, "kprobe", "ftrace is dead or ftrace_test_target is traced");

@@ -9,7 +9,12 @@
  * is a NOP again (the patch back as it was), the load's books balance, probes fired, and
  * the heap holds what it held before.
  *
- * Half the entry probes go to a random offset inside their function instead of its entry:
+ * A quarter of the probes made are fprobe events (an entry with $argN, or an exit with
+ * $retval), a quarter event probes on the scheduler's and interrupts' events, which every
+ * CPU writes all the while: enabling and disabling one hangs a trigger on a live event and
+ * takes it off again, in and out of soft mode.
+ *
+ * Half the entry kprobes go to a random offset inside their function instead of its entry:
  * an int3 on whatever instruction is there (its copy runs out of line, or it is
  * emulated). An offset inside an instruction must be refused with EILSEQ, one on an
  * instruction no probe can run (an indirect branch, cli) with EINVAL; any other must work.
@@ -27,6 +32,7 @@
 #include <lib/printf.h>
 #include <lib/string.h>
 
+#include "dynamic_events.h"
 #include "events/event_core.h"
 #include "probes/trace_kprobe.h"
 #include "trace_internal.h"
@@ -50,8 +56,17 @@ static const char *const torture_args[] = {
     "",
 };
 
+/* Event probes: an event every CPU writes under `work`, and arguments its fields give. */
+static const char *const torture_eprobes[] = {
+    "sched.sched_switch p=$prev_pid:s32 n=$next_comm:string c=+0($prev_comm):x32",
+    "sched/sched_waking pid=$pid c=$comm:string if prio < 200",
+    "sched.sched_wakeup",
+    "irq/irq_handler_entry irq=$irq:s32 name=$name:string",
+};
+
 struct torture_probe {
     bool made, on, is_return;
+    char kind; /* 'p', 'f' or 'e' */
     char name[16];
 };
 
@@ -111,6 +126,26 @@ SHELL_COMMAND(kprobe_torture, "kprobe_torture SECONDS [SEED]",
         if (!p->made) {
             p->is_return = torture_rand(&rng) % 3 == 0;
             snprintf(p->name, sizeof(p->name), "kt%u", i);
+            unsigned kind = (unsigned)(torture_rand(&rng) % 4);
+            p->kind = kind == 0 ? 'f' : kind == 1 ? 'e' : 'p';
+            if (p->kind != 'p') {
+                const char *fn = torture_funcs[torture_rand(&rng) % ARRAY_SIZE(torture_funcs)];
+                if (p->kind == 'e')
+                    snprintf(line, sizeof(line), "e:torture/%s %s", p->name,
+                             torture_eprobes[torture_rand(&rng) % ARRAY_SIZE(torture_eprobes)]);
+                else
+                    snprintf(line, sizeof(line), "f:torture/%s %s%s", p->name, fn,
+                             p->is_return ? "%return r=$retval" : " a=$arg1 b=$arg2:u32 c=$comm");
+                err = dynamic_events_command(line);
+                if (err) {
+                    failed = p->kind == 'e' ? "make an event probe" : "make an fprobe";
+                    failed_err = err;
+                    break;
+                }
+                p->made = true;
+                makes++;
+                continue;
+            }
             const char *fn = torture_funcs[torture_rand(&rng) % ARRAY_SIZE(torture_funcs)];
             const char *args = p->is_return
                                    ? "r=$retval sp=%sp"
@@ -174,7 +209,7 @@ SHELL_COMMAND(kprobe_torture, "kprobe_torture SECONDS [SEED]",
         default:
             hits += kprobe_hits("torture", p->name, &misses);
             snprintf(line, sizeof(line), "-:torture/%s", p->name);
-            err = kprobe_command(line);
+            err = dynamic_events_command(line);
             if (p->on && err == -EBUSY) {
                 busy++;
             } else if (!p->on && err == 0) {
@@ -197,7 +232,7 @@ SHELL_COMMAND(kprobe_torture, "kprobe_torture SECONDS [SEED]",
             trace_event_enable(call, false);
         hits += kprobe_hits("torture", p->name, &misses);
         snprintf(line, sizeof(line), "-:torture/%s", p->name);
-        int err = kprobe_command(line);
+        int err = dynamic_events_command(line);
         if (err && !failed) {
             failed = "final remove";
             failed_err = err;

@@ -3,13 +3,15 @@
  * they were made, and one place to make and remove them. A line is
  *
  *   p|r...                      a kprobe (kernel/trace/probes/, as kprobe_events takes it)
+ *   f...                        an fprobe (kernel/trace/probes/trace_kprobe.c)
+ *   e...                        an event probe (kernel/trace/probes/trace_eprobe.c)
  *   s:[synthetic/]NAME FIELDS   a synthetic event (as synthetic_events takes NAME FIELDS)
  *   -:[GROUP/]NAME [MATCH]      removes the event NAME (of GROUP, if given)
  *   !KIND:[GROUP/]NAME [MATCH]  the same, the line as it was written to make the event
  *
- * where MATCH, if given, must be the start of the kprobe's place and arguments, or all of
- * the synthetic event's fields. `>` removes every event, in the order they were made, up
- * to the first that cannot go.
+ * where MATCH, if given, must be the start of the probe's place (an event probe's attached
+ * event) and arguments, or all of the synthetic event's fields. `>` removes every event, in the
+ * order they were made, up to the first that cannot go.
  */
 #include <kernel/errno.h>
 #include <kernel/mm.h>
@@ -21,6 +23,7 @@
 
 #include "dynamic_events.h"
 #include "hist/synth_events.h"
+#include "probes/trace_eprobe.h"
 #include "probes/trace_kprobe.h"
 #include "trace_internal.h"
 
@@ -54,20 +57,23 @@ static int dynamic_remove(char *line)
     } else {
         name = head;
     }
-    bool synthetic = kind == 's' || (group && strcmp(group, "synthetic") == 0) ||
-                     (!group && kind != 'p' && kind != 'r' && !kprobe_event_exists(NULL, name));
+    bool eprobe = kind == 'e' || (!kind && eprobe_event_exists(group, name));
+    bool synthetic =
+        !eprobe &&
+        (kind == 's' || (group && strcmp(group, "synthetic") == 0) ||
+         (!group && kind != 'p' && kind != 'r' && kind != 'f' && !kprobe_event_exists(NULL, name)));
     if (synthetic) {
         if (group && strcmp(group, "synthetic") != 0)
             return -ENOENT;
         return synth_event_dynamic_remove(name, *match ? match : NULL);
     }
-    /* A kprobe: as kprobe_events' "-:[GROUP/]NAME [SYM[+OFFS] [ARGS]]". */
+    /* A probe: as kprobe_events' "-:[GROUP/]NAME [SYM[+OFFS] [ARGS]]". */
     size_t size = strlen(name) + strlen(match) + (group ? strlen(group) : 0) + 8;
     char *command = kmalloc(size);
     if (!command)
         return -ENOMEM;
     snprintf(command, size, "-:%s%s%s %s", group ? group : "", group ? "/" : "", name, match);
-    int err = kprobe_run_command(command, true);
+    int err = eprobe ? eprobe_run_command(command) : kprobe_run_command(command, true);
     kfree(command);
     return err;
 }
@@ -85,6 +91,8 @@ static int dynamic_run(char *line)
         return dynamic_remove(line);
     if (line[0] == 's' && line[1] == ':')
         return synth_event_dynamic_create(line);
+    if (line[0] == 'e')
+        return eprobe_run_command(line);
     return kprobe_run_command(line, true);
 }
 
@@ -125,36 +133,78 @@ static int dynamic_mark_cmp(const void *a, const void *b)
     return x->order < y->order ? -1 : x->order > y->order;
 }
 
-/* Each kind's lines, then every line in the order its event was made. */
+/* Every kind's lines, each marked with the order its event was made at, sorted by it. */
+struct dynamic_listing {
+    struct seqbuf kprobes, eprobes, synths;
+    struct dynamic_marks m;
+};
+
+static int dynamic_list(struct dynamic_listing *l)
+{
+    memset(l, 0, sizeof(*l));
+    l->m.from = &l->kprobes;
+    kprobe_show_events_marked(&l->kprobes, dynamic_mark, &l->m);
+    l->m.from = &l->eprobes;
+    eprobe_show_events_marked(&l->eprobes, dynamic_mark, &l->m);
+    l->m.from = &l->synths;
+    synth_event_show_dynamic(&l->synths, dynamic_mark, &l->m);
+    if (l->m.failed || l->kprobes.overflow || l->eprobes.overflow || l->synths.overflow)
+        return -ENOMEM;
+    sort(l->m.marks, l->m.count, sizeof(*l->m.marks), dynamic_mark_cmp);
+    return 0;
+}
+
+static void dynamic_list_free(struct dynamic_listing *l)
+{
+    kfree(l->m.marks);
+    seqbuf_free(&l->kprobes);
+    seqbuf_free(&l->eprobes);
+    seqbuf_free(&l->synths);
+}
+
 static int dynamic_show(struct seqbuf *out)
 {
-    struct seqbuf kprobes = {0}, synths = {0};
-    struct dynamic_marks m = {0};
-    m.from = &kprobes;
-    kprobe_show_events_marked(&kprobes, dynamic_mark, &m);
-    m.from = &synths;
-    synth_event_show_dynamic(&synths, dynamic_mark, &m);
-    int err = m.failed || kprobes.overflow || synths.overflow ? -ENOMEM : 0;
-    if (!err)
-        sort(m.marks, m.count, sizeof(*m.marks), dynamic_mark_cmp);
-    for (size_t i = 0; i < m.count && !err; i++) {
-        const struct seqbuf *from = m.marks[i].from;
-        const char *line = from->buf + m.marks[i].at;
-        const char *nl = memchr(line, '\n', from->len - m.marks[i].at);
-        seq_write(out, line, nl ? (size_t)(nl - line + 1) : from->len - m.marks[i].at);
+    struct dynamic_listing l;
+    int err = dynamic_list(&l);
+    for (size_t i = 0; i < l.m.count && !err; i++) {
+        const struct seqbuf *from = l.m.marks[i].from;
+        const char *line = from->buf + l.m.marks[i].at;
+        const char *nl = memchr(line, '\n', from->len - l.m.marks[i].at);
+        seq_write(out, line, nl ? (size_t)(nl - line + 1) : from->len - l.m.marks[i].at);
     }
-    kfree(m.marks);
-    seqbuf_free(&kprobes);
-    seqbuf_free(&synths);
+    dynamic_list_free(&l);
+    return err;
+}
+
+/*
+ * `>`, as Linux's dyn_events_release_all: nothing goes while a probe is enabled; then every
+ * event in the order it was made, up to the first that cannot go (a synthetic event an
+ * event probe is attached to, say).
+ */
+static int dynamic_release_all(void)
+{
+    if (kprobe_any_enabled() || eprobe_any_enabled())
+        return -EBUSY;
+    struct dynamic_listing l;
+    int err = dynamic_list(&l);
+    for (size_t i = 0; i < l.m.count && !err; i++) {
+        const struct seqbuf *from = l.m.marks[i].from;
+        uint64_t order = l.m.marks[i].order;
+        if (from == &l.kprobes)
+            err = kprobe_remove_made_at(order);
+        else if (from == &l.eprobes)
+            err = eprobe_remove_made_at(order);
+        else
+            err = synth_event_remove_made_at(order);
+    }
+    dynamic_list_free(&l);
     return err;
 }
 
 static int dynamic_open(struct pfs_file *f)
 {
     if ((f->flags & PFS_WRITE) && (f->flags & PFS_TRUNC)) {
-        int err = kprobe_release_all();
-        if (!err)
-            err = synth_event_dynamic_release_all();
+        int err = dynamic_release_all();
         if (err)
             return err;
     }
@@ -174,6 +224,18 @@ static int dynamic_open(struct pfs_file *f)
 }
 
 static int dynamic_run_line(char *line, void *arg) { return dynamic_run(line); }
+
+int dynamic_events_command(const char *line)
+{
+    char *copy = kstrdup(line);
+    if (!copy)
+        return -ENOMEM;
+    pfs_control_lock();
+    int err = dynamic_run(copy);
+    pfs_control_unlock();
+    kfree(copy);
+    return err;
+}
 
 static ssize_t dynamic_write(struct pfs_file *f, const char *buf, size_t len)
 {

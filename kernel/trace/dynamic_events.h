@@ -10,6 +10,12 @@
 
 struct seqbuf;
 
+/*
+ * Runs one dynamic_events line (any kind, or a removal) for code outside the file's ops
+ * (torture, self-tests): takes the pseudo file system's control mutex, as a write does.
+ */
+int dynamic_events_command(const char *line);
+
 /* The next creation order number: each kind stamps what it makes with one. */
 uint64_t dynamic_event_order(void);
 

@@ -68,5 +68,52 @@ class FormatFilesTests(unittest.TestCase):
                          "\tfield: char data;\toffset:16;\tsize:4080;\tsigned:1;")
 
 
+def read_eprobe_blocks(path: Path) -> dict[str, list[list[str]]]:
+    """linux-6.1-eprobes.txt: the output after each `# LINE` its script wrote to
+    dynamic_events (`rc=N` and the error_log, Linux's `sh: write error` as fentros's shell
+    says it) and after each `=== format GROUP/EVENT`, by LINE or `format GROUP/EVENT`, in
+    the order they came (a line written twice has two)."""
+    blocks: dict[str, list[list[str]]] = {}
+    current: list[str] | None = None
+    answer = re.compile(r"sh: write error: .*|rc=\d+|\[\s*\d+\.\d+\] .*|  Command: .*|\s+\^")
+    in_format = False
+    for line in path.read_text(encoding="utf-8").split("\n"):
+        if line.startswith("# ") or line.startswith("=== format "):
+            in_format = line.startswith("=== format ")
+            current = []
+            blocks.setdefault(line[4:] if in_format else line[2:], []).append(current)
+        elif line.startswith("===") or not (in_format or answer.fullmatch(line)):
+            # A write's answer ends where the script's next command prints.
+            current = None
+        elif current is not None:
+            current.append(line.replace("sh: write error:", "echo: write error:"))
+    for answers in blocks.values():
+        for lines in answers:
+            while lines and lines[-1] == "":
+                lines.pop()
+    return blocks
+
+
+class EventProbeTests(unittest.TestCase):
+    def test_eprobe_lines_answer_as_linux_6_1(self) -> None:
+        """Each line eprobe.t writes to dynamic_events as the capture's script did gets the
+        status and error_log lines Linux 6.1 gave it, and each format file is Linux's."""
+        blocks = read_eprobe_blocks(REFERENCE_DIR / "linux-6.1-eprobes.txt")
+        test = shelltest.parse_file(find_shell_test("eprobe.t"))
+        compared = 0
+        for step in test.steps:
+            write = re.fullmatch(r"\$ echo '(.*)' >> dynamic_events; echo rc=\$\?; cat error_log; "
+                                 r"echo > error_log", step.source)
+            fmt = re.fullmatch(r"\$ cat events/(\S+)/format", step.source)
+            key = write.group(1) if write else f"format {fmt.group(1)}" if fmt else None
+            if key is None or not blocks.get(key):
+                continue
+            where = shelltest.find_mismatch(step.expected, blocks[key].pop(0))
+            self.assertIsNone(where, f"{test.path}:{step.lineno}: `{step.source}` differs "
+                              f"from Linux's at (expected, captured) line {where}")
+            compared += 1
+        self.assertGreaterEqual(compared, 60)
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -357,6 +357,7 @@ def reset_tracing(sh):
     for name in sh.run("ls instances"):
         if name.strip():
             sh.do(f"rmdir instances/{name.strip()}")
+    remove_dynamic_events(sh)
     sh.do("echo > kprobe_events",
           "echo > synthetic_events",
           "echo > error_log",
@@ -374,6 +375,16 @@ def reset_tracing(sh):
           *[f"echo {value} > options/{name}" for name, value in DEFAULT_OPTIONS.items()],
           "echo > trace",
           "echo 1 > tracing_on")
+
+
+def remove_dynamic_events(sh):
+    """`> dynamic_events` stops at the first event that cannot go, as on Linux's: a synthetic
+    event an event probe is attached to holds the ones made after it. The event probes go
+    first, each by its name."""
+    for line in sh.run(f"cat {TRACEFS}/dynamic_events"):
+        if line.startswith("e:"):
+            sh.run(f"echo '-:{line[2:].split(' ')[0]}' >> {TRACEFS}/dynamic_events")
+    sh.do(f"echo > {TRACEFS}/dynamic_events")
 
 
 def remove_event_triggers(sh):

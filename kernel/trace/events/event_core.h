@@ -98,6 +98,8 @@ struct trace_event_state {
     volatile uint32_t instance_soft_mask;
     /* Its state in each instance slot: NULL until an instance first needs one. */
     struct trace_event_instance_state *volatile per_instance;
+    /* Event probes made on the event: it cannot be removed while one exists. */
+    unsigned probe_users;
 };
 
 struct trace_event_call;
@@ -115,6 +117,8 @@ typedef int (*trace_event_reg_fn)(const struct trace_event_call *call, bool on);
 /* ftrace's print: trace_marker runs its triggers, so it has a trigger file (Linux's
  * trace_marker_file) */
 #define TRACE_EVENT_FL_MARKER 0x4
+/* A kprobe, fprobe or event probe: an event probe cannot attach to it (as on Linux) */
+#define TRACE_EVENT_FL_PROBE 0x8
 
 struct trace_event_call {
     const char *system;
@@ -158,6 +162,21 @@ int trace_event_add(struct trace_event_call *call);
 void trace_event_marker_triggers(struct trace_array *tr, unsigned long ip, const char *text,
                                  size_t len, uint64_t ts);
 int trace_event_remove(struct trace_event_call *call);
+
+/*
+ * Event probes (kernel/trace/probes/trace_eprobe.c). An event probe holds its attached
+ * event with trace_event_probe_hold (on) from its making to its removal. While it is
+ * enabled it is attached: fire(data, record, size) runs on every record of call that
+ * passes filter (NULL: every one; the attachment owns it), from the event's writer, in
+ * any context, whether or not call itself records (call is in soft mode meanwhile, as
+ * Linux's event probes attach through a trigger). Detaching returns once no fire with
+ * data can still run. Process context, under the control lock.
+ */
+typedef void (*trace_event_probe_fn)(void *data, const void *record, size_t size);
+void trace_event_probe_hold(const struct trace_event_call *call, bool on);
+int trace_event_probe_attach(const struct trace_event_call *call, trace_event_probe_fn fire,
+                             void *data, struct event_filter *filter);
+void trace_event_probe_detach(const struct trace_event_call *call, void *data);
 
 /* Every event, in the order available_events lists them. */
 size_t trace_event_count(void);

@@ -61,6 +61,7 @@ enum {
     TRIGGER_TYPE_EVENT_ENABLE = 1 << 3,
     TRIGGER_TYPE_HIST = 1 << 4,
     TRIGGER_TYPE_HIST_ENABLE = 1 << 5,
+    TRIGGER_TYPE_EPROBE = 1 << 6, /* an event probe's: never listed, one per probe */
 };
 
 struct event_trigger;
@@ -84,7 +85,9 @@ struct event_trigger {
     struct event_filter *filter;
     char *filter_text; /* after "if ", as written */
     const struct trace_event_call *target;
-    struct hist_trigger *hist; /* the hist command's */
+    struct hist_trigger *hist;       /* the hist command's */
+    trace_event_probe_fn probe_fire; /* an event probe's */
+    void *probe_data;
 };
 
 static struct sync_readers trigger_readers = SYNC_READERS_INIT;
@@ -202,6 +205,18 @@ static bool fire_hist(struct event_trigger *t, const void *record, size_t size, 
 
 /* After the commit: what the record's firing left to do (a snapshot of a new maximum). */
 static void fire_hist_post(struct event_trigger *t, uintptr_t frame) { hist_trigger_post(t->hist); }
+
+static bool fire_eprobe(struct event_trigger *t, const void *record, size_t size, uint64_t ts)
+{
+    t->probe_fire(t->probe_data, record, size);
+    return false;
+}
+
+static void fire_nothing(struct event_trigger *t, uintptr_t frame) {}
+
+/* Not a command a trigger file takes: event probes attach with it (Linux's eprobe trigger). */
+static const struct event_trigger_command eprobe_command = {
+    "eprobe", TRIGGER_TYPE_EPROBE, false, false, true, fire_nothing, fire_eprobe};
 
 /* Linux's registration order, which "# Available triggers:" lists. */
 static const struct event_trigger_command trigger_commands[] = {
@@ -331,7 +346,7 @@ static void trigger_flags_update(const struct trigger_owner *o)
 /* Linux's hist_trigger_match: the same histogram and the same filter. */
 static bool trigger_same(const struct event_trigger *a, const struct event_trigger *b)
 {
-    if (a->cmd->type != b->cmd->type || a->target != b->target)
+    if (a->cmd->type != b->cmd->type || a->target != b->target || a->probe_data != b->probe_data)
         return false;
     if (!a->hist)
         return true;
@@ -426,8 +441,47 @@ static bool trigger_unregister(const struct trigger_owner *o, const struct event
 bool trace_event_has_triggers(const struct trace_event_call *call)
 {
     /* An instance's triggers keep their event, and their targets, in soft mode there. */
-    return call->state->triggers || call->state->soft_users ||
+    return call->state->triggers || call->state->soft_users || call->state->probe_users ||
            READ_ONCE(call->state->instance_soft_mask);
+}
+
+void trace_event_probe_hold(const struct trace_event_call *call, bool on)
+{
+    if (on)
+        call->state->probe_users++;
+    else if (call->state->probe_users)
+        call->state->probe_users--;
+}
+
+/* Event probes hang on the top level's event: they make an event of their own. */
+int trace_event_probe_attach(const struct trace_event_call *call, trace_event_probe_fn fire,
+                             void *data, struct event_filter *filter)
+{
+    struct event_trigger *t = kzalloc(sizeof(*t));
+    if (!t) {
+        if (filter)
+            event_filter_free(filter);
+        return -ENOMEM;
+    }
+    t->cmd = &eprobe_command;
+    t->count = -1;
+    t->filter = filter;
+    t->probe_fire = fire;
+    t->probe_data = data;
+    struct trigger_owner owner;
+    owner_init(&owner, call, &trace_global, true);
+    int err = trigger_register(&owner, t);
+    if (err)
+        trigger_free(t);
+    return err;
+}
+
+void trace_event_probe_detach(const struct trace_event_call *call, void *data)
+{
+    struct event_trigger t = {.cmd = &eprobe_command, .probe_data = data};
+    struct trigger_owner owner;
+    owner_init(&owner, call, &trace_global, false);
+    trigger_unregister(&owner, &t);
 }
 
 /* ---- parsing: Linux's trigger_process_regex and event_trigger_parse ---- */
@@ -770,13 +824,19 @@ int trace_event_trigger_show_in(struct seqbuf *s, const struct trace_event_call 
     struct event_trigger *volatile *head = trigger_head(call, tr, false);
     spin_lock(&trigger_lock);
     struct event_trigger *t = head ? *head : NULL;
-    if (!t) {
+    bool listed = false;
+    for (struct event_trigger *o = t; o; o = o->next)
+        listed |= o->cmd != &eprobe_command;
+    /* As Linux: an event probe's trigger is not shown, and alone it leaves the list empty. */
+    if (!listed) {
         seq_puts(s, "# Available triggers:\n#");
         for (size_t i = 0; i < ARRAY_SIZE(trigger_commands); i++)
             seq_printf(s, " %s", trigger_commands[i].name);
         seq_putc(s, '\n');
     }
     for (; t; t = t->next) {
+        if (t->cmd == &eprobe_command)
+            continue;
         if (t->hist) {
             hist_trigger_print_spec(s, t->hist, t->filter_text);
             continue;

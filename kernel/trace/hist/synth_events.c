@@ -623,16 +623,11 @@ int synth_event_dynamic_remove(const char *name, const char *fields)
     return synth_remove(se);
 }
 
-int synth_event_dynamic_release_all(void)
+int synth_event_remove_made_at(uint64_t order)
 {
-    /* As Linux's dyn_events_release_all: in order, up to the first that cannot go. */
-    struct synth_event *order[SYNTH_EVENTS_MAX];
-    unsigned n = synth_in_order(order);
-    for (unsigned i = 0; i < n; i++) {
-        int err = synth_remove(order[i]);
-        if (err)
-            return err;
-    }
+    for (unsigned i = 0; i < SYNTH_EVENTS_MAX; i++)
+        if (synth_events[i] && synth_events[i]->order == order)
+            return synth_remove(synth_events[i]);
     return 0;
 }
 

@@ -34,7 +34,9 @@ void synth_event_emit(struct synth_event *se, const uint64_t *vals);
  */
 int synth_event_dynamic_create(const char *line);
 int synth_event_dynamic_remove(const char *name, const char *fields);
-int synth_event_dynamic_release_all(void);
+/* dynamic_events' `>`, one event at a time: removes the one made at order, if it is still
+ * there (0), or says why it cannot go. */
+int synth_event_remove_made_at(uint64_t order);
 void synth_event_show_dynamic(struct seqbuf *s, dynamic_event_mark_fn mark, void *arg);
 
 #endif

@@ -11,15 +11,64 @@
 #include <kernel/thread.h>
 #include <lib/string.h>
 
+#include "events/event_filter.h"
 #include "trace_probe.h"
 
 /* Longest string one argument stores (the record must fit in a ring-buffer event). */
 #define PROBE_STRING_MAX 256
 #define PROBE_SYMSTR_MAX 128
 
+/*
+ * A field of the attached event's record, as Linux's event probes read it: a number
+ * widened by its sign, and for a string or an array its address (in the record), so that
+ * :string and +OFFS() read what it holds.
+ */
+static unsigned long field_value(const struct event_field *f, const uint8_t *rec, size_t len)
+{
+    if ((size_t)f->offset + f->size > len)
+        return 0;
+    const uint8_t *p = rec + f->offset;
+    switch (f->kind) {
+    case EVENT_FIELD_INT:
+        switch (f->size) {
+        case 1:
+            return f->is_signed ? (unsigned long)(long)(int8_t)*p : *p;
+        case 2: {
+            uint16_t x;
+            memcpy(&x, p, 2);
+            return f->is_signed ? (unsigned long)(long)(int16_t)x : x;
+        }
+        case 4: {
+            uint32_t x;
+            memcpy(&x, p, 4);
+            return f->is_signed ? (unsigned long)(long)(int32_t)x : x;
+        }
+        default: {
+            unsigned long x = 0;
+            memcpy(&x, p, f->size < 8 ? f->size : 8);
+            return x;
+        }
+        }
+    case EVENT_FIELD_DATA_LOC: {
+        uint32_t loc;
+        memcpy(&loc, p, 4);
+        /* Outside the record: no string of it (a read of address 0 faults). */
+        return (loc & 0xffff) < len ? (unsigned long)(rec + (loc & 0xffff)) : 0;
+    }
+    default:
+        return (unsigned long)p;
+    }
+}
+
 static bool read_word(unsigned long addr, unsigned long *out)
 {
     return copy_from_kernel_nofault(out, (const void *)addr, sizeof(*out)) == 0;
+}
+
+static const char *comm_of_current(void)
+{
+    struct thread *t = this_cpu()->current;
+    return t ? t->name : "";
 }
 
 /* The value before the typed read: base, then every dereference but a memory arg's last. */
@@ -48,9 +97,15 @@ static bool fetch_value(const struct probe_arg *a, const struct probe_ctx *ctx, 
     case FETCH_SYMBOL:
         *v = a->param;
         break;
+    case FETCH_FIELD:
+        *v = field_value(a->field, ctx->record, ctx->record_len);
+        break;
+    /* As numbers (an event probe's, which keep the type they are given): the address. */
     case FETCH_COMM:
+        *v = (unsigned long)comm_of_current();
+        break;
     case FETCH_DATA:
-        *v = 0;
+        *v = (unsigned long)a->data;
         break;
     }
     unsigned loads = a->memory ? a->nderef - 1 : a->nderef;
@@ -60,12 +115,6 @@ static bool fetch_value(const struct probe_arg *a, const struct probe_ctx *ctx, 
     if (a->memory)
         *v += (unsigned long)a->deref[a->nderef - 1];
     return true;
-}
-
-static const char *comm_of_current(void)
-{
-    struct thread *t = this_cpu()->current;
-    return t ? t->name : "";
 }
 
 /* A string argument's bytes with the NUL (0: a fault), reading at most max. */

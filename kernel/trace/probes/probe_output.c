@@ -97,18 +97,18 @@ void probe_print_args(struct seqbuf *s, const struct probe_arg *args, unsigned n
     }
 }
 
-struct event_field *probe_make_fields(const struct probe_arg *args, unsigned nargs, bool is_return,
-                                      size_t *nfields)
+struct event_field *probe_make_fields(const struct probe_arg *args, unsigned nargs,
+                                      enum probe_head head, size_t *nfields)
 {
-    size_t fixed = is_return ? 2 : 1;
-    struct event_field *f = kzalloc((fixed + nargs) * sizeof(*f));
+    size_t fixed = head == PROBE_HEAD_RETURN ? 2 : head == PROBE_HEAD_IP ? 1 : 0;
+    struct event_field *f = kzalloc((fixed + nargs + 1) * sizeof(*f));
     if (!f)
         return NULL;
-    if (is_return) {
+    if (head == PROBE_HEAD_RETURN) {
         f[0] = (struct event_field){"unsigned long", "__probe_func", 8, 8, false, EVENT_FIELD_INT};
         f[1] =
             (struct event_field){"unsigned long", "__probe_ret_ip", 16, 8, false, EVENT_FIELD_INT};
-    } else {
+    } else if (head == PROBE_HEAD_IP) {
         f[0] = (struct event_field){"unsigned long", "__probe_ip", 8, 8, false, EVENT_FIELD_INT};
     }
     for (unsigned i = 0; i < nargs; i++) {
@@ -152,10 +152,12 @@ void probe_free_fields(struct event_field *fields, size_t nfields)
     kfree(fields);
 }
 
-char *probe_make_print_fmt(const struct probe_arg *args, unsigned nargs, bool is_return)
+char *probe_make_print_fmt(const struct probe_arg *args, unsigned nargs, enum probe_head head)
 {
     struct seqbuf s = {0};
-    seq_puts(&s, is_return ? "\"(%lx <- %lx)" : "\"(%lx)");
+    seq_puts(&s, head == PROBE_HEAD_RETURN ? "\"(%lx <- %lx)"
+                 : head == PROBE_HEAD_IP   ? "\"(%lx)"
+                                           : "\"");
     for (unsigned i = 0; i < nargs; i++) {
         const struct probe_arg *a = &args[i];
         seq_printf(&s, " %s=", a->name);
@@ -168,8 +170,11 @@ char *probe_make_print_fmt(const struct probe_arg *args, unsigned nargs, bool is
             seq_puts(&s, a->type->fmt);
         }
     }
-    seq_printf(&s, "\", %s",
-               is_return ? "REC->__probe_func, REC->__probe_ret_ip" : "REC->__probe_ip");
+    seq_putc(&s, '"');
+    if (head != PROBE_HEAD_NONE)
+        seq_printf(&s, ", %s",
+                   head == PROBE_HEAD_RETURN ? "REC->__probe_func, REC->__probe_ret_ip"
+                                             : "REC->__probe_ip");
     for (unsigned i = 0; i < nargs; i++) {
         const struct probe_arg *a = &args[i];
         bool str = probe_type_is_string(a->type);

@@ -11,6 +11,8 @@
 #include <lib/printf.h>
 #include <lib/string.h>
 
+#include "events/event_filter.h"
+#include "trace_internal.h"
 #include "trace_probe.h"
 
 /* ---- words ---- */
@@ -88,7 +90,7 @@ static const struct probe_type probe_types[] = {
 };
 #define PROBE_TYPE_DEFAULT "x64"
 
-static const struct probe_type *find_type(const char *name)
+const struct probe_type *probe_type_find(const char *name)
 {
     if (!name)
         name = PROBE_TYPE_DEFAULT;
@@ -100,13 +102,13 @@ static const struct probe_type *find_type(const char *name)
             return NULL;
         switch (bits) {
         case 8:
-            return find_type("u8");
+            return probe_type_find("u8");
         case 16:
-            return find_type("u16");
+            return probe_type_find("u16");
         case 32:
-            return find_type("u32");
+            return probe_type_find("u32");
         case 64:
-            return find_type("u64");
+            return probe_type_find("u64");
         default:
             return NULL;
         }
@@ -138,22 +140,26 @@ static int fail(struct probe_error *e, int err, const char *message, unsigned wo
     return err;
 }
 
-/* [GRP/]EVENT after "p:" (at `at` in word 0); an empty EVENT after GRP/ means "make one". */
-static int parse_event_name(const char *text, unsigned at, struct probe_cmd *cmd,
-                            struct probe_error *e)
+/*
+ * [GRP/]EVENT (or GRP.EVENT) at `at` in word `word`, into group and event (each
+ * PROBE_MAX_EVENT_NAME + 1 bytes); an empty EVENT after GRP/ is left empty (the caller makes
+ * one). Linux's traceprobe_parse_event_name.
+ */
+static int parse_group_event(const char *text, unsigned word, unsigned at, char *group, char *event,
+                             struct probe_error *e)
 {
     const char *slash = strchr(text, '/');
     if (!slash)
         slash = strchr(text, '.');
     if (slash) {
         if (slash == text)
-            return fail(e, -EINVAL, "Group name is not specified", 0, at);
+            return fail(e, -EINVAL, "Group name is not specified", word, at);
         if ((size_t)(slash - text) + 1 > PROBE_MAX_EVENT_NAME)
-            return fail(e, -EINVAL, "Group name is too long", 0, at);
-        memcpy(cmd->group, text, (size_t)(slash - text));
-        cmd->group[slash - text] = '\0';
-        if (!good_name(cmd->group))
-            return fail(e, -EINVAL, "Group name must follow the same rules as C identifiers", 0,
+            return fail(e, -EINVAL, "Group name is too long", word, at);
+        memcpy(group, text, (size_t)(slash - text));
+        group[slash - text] = '\0';
+        if (!good_name(group))
+            return fail(e, -EINVAL, "Group name must follow the same rules as C identifiers", word,
                         at);
         at += (unsigned)(slash - text) + 1;
         text = slash + 1;
@@ -162,14 +168,21 @@ static int parse_event_name(const char *text, unsigned at, struct probe_cmd *cmd
     if (len == 0) {
         if (slash)
             return 0;
-        return fail(e, -EINVAL, "Event name is not specified", 0, at);
+        return fail(e, -EINVAL, "Event name is not specified", word, at);
     }
     if (len > PROBE_MAX_EVENT_NAME)
-        return fail(e, -EINVAL, "Event name is too long", 0, at);
+        return fail(e, -EINVAL, "Event name is too long", word, at);
     if (!good_name(text))
-        return fail(e, -EINVAL, "Event name must follow the same rules as C identifiers", 0, at);
-    strcpy(cmd->event, text);
+        return fail(e, -EINVAL, "Event name must follow the same rules as C identifiers", word, at);
+    strcpy(event, text);
     return 0;
+}
+
+/* [GRP/]EVENT after "p:" (at `at` in word 0). */
+static int parse_event_name(const char *text, unsigned at, struct probe_cmd *cmd,
+                            struct probe_error *e)
+{
+    return parse_group_event(text, 0, at, cmd->group, cmd->event, e);
 }
 
 /* ---- fetch arguments ---- */
@@ -177,11 +190,21 @@ static int parse_event_name(const char *text, unsigned at, struct probe_cmd *cmd
 enum {
     PARSE_RETURN = 1, /* a return probe: $retval exists */
     PARSE_FENTRY = 2, /* on a function's entry: $argN exists */
+    PARSE_EVENT = 4,  /* an event probe: every $NAME is a field of the attached event */
+    PARSE_FPROBE = 8, /* an fprobe: no %REG */
 };
 
 static int parse_var(const char *var, struct probe_arg *a, unsigned flags, unsigned word,
                      unsigned offs, struct probe_error *e)
 {
+    if (flags & PARSE_EVENT) {
+        /* Looked up in the attached event once it is known (probe_parse_eprobe_args). */
+        a->symbol = kstrdup(var);
+        if (!a->symbol)
+            return fail(e, -ENOMEM, NULL, word, offs);
+        a->base = FETCH_FIELD;
+        return 0;
+    }
     if (strcmp(var, "retval") == 0) {
         if (!(flags & PARSE_RETURN))
             return fail(e, -EINVAL, "$retval is not available on probe", word, offs);
@@ -234,6 +257,12 @@ static int parse_fetch(char *arg, struct probe_arg *a, unsigned flags, unsigned 
         found = !err;
         break;
     case '%': {
+        /* An event probe has no registers (it fires inside another event's writer), nor
+         * has an fprobe in Linux 6.5's syntax; Linux logs both lines. */
+        if (flags & (PARSE_EVENT | PARSE_FPROBE)) {
+            e->before = "Invalid $-variable specified";
+            return fail(e, -EINVAL, "Invalid fetch argument", word, offs);
+        }
         int offset = regs_query_register_offset(arg + 1);
         if (offset < 0)
             return fail(e, -EINVAL, "Invalid register name", word, offs);
@@ -394,14 +423,18 @@ static int parse_arg_body(char *body, struct probe_arg *a, unsigned flags, unsig
     }
     unsigned type_pos = offset + (t ? (unsigned)(t - body) : 0);
 
-    if (strcmp(body, "$comm") == 0 || strcmp(body, "$COMM") == 0 || strncmp(body, "\\\"", 2) == 0) {
+    /* An event probe's arguments take the type they are given, these too (Linux 6.1). */
+    bool string_only =
+        !(flags & PARSE_EVENT) &&
+        (strcmp(body, "$comm") == 0 || strcmp(body, "$COMM") == 0 || strncmp(body, "\\\"", 2) == 0);
+    if (string_only) {
         /* $comm and an immediate string are strings, never arrays: refused without a
          * message, as Linux refuses them. */
         if (a->count || (t && strcmp(t, "string") != 0))
             return fail(e, -EINVAL, NULL, word, offset);
-        a->type = find_type("string");
+        a->type = probe_type_find("string");
     } else {
-        a->type = find_type(t);
+        a->type = probe_type_find(t);
     }
     if (!a->type)
         return fail(e, -EINVAL, "Unknown type is specified", word, type_pos);
@@ -414,11 +447,12 @@ static int parse_arg_body(char *body, struct probe_arg *a, unsigned flags, unsig
     if (probe_type_is_string(a->type)) {
         if (a->type->kind == PROBE_TYPE_SYMSTR) {
             if (!deref && a->base != FETCH_REG && a->base != FETCH_PROBE_IP &&
-                a->base != FETCH_STACK && a->base != FETCH_RETVAL && a->base != FETCH_ARG)
+                a->base != FETCH_STACK && a->base != FETCH_RETVAL && a->base != FETCH_ARG &&
+                a->base != FETCH_FIELD)
                 return fail(e, -EINVAL, "Symbol String doesn't accept data/userdata", word,
                             type_pos);
         } else if (!deref && a->base != FETCH_IMM && a->base != FETCH_COMM &&
-                   a->base != FETCH_DATA) {
+                   a->base != FETCH_DATA && a->base != FETCH_FIELD) {
             return fail(e, -EINVAL, "String accepts only memory argument", word, type_pos);
         }
         if (a->count && a->type->kind == PROBE_TYPE_STRING && a->base != FETCH_COMM &&
@@ -576,6 +610,142 @@ static int parse_place(const char *text, struct probe_cmd *cmd, unsigned *flags,
     return 0;
 }
 
+/* Linux's sanitize_event_name: anything but a C identifier's characters is '_'. */
+static void make_event_name(struct probe_cmd *cmd, const char *name)
+{
+    strlcpy(cmd->event, name, sizeof(cmd->event));
+    for (char *p = cmd->event; *p; p++)
+        if (!isalnum((unsigned char)*p) && *p != '_')
+            *p = '_';
+}
+
+/* Points a $FIELD argument at its field: -ENOENT when the event has none of that name. */
+static int resolve_field(struct probe_arg *a, const struct event_field *fields, size_t nfields)
+{
+    if (a->base != FETCH_FIELD)
+        return 0;
+    for (size_t k = 0; k < nfields; k++) {
+        if (strcmp(fields[k].name, a->symbol) == 0) {
+            a->field = &fields[k];
+            return 0;
+        }
+    }
+    if (strcmp(a->symbol, "comm") != 0 && strcmp(a->symbol, "COMM") != 0)
+        return -ENOENT;
+    /* No field of that name: the current task's name (as a number, its address). */
+    a->base = FETCH_COMM;
+    return 0;
+}
+
+/*
+ * The fetch arguments: count words from word 2, laid out from offset at; an event probe's
+ * $FIELDs are looked up in fields as each is parsed, as Linux does.
+ */
+static int parse_args(const struct probe_words *w, unsigned count, struct probe_cmd *cmd,
+                      unsigned flags, size_t at, const struct event_field *fields, size_t nfields,
+                      struct probe_error *e)
+{
+    if (count > PROBE_MAX_ARGS)
+        return fail(e, -E2BIG, "Too many arguments are specified", 2, 0);
+    cmd->nargs = count;
+    if (cmd->nargs) {
+        cmd->args = kzalloc(cmd->nargs * sizeof(*cmd->args));
+        if (!cmd->args) {
+            cmd->nargs = 0;
+            return fail(e, -ENOMEM, NULL, 0, 0);
+        }
+    }
+    for (unsigned i = 0; i < cmd->nargs; i++) {
+        int err = parse_arg(w->word[2 + i], cmd->args, i, flags, 2 + i, e);
+        if (!err && (flags & PARSE_EVENT)) {
+            err = resolve_field(&cmd->args[i], fields, nfields);
+            if (err)
+                fail(e, err, "Attached event does not have this field", 2 + i, 0);
+        }
+        if (err) {
+            probe_cmd_free(cmd);
+            return err;
+        }
+        cmd->args[i].offset = (uint16_t)at;
+        at += probe_arg_size(&cmd->args[i]);
+    }
+    return 0;
+}
+
+/* [MAXACTIVE] between the letter and ':' (or the end of word 0), as Linux reads it. */
+static int parse_maxactive(const char *w0, const char *event, struct probe_cmd *cmd,
+                           struct probe_error *e)
+{
+    size_t len = event ? (size_t)(event - (w0 + 1) - 1) : strlen(w0 + 1);
+    char num[PROBE_MAX_EVENT_NAME];
+    unsigned long maxactive;
+    if (len > PROBE_MAX_EVENT_NAME - 1)
+        return fail(e, -EINVAL, "Invalid maxactive number", 0, 1);
+    memcpy(num, w0 + 1, len);
+    num[len] = '\0';
+    if (kstrtoul(num, 0, &maxactive) || maxactive == 0 || maxactive > 0xffffffffUL)
+        return fail(e, -EINVAL, "Invalid maxactive number", 0, 1);
+    if (maxactive > PROBE_MAX_MAXACTIVE)
+        return fail(e, -EINVAL, "Maxactive is too big", 0, 1);
+    cmd->maxactive = (unsigned)maxactive;
+    return 0;
+}
+
+/*
+ * An fprobe's place: SYM[%return], a function's name (looked up when the probe is placed);
+ * like Linux 6.5, an argument that reads $retval makes it an exit probe too.
+ */
+static int parse_fprobe_place(const struct probe_words *w, struct probe_cmd *cmd,
+                              struct probe_error *e)
+{
+    const char *text = w->word[1];
+    const char *pct = strchr(text, '%');
+    size_t len = pct ? (size_t)(pct - text) : strlen(text);
+    if (pct) {
+        if (strcmp(pct, "%return") != 0)
+            return fail(e, -EINVAL, "Invalid probed address suffix", 1, (unsigned)len);
+        cmd->is_return = true;
+    }
+    if (len >= sizeof(cmd->symbol))
+        return fail(e, -EINVAL, "Failed to register probe event", 1, 0);
+    memcpy(cmd->symbol, text, len);
+    cmd->symbol[len] = '\0';
+    for (unsigned i = 2; i < w->count && i < PROBE_MAX_WORDS && !cmd->is_return; i++) {
+        const char *rv = strstr(w->word[i], "$retval");
+        if (rv && !isalnum((unsigned char)rv[7]) && rv[7] != '_')
+            cmd->is_return = true;
+    }
+    return 0;
+}
+
+static int parse_fprobe(const struct probe_words *w, struct probe_cmd *cmd, struct probe_error *e)
+{
+    const char *w0 = w->word[0];
+    cmd->kind = 'f';
+    strcpy(cmd->group, "fprobes");
+    const char *event = strchr(w0 + 1, ':');
+    if (event)
+        event++;
+    int err = 0;
+    if (isdigit((unsigned char)w0[1]))
+        err = parse_maxactive(w0, event, cmd, e);
+    if (!err)
+        err = parse_fprobe_place(w, cmd, e);
+    if (!err && cmd->maxactive && !cmd->is_return)
+        err = fail(e, -EINVAL, "Maxactive is only for function exit", 0, 1);
+    if (!err && event)
+        err = parse_event_name(event, (unsigned)(event - w0), cmd, e);
+    if (err)
+        return err;
+    if (!cmd->event[0]) {
+        char name[PROBE_MAX_EVENT_NAME + 1];
+        snprintf(name, sizeof(name), "%s__%s", cmd->symbol, cmd->is_return ? "exit" : "entry");
+        make_event_name(cmd, name);
+    }
+    unsigned flags = PARSE_FPROBE | (cmd->is_return ? PARSE_RETURN : PARSE_FENTRY);
+    return parse_args(w, w->count - 2, cmd, flags, cmd->is_return ? 24 : 16, NULL, 0, e);
+}
+
 int probe_parse(const struct probe_words *w, struct probe_cmd *cmd, struct probe_error *e)
 {
     memset(cmd, 0, sizeof(*cmd));
@@ -585,10 +755,13 @@ int probe_parse(const struct probe_words *w, struct probe_cmd *cmd, struct probe
     const char *w0 = w->word[0];
     if (w0[0] == '-')
         return parse_delete(w, cmd, e);
-    if (w0[0] != 'p' && w0[0] != 'r')
+    if (w0[0] != 'p' && w0[0] != 'r' && w0[0] != 'f')
         return -ECANCELED;
     if (w->count < 2)
         return -ECANCELED;
+    if (w0[0] == 'f')
+        return parse_fprobe(w, cmd, e);
+    cmd->kind = 'p';
     cmd->is_return = w0[0] == 'r';
     strcpy(cmd->group, "kprobes");
 
@@ -598,18 +771,9 @@ int probe_parse(const struct probe_words *w, struct probe_cmd *cmd, struct probe
     if (isdigit((unsigned char)w0[1])) {
         if (!cmd->is_return)
             return fail(e, -EINVAL, "Maxactive is not for kprobe", 0, 1);
-        size_t len = event ? (size_t)(event - (w0 + 1) - 1) : strlen(w0 + 1);
-        char num[PROBE_MAX_EVENT_NAME];
-        unsigned long maxactive;
-        if (len > PROBE_MAX_EVENT_NAME - 1)
-            return fail(e, -EINVAL, "Invalid maxactive number", 0, 1);
-        memcpy(num, w0 + 1, len);
-        num[len] = '\0';
-        if (kstrtoul(num, 0, &maxactive) || maxactive == 0 || maxactive > 0xffffffffUL)
-            return fail(e, -EINVAL, "Invalid maxactive number", 0, 1);
-        if (maxactive > PROBE_MAX_MAXACTIVE)
-            return fail(e, -EINVAL, "Maxactive is too big", 0, 1);
-        cmd->maxactive = (unsigned)maxactive;
+        int err = parse_maxactive(w0, event, cmd, e);
+        if (err)
+            return err;
     } else if (w0[1] && w0[1] != ':') {
         return -ECANCELED;
     }
@@ -625,37 +789,85 @@ int probe_parse(const struct probe_words *w, struct probe_cmd *cmd, struct probe
             return err;
     }
     if (!cmd->event[0]) {
-        char name[PROBE_MAX_EVENT_NAME];
+        char name[PROBE_MAX_EVENT_NAME + 1];
         snprintf(name, sizeof(name), "%c_%s_%lu", cmd->is_return ? 'r' : 'p', cmd->symbol,
                  cmd->offset);
-        /* Linux's sanitize_event_name: anything but a C identifier's characters is '_'. */
-        for (char *p = name; *p; p++)
-            if (!isalnum((unsigned char)*p) && *p != '_')
-                *p = '_';
-        strcpy(cmd->event, name);
+        make_event_name(cmd, name);
     }
+    return parse_args(w, w->count - 2, cmd, flags, cmd->is_return ? 24 : 16, NULL, 0, e);
+}
 
-    if (w->count - 2 > PROBE_MAX_ARGS)
-        return fail(e, -E2BIG, "Too many arguments are specified", 2, 0);
-    cmd->nargs = w->count - 2;
-    if (cmd->nargs) {
-        cmd->args = kzalloc(cmd->nargs * sizeof(*cmd->args));
-        if (!cmd->args) {
-            cmd->nargs = 0;
-            return fail(e, -ENOMEM, NULL, 0, 0);
+void probe_log_error(const struct probe_words *w, const struct probe_error *e, const char *location)
+{
+    char command[256];
+    probe_words_join(w, command, sizeof(command));
+    unsigned pos = probe_words_pos(w, e->word) + e->pos;
+    if (e->before)
+        trace_error_log(location, e->before, command, pos);
+    trace_error_log(location, e->message, command, pos);
+}
+
+int probe_parse_eprobe(const struct probe_words *w, struct probe_cmd *cmd, struct probe_error *e,
+                       const char *location)
+{
+    memset(cmd, 0, sizeof(*cmd));
+    memset(e, 0, sizeof(*e));
+    const char *w0 = w->word[0];
+    if (w->count < 2 || w0[0] != 'e')
+        return -ECANCELED;
+    cmd->kind = 'e';
+    strcpy(cmd->group, "eprobes");
+    /* As Linux: whatever is between the 'e' and the ':' is ignored. */
+    const char *event = strchr(w0 + 1, ':');
+    int err = 0;
+    if (event) {
+        event++;
+        err = parse_event_name(event, (unsigned)(event - w0), cmd, e);
+    }
+    if (err) {
+        probe_log_error(w, e, location);
+        e->message = NULL;
+        return err;
+    }
+    err = parse_group_event(w->word[1], 1, 0, cmd->attach_system, cmd->attach_event, e);
+    if (err)
+        probe_log_error(w, e, location);
+    if (err || !cmd->attach_system[0] || !cmd->attach_event[0]) {
+        /* Linux logs this after whatever the name's own check said. */
+        fail(e, -EINVAL, "This requires both group and event name to attach", 1, 0);
+        probe_log_error(w, e, location);
+        e->message = NULL;
+        return -EINVAL;
+    }
+    if (!cmd->event[0])
+        strcpy(cmd->event, cmd->attach_event);
+    /* More words than a probe's arguments, its filter included: the words split stop. */
+    if (w->count > PROBE_MAX_WORDS) {
+        fail(e, -E2BIG, "Too many arguments are specified", 2, 0);
+        probe_log_error(w, e, location);
+        e->message = NULL;
+        return -E2BIG;
+    }
+    for (unsigned i = 2; i < w->count; i++) {
+        if (strcmp(w->word[i], "if") == 0) {
+            cmd->filter_word = i;
+            break;
         }
     }
-    size_t at = cmd->is_return ? 24 : 16;
-    for (unsigned i = 0; i < cmd->nargs; i++) {
-        err = parse_arg(w->word[i + 2], cmd->args, i, flags, i + 2, e);
-        if (err) {
-            probe_cmd_free(cmd);
-            return err;
-        }
-        cmd->args[i].offset = (uint16_t)at;
-        at += probe_arg_size(&cmd->args[i]);
+    if (cmd->filter_word && cmd->filter_word + 1 >= w->count) {
+        fail(e, -EINVAL, "No filter rule after 'if'", w->count, 0);
+        probe_log_error(w, e, location);
+        e->message = NULL;
+        return -EINVAL;
     }
     return 0;
+}
+
+int probe_parse_eprobe_args(const struct probe_words *w, struct probe_cmd *cmd,
+                            const struct event_field *fields, size_t nfields, struct probe_error *e)
+{
+    unsigned count = cmd->filter_word ? cmd->filter_word - 2 : w->count - 2;
+    return parse_args(w, count, cmd, PARSE_EVENT, 8, fields, nfields, e);
 }
 
 int probe_resolve_args(struct probe_arg *args, unsigned nargs)

@@ -39,18 +39,9 @@
 #include "trace_probe.h"
 
 struct kprobe_event {
-    struct trace_event_call call;
-    struct trace_event_state state;
-    volatile uint8_t enabled;
-    const char *group; /* interned: the events/GROUP files keep pointing at it */
-    char name[PROBE_MAX_EVENT_NAME + 1];
+    struct probe_event pe;
+    char kind; /* 'p': a kprobe (p or r line); 'f': an fprobe (f line, dynamic_events only) */
     bool is_return;
-    struct probe_arg *args;
-    unsigned nargs;
-    size_t fixed_size; /* header and arguments' fields; strings follow */
-    struct event_field *fields;
-    size_t nfields;
-    char *print_fmt;
     unsigned places;
 };
 
@@ -61,6 +52,7 @@ struct kprobe_place {
     unsigned long offset;
     unsigned long addr; /* the call site: the function's first byte */
     unsigned maxactive;
+    bool maxactive_given; /* an fprobe's read-back shows it only then, as Linux 6.5's */
     uint64_t serial;
     uint64_t order; /* dynamic_event_order() when made: dynamic_events lists by it */
     int armed_slot; /* -1 when not armed (ftrace places) */
@@ -104,33 +96,13 @@ static struct fgraph_ops kretprobe_gops = {
 
 /* ---- firing ---- */
 
-/* The dispatcher's own preemption count is not the traced code's (Linux's "dec" ctx). */
-static void drop_dispatch_preempt(uint8_t *rec)
-{
-    struct trace_event_common *c = (struct trace_event_common *)rec;
-    if (c->preempt_count)
-        c->preempt_count--;
-}
-
-/* from_dispatcher: called under the ftrace dispatcher, whose preemption count is its own. */
+/* from_dispatcher: called under the ftrace dispatcher, whose preemption count is its own
+ * (Linux's "dec" ctx). */
 static void emit(struct kprobe_event *ev, const struct probe_ctx *ctx, unsigned long w1,
                  unsigned long w2, bool from_dispatcher)
 {
-    size_t dyn = probe_dynamic_size(ev->args, ev->nargs, ctx);
-    if (ev->fixed_size + dyn > RB_MAX_PAYLOAD)
-        dyn = RB_MAX_PAYLOAD - ev->fixed_size;
-    size_t size = ev->fixed_size + dyn;
-    struct rb_reservation res;
-    uint8_t *rec = trace_event_reserve(&ev->call, size, -1, &res);
-    if (!rec)
-        return;
-    if (from_dispatcher)
-        drop_dispatch_preempt(rec);
-    memcpy(rec + 8, &w1, 8);
-    if (ev->is_return)
-        memcpy(rec + 16, &w2, 8);
-    probe_store_args(ev->args, ev->nargs, ctx, rec, ev->fixed_size, dyn);
-    trace_event_commit(&ev->call, rec, size, &res);
+    unsigned long head[2] = {w1, w2};
+    probe_event_write(&ev->pe, ctx, head, ev->is_return ? 2 : 1, from_dispatcher);
 }
 
 /* Hooks the return of the call that entered at ip; its return address is at *ret_slot. */
@@ -175,13 +147,14 @@ static void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip, str
         }
         local_inc(&p->nhit[cpu]);
         struct kprobe_event *ev = p->ev;
-        if (!(ev->enabled & TRACE_EVENT_ON_EMIT))
+        if (!(ev->pe.enabled & TRACE_EVENT_ON_EMIT))
             continue;
         if (ev->is_return) {
             kretprobe_hook(p, ip, (unsigned long *)ftrace_regs_get_stack_pointer(fregs));
         } else {
             struct probe_ctx ctx = {.regs = regs, .probe_addr = ip};
-            emit(ev, &ctx, ip, 0, true);
+            /* Linux's fprobe entry handler keeps ftrace's preemption level ("...1."). */
+            emit(ev, &ctx, ip, 0, ev->kind != 'f');
         }
     }
     kprobe_active[cpu] = nested;
@@ -207,7 +180,7 @@ void kprobe_place_fire(struct kprobe_place *p, struct pt_regs *regs, unsigned lo
     }
     local_inc(&p->nhit[this_cpu_id()]);
     struct kprobe_event *ev = p->ev;
-    if (!(ev->enabled & TRACE_EVENT_ON_EMIT))
+    if (!(ev->pe.enabled & TRACE_EVENT_ON_EMIT))
         return;
     if (ev->is_return) {
         /* A function's first instruction: the return address is on top of the stack. */
@@ -233,11 +206,14 @@ static void kretprobe_return(const struct fgraph_frame *f, struct fgraph_ret *re
         while (active && !__atomic_compare_exchange_n(&p->nactive, &active, active - 1, false,
                                                       __ATOMIC_RELAXED, __ATOMIC_RELAXED))
             ;
-        if (p->ev->enabled & TRACE_EVENT_ON_EMIT) {
+        if (p->ev->pe.enabled & TRACE_EVENT_ON_EMIT) {
+            /* Another return hook on the same call (a second return probe there, the
+             * function_graph tracer) swapped in its handler first: the caller is its. */
+            unsigned long caller = ftrace_graph_ret_addr(this_cpu()->current, f->ret, f->retp);
             struct pt_regs regs;
-            arch_regs_init_return(&regs, ret->retval, f->retp, f->ret);
+            arch_regs_init_return(&regs, ret->retval, f->retp, caller);
             struct probe_ctx ctx = {.regs = &regs, .retval = ret->retval};
-            emit(p->ev, &ctx, f->func, f->ret, true);
+            emit(p->ev, &ctx, f->func, caller, true);
         }
         break;
     }
@@ -356,7 +332,7 @@ static int arm(struct kprobe_place *p)
 /* The event's reg: arms every place on enable, disarms them on disable. */
 static int kprobe_event_reg(const struct trace_event_call *call, bool on)
 {
-    struct kprobe_event *ev = container_of(call, struct kprobe_event, call);
+    struct kprobe_event *ev = container_of(call, struct kprobe_event, pe.call);
     int err = 0;
     spin_lock(&kprobe_lock);
     for (struct kprobe_place *p = places; p; p = p->next) {
@@ -381,7 +357,7 @@ static int kprobe_event_reg(const struct trace_event_call *call, bool on)
 static void kprobe_event_print(struct seqbuf *s, const struct trace_event_call *call,
                                const void *record, size_t len)
 {
-    const struct kprobe_event *ev = container_of(call, struct kprobe_event, call);
+    const struct kprobe_event *ev = container_of(call, struct kprobe_event, pe.call);
     const uint8_t *rec = record;
     unsigned long w1 = 0, w2 = 0;
     if (len >= 16)
@@ -397,41 +373,30 @@ static void kprobe_event_print(struct seqbuf *s, const struct trace_event_call *
         trace_print_sym(s, w1, true, trace_print_opt(TRACE_OPT_SYM_ADDR));
     }
     seq_putc(s, ')');
-    probe_print_args(s, ev->args, ev->nargs, rec, len);
+    probe_print_args(s, ev->pe.args, ev->pe.nargs, rec, len);
     seq_putc(s, '\n');
 }
 
 /* ---- making and removing probes ---- */
 
-#define GROUPS_MAX 64
-static const char *groups[GROUPS_MAX];
-
-/* One string per group name for the life of the kernel (the system files point at it). */
-static const char *intern_group(const char *name)
-{
-    for (unsigned i = 0; i < GROUPS_MAX && groups[i]; i++)
-        if (strcmp(groups[i], name) == 0)
-            return groups[i];
-    for (unsigned i = 0; i < GROUPS_MAX; i++)
-        if (!groups[i])
-            return groups[i] = kstrdup(name);
-    return NULL;
-}
-
-static struct kprobe_event *find_event(const char *group, const char *name)
+/* kind 0: either kind. */
+static struct kprobe_event *find_event(const char *group, const char *name, char kind)
 {
     for (struct kprobe_place *p = places; p; p = p->next)
-        if ((!group || !*group || strcmp(p->ev->group, group) == 0) &&
-            strcmp(p->ev->name, name) == 0)
+        if ((!group || !*group || strcmp(p->ev->pe.group, group) == 0) &&
+            strcmp(p->ev->pe.name, name) == 0 && (!kind || p->ev->kind == kind))
             return p->ev;
     return NULL;
 }
 
+static enum probe_head probe_head_of(const struct kprobe_event *ev)
+{
+    return ev->is_return ? PROBE_HEAD_RETURN : PROBE_HEAD_IP;
+}
+
 static void free_event(struct kprobe_event *ev)
 {
-    probe_args_free(ev->args, ev->nargs);
-    probe_free_fields(ev->fields, ev->nfields);
-    kfree(ev->print_fmt);
+    probe_event_release(&ev->pe);
     kfree(ev);
 }
 
@@ -439,41 +404,15 @@ static void free_event(struct kprobe_event *ev)
 static struct kprobe_event *new_event(struct probe_cmd *cmd, int *err)
 {
     struct kprobe_event *ev = kzalloc(sizeof(*ev));
-    const char *group = intern_group(cmd->group);
-    if (!ev || !group) {
-        kfree(ev);
+    if (!ev) {
         *err = -ENOMEM;
         return NULL;
     }
-    ev->group = group;
-    strcpy(ev->name, cmd->event);
+    ev->kind = cmd->kind;
     ev->is_return = cmd->is_return;
-    ev->args = cmd->args;
-    ev->nargs = cmd->nargs;
-    cmd->args = NULL;
-    cmd->nargs = 0;
-    ev->fixed_size = ev->is_return ? 24 : 16;
-    for (unsigned i = 0; i < ev->nargs; i++)
-        ev->fixed_size += probe_arg_size(&ev->args[i]);
-    ev->fields = probe_make_fields(ev->args, ev->nargs, ev->is_return, &ev->nfields);
-    ev->print_fmt = probe_make_print_fmt(ev->args, ev->nargs, ev->is_return);
-    if (!ev->fields || !ev->print_fmt || ev->fixed_size > RB_MAX_PAYLOAD) {
-        *err = ev->fixed_size > RB_MAX_PAYLOAD ? -E2BIG : -ENOMEM;
-        free_event(ev);
-        return NULL;
-    }
-    ev->state.enabled = &ev->enabled;
-    ev->call.system = ev->group;
-    ev->call.name = ev->name;
-    ev->call.fields = ev->fields;
-    ev->call.nfields = ev->nfields;
-    ev->call.print_fmt = ev->print_fmt;
-    ev->call.print_call = kprobe_event_print;
-    ev->call.reg = kprobe_event_reg;
-    ev->call.state = &ev->state;
-    *err = trace_event_add(&ev->call);
+    *err = probe_event_init(&ev->pe, cmd, probe_head_of(ev), kprobe_event_print, kprobe_event_reg);
     if (*err) {
-        free_event(ev);
+        kfree(ev);
         return NULL;
     }
     return ev;
@@ -488,6 +427,29 @@ static int default_maxactive(void)
 }
 
 /*
+ * An fprobe goes on a traced function's ftrace site, and nowhere else: Linux 6.5 registers
+ * it through an ftrace filter, which a name without a site (notrace, not a function, or
+ * unknown) does not match: EINVAL.
+ */
+static int check_fprobe_place(const struct probe_cmd *cmd, unsigned long *addr, bool *int3,
+                              struct probe_error *e)
+{
+    if (probe_resolve_args(cmd->args, cmd->nargs)) {
+        e->message = "Invalid probed address or symbol";
+        return e->err = -ENOENT;
+    }
+    uintptr_t fn = sym_address(cmd->symbol);
+    struct dyn_ftrace *rec = fn ? ftrace_rec_lookup(fn) : NULL;
+    if (!rec || (rec->flags & FTRACE_FL_DISABLED)) {
+        e->message = "Failed to register probe event";
+        return e->err = -EINVAL;
+    }
+    *addr = fn;
+    *int3 = false;
+    return 0;
+}
+
+/*
  * Where the probe goes, checked as Linux registers it; the error names word 1. A function
  * entry with an ftrace site uses the site; any other instruction boundary an int3.
  */
@@ -497,6 +459,8 @@ static int check_place(const struct probe_cmd *cmd, unsigned long *addr, bool *i
     e->word = 1;
     e->pos = 0;
     uintptr_t fn;
+    if (cmd->kind == 'f')
+        return check_fprobe_place(cmd, addr, int3, e);
     if (cmd->symbol[0] == '0' && cmd->symbol[1] == 'x')
         fn = (uintptr_t)strtoul(cmd->symbol, NULL, 16);
     else
@@ -549,7 +513,8 @@ static int check_place(const struct probe_cmd *cmd, unsigned long *addr, bool *i
 static int create_probe(struct probe_cmd *cmd, struct probe_error *e)
 {
     const struct trace_event_call *other = trace_event_find(cmd->group, cmd->event);
-    struct kprobe_event *ev = find_event(cmd->group, cmd->event);
+    /* A kprobe and an fprobe of one name are two events, as on Linux: EEXIST below. */
+    struct kprobe_event *ev = find_event(cmd->group, cmd->event, cmd->kind);
     e->word = 0;
     e->pos = 0;
     if (other && !ev) {
@@ -561,7 +526,7 @@ static int create_probe(struct probe_cmd *cmd, struct probe_error *e)
         return e->err = -EEXIST;
     }
     if (ev) {
-        unsigned differ = probe_args_differ(ev->args, ev->nargs, cmd->args, cmd->nargs);
+        unsigned differ = probe_args_differ(ev->pe.args, ev->pe.nargs, cmd->args, cmd->nargs);
         if (differ) {
             e->message = "Argument type or name is different from existing probe";
             e->word = differ + 1;
@@ -600,11 +565,12 @@ static int create_probe(struct probe_cmd *cmd, struct probe_error *e)
     p->addr = addr;
     p->int3 = int3;
     p->maxactive = cmd->maxactive ? cmd->maxactive : (unsigned)default_maxactive();
+    p->maxactive_given = cmd->maxactive != 0;
     p->armed_slot = -1;
     p->serial = next_serial++;
     p->order = dynamic_event_order();
     /* A new place of an enabled event fires at once, as on Linux. */
-    if (trace_event_is_registered(&ev->call)) {
+    if (trace_event_is_registered(&ev->pe.call)) {
         err = arm(p);
         if (err) {
             kfree(p);
@@ -623,9 +589,9 @@ static int create_probe(struct probe_cmd *cmd, struct probe_error *e)
 /* Removes an event and all its places: -EBUSY if it is enabled or a file of it is open. */
 static int delete_event(struct kprobe_event *ev)
 {
-    if (trace_event_is_registered(&ev->call))
+    if (trace_event_is_registered(&ev->pe.call))
         return -EBUSY;
-    int err = trace_event_remove(&ev->call);
+    int err = trace_event_remove(&ev->pe.call);
     if (err)
         return err;
     for (struct kprobe_place **pp = &places; *pp;) {
@@ -651,12 +617,14 @@ static bool place_matches(const struct kprobe_place *p, char *const *words, unsi
     char text[PROBE_MAX_ARG_NAME + PROBE_MAX_ARGSTR + sizeof(p->symbol) + 24];
     if (p->offset)
         snprintf(text, sizeof(text), "%s+%lu", p->symbol, p->offset);
+    else if (p->ev->kind == 'f' && p->ev->is_return)
+        snprintf(text, sizeof(text), "%s%%return", p->symbol);
     else
         snprintf(text, sizeof(text), "%s", p->symbol);
-    if (strcmp(text, words[0]) != 0 || count - 1 > p->ev->nargs)
+    if (strcmp(text, words[0]) != 0 || count - 1 > p->ev->pe.nargs)
         return false;
     for (unsigned i = 1; i < count; i++) {
-        const struct probe_arg *a = &p->ev->args[i - 1];
+        const struct probe_arg *a = &p->ev->pe.args[i - 1];
         snprintf(text, sizeof(text), "%s=%s", a->name, a->text);
         if (strcmp(text, words[i]) != 0)
             return false;
@@ -675,7 +643,7 @@ static int delete_places(struct kprobe_event *ev, char *const *words, unsigned c
         return -ENOENT;
     if (matched == ev->places)
         return delete_event(ev);
-    if (trace_event_is_registered(&ev->call))
+    if (trace_event_is_registered(&ev->pe.call))
         return -EBUSY;
     for (struct kprobe_place **pp = &places; *pp;) {
         struct kprobe_place *p = *pp;
@@ -698,16 +666,17 @@ int kprobe_run_command(const char *line, bool dynamic_events)
     int err = probe_split_words(line, &w);
     if (err)
         return err;
-    if (w.count == 0) {
+    /* fprobes are made only through dynamic_events, as on Linux. */
+    if (w.count == 0 || (!dynamic_events && w.word[0][0] == 'f')) {
         probe_words_free(&w);
-        return 0;
+        return w.count ? -EINVAL : 0;
     }
     struct probe_cmd cmd;
     struct probe_error e;
     spin_lock(&kprobe_lock);
     err = probe_parse(&w, &cmd, &e);
     if (!err && cmd.is_delete) {
-        struct kprobe_event *ev = find_event(cmd.group, cmd.event);
+        struct kprobe_event *ev = find_event(cmd.group, cmd.event, dynamic_events ? 0 : 'p');
         if (!ev)
             err = -ENOENT;
         else if (w.count > 1)
@@ -722,9 +691,7 @@ int kprobe_run_command(const char *line, bool dynamic_events)
     if (err == -ECANCELED) {
         err = -EINVAL;
     } else if (err && e.message) {
-        char command[256];
-        probe_words_join(&w, command, sizeof(command));
-        trace_error_log("trace_kprobe", e.message, command, probe_words_pos(&w, e.word) + e.pos);
+        probe_log_error(&w, &e, cmd.kind == 'f' ? "trace_fprobe" : "trace_kprobe");
     }
     probe_cmd_free(&cmd);
     probe_words_free(&w);
@@ -737,38 +704,85 @@ int kprobe_release_all(void)
     spin_lock(&kprobe_lock);
     int err = 0;
     for (struct kprobe_place *p = places; p; p = p->next)
-        if (trace_event_is_registered(&p->ev->call))
+        if (p->ev->kind == 'p' && trace_event_is_registered(&p->ev->pe.call))
             err = -EBUSY;
-    while (!err && places)
-        err = delete_event(places->ev);
+    /* fprobes are dynamic_events' alone. */
+    for (struct kprobe_place *p = places; !err && p;) {
+        if (p->ev->kind != 'p') {
+            p = p->next;
+            continue;
+        }
+        err = delete_event(p->ev);
+        p = places;
+    }
     spin_unlock(&kprobe_lock);
     return err;
 }
 
-void kprobe_show_events(struct seqbuf *s) { kprobe_show_events_marked(s, NULL, NULL); }
+bool kprobe_any_enabled(void)
+{
+    spin_lock(&kprobe_lock);
+    bool busy = false;
+    for (struct kprobe_place *p = places; p; p = p->next)
+        busy |= trace_event_is_registered(&p->ev->pe.call);
+    spin_unlock(&kprobe_lock);
+    return busy;
+}
+
+int kprobe_remove_made_at(uint64_t order)
+{
+    ASSERT(pfs_control_held());
+    spin_lock(&kprobe_lock);
+    int err = 0;
+    for (struct kprobe_place *p = places; p; p = p->next) {
+        if (p->order == order) {
+            err = delete_event(p->ev);
+            break;
+        }
+    }
+    spin_unlock(&kprobe_lock);
+    return err;
+}
+
+static void show_events(struct seqbuf *s, bool with_fprobes, dynamic_event_mark_fn mark, void *arg);
+
+void kprobe_show_events(struct seqbuf *s) { show_events(s, false, NULL, NULL); }
 
 bool kprobe_event_exists(const char *group, const char *name)
 {
     spin_lock(&kprobe_lock);
-    bool found = find_event(group, name) != NULL;
+    bool found = find_event(group, name, 0) != NULL;
     spin_unlock(&kprobe_lock);
     return found;
 }
 
 void kprobe_show_events_marked(struct seqbuf *s, dynamic_event_mark_fn mark, void *arg)
 {
+    show_events(s, true, mark, arg);
+}
+
+static void show_events(struct seqbuf *s, bool with_fprobes, dynamic_event_mark_fn mark, void *arg)
+{
     spin_lock(&kprobe_lock);
     for (struct kprobe_place *p = places; p; p = p->next) {
         const struct kprobe_event *ev = p->ev;
+        bool fprobe = ev->kind == 'f';
+        if (fprobe && !with_fprobes)
+            continue;
         if (mark)
             mark(arg, p->order, s->len);
-        seq_putc(s, ev->is_return ? 'r' : 'p');
-        if (ev->is_return)
+        if (fprobe)
+            seq_putc(s, 'f');
+        else
+            seq_putc(s, ev->is_return ? 'r' : 'p');
+        if (ev->is_return && (!fprobe || p->maxactive_given))
             seq_printf(s, "%u", p->maxactive);
-        seq_printf(s, ":%s/%s %s", ev->group, ev->name, p->symbol);
+        seq_printf(s, ":%s/%s %s", ev->pe.group, ev->pe.name, p->symbol);
         if (p->offset)
             seq_printf(s, "+%lu", p->offset);
-        probe_show_args(s, ev->args, ev->nargs);
+        if (fprobe && ev->is_return)
+            seq_puts(s, "%return");
+        probe_show_args(s, ev->pe.args, ev->pe.nargs);
         seq_putc(s, '\n');
     }
     spin_unlock(&kprobe_lock);
@@ -787,10 +801,12 @@ void kprobe_show_profile(struct seqbuf *s)
 {
     spin_lock(&kprobe_lock);
     for (struct kprobe_place *p = places; p; p = p->next) {
+        if (p->ev->kind != 'p')
+            continue;
         uint64_t hits = 0;
         for (unsigned c = 0; c < MAX_CPUS; c++)
             hits += READ_ONCE(p->nhit[c]);
-        seq_printf(s, "  %-44s %15lu %15lu\n", p->ev->name, (unsigned long)hits,
+        seq_printf(s, "  %-44s %15lu %15lu\n", p->ev->pe.name, (unsigned long)hits,
                    (unsigned long)READ_ONCE(p->nmissed));
     }
     spin_unlock(&kprobe_lock);
@@ -801,7 +817,7 @@ uint64_t kprobe_hits(const char *group, const char *name, uint64_t *missed)
     uint64_t hits = 0;
     spin_lock(&kprobe_lock);
     for (struct kprobe_place *p = places; p; p = p->next) {
-        if (strcmp(p->ev->group, group) != 0 || strcmp(p->ev->name, name) != 0)
+        if (strcmp(p->ev->pe.group, group) != 0 || strcmp(p->ev->pe.name, name) != 0)
             continue;
         for (unsigned c = 0; c < MAX_CPUS; c++)
             hits += READ_ONCE(p->nhit[c]);
@@ -815,7 +831,7 @@ uint64_t kprobe_hits(const char *group, const char *name, uint64_t *missed)
 int kprobe_command(const char *line)
 {
     pfs_control_lock();
-    int err = kprobe_run_command(line, false);
+    int err = kprobe_run_command(line, true);
     pfs_control_unlock();
     return err;
 }

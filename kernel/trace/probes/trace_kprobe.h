@@ -44,18 +44,26 @@ void kprobe_list_line(struct seqbuf *s, unsigned long addr, bool ftrace);
  */
 int kprobe_run_command(const char *line, bool dynamic_events);
 /*
- * The same for code outside the ops of a tracefs file (self-tests, torture, benchmarks):
- * takes the pseudo file system's control mutex, which kprobe_run_command needs held
- * because it creates and removes event files.
+ * The same for code outside the ops of a tracefs file (self-tests, torture, benchmarks),
+ * with the lines dynamic_events takes (fprobes too): takes the pseudo file system's
+ * control mutex, which kprobe_run_command needs held because it creates and removes event
+ * files.
  */
 int kprobe_command(const char *line);
-/* `> kprobe_events`: removes every probe, or none and -EBUSY when one is enabled. */
+/* `> kprobe_events`: removes every kprobe (not the fprobes), or none and -EBUSY when one is
+ * enabled. */
 int kprobe_release_all(void);
+/* `> dynamic_events`: whether a kprobe or fprobe is enabled (nothing may go then), and the
+ * removal of the event whose place was made at order, if it is still there (0), or why it
+ * cannot go. */
+bool kprobe_any_enabled(void);
+int kprobe_remove_made_at(uint64_t order);
 /* kprobe_events' and kprobe_profile's text. */
 void kprobe_show_events(struct seqbuf *s);
-/* kprobe_events' text, mark called before each line with the order its place was made at. */
+/* dynamic_events' p, r and f lines, mark called before each line with the order its place
+ * was made at. */
 void kprobe_show_events_marked(struct seqbuf *s, dynamic_event_mark_fn mark, void *arg);
-/* Whether a kprobe event of that name (and group, unless NULL or empty) exists. */
+/* Whether a kprobe or fprobe event of that name (and group, unless NULL or empty) exists. */
 bool kprobe_event_exists(const char *group, const char *name);
 void kprobe_show_profile(struct seqbuf *s);
 /* Hits of an event's places (kprobe_profile's first column); adds their misses to *missed. */

@@ -11,6 +11,8 @@
 #include <arch/regs.h>
 #include <kernel/compiler.h>
 
+#include "events/event_core.h"
+
 struct seqbuf;
 struct event_field;
 
@@ -42,6 +44,9 @@ struct probe_type {
     enum probe_type_kind kind;
 };
 
+/* A type by the name a fetch argument gives it after ':' (NULL: the default). */
+const struct probe_type *probe_type_find(const char *name);
+
 static inline bool probe_type_is_string(const struct probe_type *t)
 {
     return t->kind == PROBE_TYPE_STRING || t->kind == PROBE_TYPE_SYMSTR;
@@ -59,6 +64,7 @@ enum probe_fetch_base {
     FETCH_IMM,      /* \IMM and @ADDR: param = the value */
     FETCH_SYMBOL,   /* @SYM[+|-OFFS]: resolved to an address when the probe is made */
     FETCH_DATA,     /* \"STRING": data */
+    FETCH_FIELD,    /* $FIELD of an event probe's attached event: field, resolved by name */
 };
 
 struct probe_arg {
@@ -68,8 +74,9 @@ struct probe_arg {
     unsigned count; /* array elements; 0: not an array */
     enum probe_fetch_base base;
     unsigned long param;
-    char *symbol; /* FETCH_SYMBOL: "sym" or "sym+off", as written */
-    char *data;   /* FETCH_DATA */
+    char *symbol;                    /* FETCH_SYMBOL: "sym" or "sym+off", as written */
+    char *data;                      /* FETCH_DATA */
+    const struct event_field *field; /* FETCH_FIELD; its name is in symbol until resolved */
     /* Dereferences, innermost first: value = *(u64 *)(value + deref[i]); the last one,
      * when `memory` is set, reads the typed value (or the string) instead of a u64. */
     long deref[PROBE_MAX_DEREF];
@@ -80,17 +87,22 @@ struct probe_arg {
     uint16_t offset; /* of its field in the record */
 };
 
-/* A parsed line of kprobe_events. */
+/* A parsed line of kprobe_events or dynamic_events. */
 struct probe_cmd {
+    char kind;      /* 'p' (p and r lines), 'f' (fprobe), 'e' (event probe) */
     bool is_delete; /* -:[GRP/]EVENT */
     bool is_return;
-    unsigned maxactive; /* rN; 0: not given */
+    unsigned maxactive; /* rN, fN; 0: not given */
     char group[PROBE_MAX_EVENT_NAME + 1];
     char event[PROBE_MAX_EVENT_NAME + 1]; /* made from the symbol when not given */
     char symbol[128];
     unsigned long offset;
     unsigned nargs;
     struct probe_arg *args; /* nargs of them, kmalloc'd */
+    /* e: the attached event, and the words after "if" (word index; 0: none) */
+    char attach_system[PROBE_MAX_EVENT_NAME + 1];
+    char attach_event[PROBE_MAX_EVENT_NAME + 1];
+    unsigned filter_word;
 };
 
 /*
@@ -103,6 +115,7 @@ struct probe_error {
     const char *message;
     unsigned word;
     unsigned pos;
+    const char *before; /* a line Linux logs first, at the same place (NULL: none) */
 };
 
 /* The words of a line, split at blanks as Linux's argv_split does. */
@@ -117,17 +130,39 @@ void probe_words_free(struct probe_words *w);
 /* The line as error_log shows it (the words joined by blanks) and a word's position in it. */
 void probe_words_join(const struct probe_words *w, char *out, size_t len);
 unsigned probe_words_pos(const struct probe_words *w, unsigned word);
+/* Adds e's error_log lines (before, then message) about the words of w. */
+void probe_log_error(const struct probe_words *w, const struct probe_error *e,
+                     const char *location);
 
 /*
- * Parses the words of a p or r line (the first word starts with 'p' or 'r') or a -: line.
- * 0, or -errno with *e filled; -ECANCELED means not a probe line at all (EINVAL for the
- * writer, no error_log line). Checks only what the text shows: symbols are looked up by
- * the caller (probe_resolve_args), as Linux does when it registers the probe.
+ * Parses the words of a p, r or f line (the first word starts with that letter) or a -:
+ * line. 0, or -errno with *e filled; -ECANCELED means not a probe line at all (EINVAL for
+ * the writer, no error_log line). Checks only what the text shows: symbols are looked up
+ * by the caller (probe_resolve_args), as Linux does when it registers the probe.
  */
 int probe_parse(const struct probe_words *w, struct probe_cmd *cmd, struct probe_error *e);
+/*
+ * The same for an e line, up to its arguments: the event's name, the attached event's
+ * names, where "if" starts the filter. Each error_log line it adds itself (Linux logs two
+ * for some), so a refusal leaves e->message NULL.
+ */
+int probe_parse_eprobe(const struct probe_words *w, struct probe_cmd *cmd, struct probe_error *e,
+                       const char *location);
+/*
+ * Then its arguments, each $FIELD looked up in the attached event's fields as soon as it is
+ * parsed, as Linux does (without a field "comm", $comm is the current task's name); laid out
+ * from offset 8.
+ */
+int probe_parse_eprobe_args(const struct probe_words *w, struct probe_cmd *cmd,
+                            const struct event_field *fields, size_t nfields,
+                            struct probe_error *e);
 void probe_cmd_free(struct probe_cmd *cmd);
 /* Frees the arguments of an array of nargs (their strings and the array). */
 void probe_args_free(struct probe_arg *args, unsigned nargs);
+
+/* One string per group name for the life of the kernel (the system files point at it);
+ * NULL when out of room. */
+const char *probe_intern_group(const char *name);
 
 /* Looks up @SYM arguments; -ENOENT when one is unknown. */
 int probe_resolve_args(struct probe_arg *args, unsigned nargs);
@@ -135,8 +170,10 @@ int probe_resolve_args(struct probe_arg *args, unsigned nargs);
 /* What a probe sees when it fires. */
 struct probe_ctx {
     const struct pt_regs *regs; /* entry: the full frame; return: arch_regs_init_return's */
-    unsigned long retval;       /* return probes */
-    unsigned long probe_addr;   /* entry probes: the probed address (FETCH_PROBE_IP) */
+    const uint8_t *record;      /* event probes: the attached event's record */
+    size_t record_len;
+    unsigned long retval;     /* return probes */
+    unsigned long probe_addr; /* entry probes: the probed address (FETCH_PROBE_IP) */
 };
 
 /* Bytes the record needs after its fixed part (the strings), for this hit. */
@@ -157,11 +194,48 @@ static inline size_t probe_arg_size(const struct probe_arg *a)
 /* The trace line after "name: (": args of rec, each " name=value". */
 void probe_print_args(struct seqbuf *s, const struct probe_arg *args, unsigned nargs,
                       const uint8_t *rec, size_t len);
+/* What a probe's record starts with: Linux's PROBE_PRINT_NORMAL, _RETURN and _EVENT. */
+enum probe_head {
+    PROBE_HEAD_IP,     /* __probe_ip */
+    PROBE_HEAD_RETURN, /* __probe_func, __probe_ret_ip */
+    PROBE_HEAD_NONE,   /* an event probe: its arguments alone */
+};
 /* The format file's fields and print fmt of a probe with these arguments. */
-struct event_field *probe_make_fields(const struct probe_arg *args, unsigned nargs, bool is_return,
-                                      size_t *nfields);
+struct event_field *probe_make_fields(const struct probe_arg *args, unsigned nargs,
+                                      enum probe_head head, size_t *nfields);
 void probe_free_fields(struct event_field *fields, size_t nfields);
-char *probe_make_print_fmt(const struct probe_arg *args, unsigned nargs, bool is_return);
+char *probe_make_print_fmt(const struct probe_arg *args, unsigned nargs, enum probe_head head);
+/* What every probe event is (a kprobe's, an fprobe's, an event probe's). */
+struct probe_event {
+    struct trace_event_call call;
+    struct trace_event_state state;
+    volatile uint8_t enabled;
+    const char *group; /* interned: the events/GROUP files keep pointing at it */
+    char name[PROBE_MAX_EVENT_NAME + 1];
+    struct probe_arg *args;
+    unsigned nargs;
+    size_t fixed_size; /* the common fields, head and arguments' fields; strings follow */
+    struct event_field *fields;
+    size_t nfields;
+    char *print_fmt;
+};
+/*
+ * Makes the event of a parsed line: takes cmd's group, name and arguments, lays its record
+ * out after head and adds it (its events/ files). 0, or -E2BIG (the record cannot fit in a
+ * ring-buffer event), -ENOMEM or trace_event_add's errno, with nothing left allocated.
+ */
+int probe_event_init(struct probe_event *pe, struct probe_cmd *cmd, enum probe_head head,
+                     trace_event_print_call_fn print, trace_event_reg_fn reg);
+/* Frees what probe_event_init allocated, once the event is removed (or was never added). */
+void probe_event_release(struct probe_event *pe);
+/*
+ * Writes a record of pe when it fires, in any context: nhead words of its head, then the
+ * arguments. less_preempt: called under a dispatcher whose own preemption level the traced
+ * code does not have (Linux's kprobes do not show it).
+ */
+void probe_event_write(struct probe_event *pe, const struct probe_ctx *ctx,
+                       const unsigned long *head, unsigned nhead, bool less_preempt);
+
 /* " name=text" for each argument: the tail of a kprobe_events line. */
 void probe_show_args(struct seqbuf *s, const struct probe_arg *args, unsigned nargs);
 /* Whether a and b take the same arguments (name, type, count); else 1 + the first differing

@@ -254,7 +254,7 @@ $ cat instances/c/set_ftrace_filter
 #### all functions enabled ####
 ftrace_test_target:traceoff:count=0
 $ echo 'schedule:enable_event:sched:sched_wakeup' >> instances/c/set_ftrace_filter
-$ cat instances/c/events/sched/sched_wakeup/enable events/sched/sched_wakeup/enable
+$ sleep 0.01; cat instances/c/events/sched/sched_wakeup/enable events/sched/sched_wakeup/enable
 1*
 0
 $ echo '!schedule:enable_event:sched:sched_wakeup' >> instances/c/set_ftrace_filter

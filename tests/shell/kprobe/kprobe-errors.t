@@ -339,15 +339,20 @@ p:kprobes/ok2 pfs_open
 r10:kprobes/bad23 pfs_open arg1=$stack
 p:kprobes/bad24 pfs_open x=+0(%di):symstr
 
-# dynamic_events takes the same lines (and lists them); the other dynamic event kinds
-# (f:, e:, s:) are not built here and are refused as lines no parser takes.
+# dynamic_events takes the same lines (and lists them), and fprobe (f:) and event probe
+# (e:) lines, which kprobe_events refuses as Linux's does (those kinds: fprobe.t, eprobe.t).
 $ echo 'p:dyn1 pfs_open' >> dynamic_events; echo rc=$?
 rc=0
 $ echo 'r:dyn1r pfs_open $retval' >> dynamic_events; echo rc=$?
 rc=0
-$ echo 'f:fp1 pfs_open' >> dynamic_events; echo rc=$?
+$ echo 'f:fp1 pfs_open' >> kprobe_events; echo rc=$?
 echo: write error: Invalid argument
 rc=1
+$ echo 'e:ep1 sched.sched_switch' >> kprobe_events; echo rc=$?
+echo: write error: Invalid argument
+rc=1
+$ echo 'f:fp1 pfs_open' >> dynamic_events; echo rc=$?
+rc=0
 $ cat dynamic_events; cat error_log
 p:grp/p_pfs_open_0 pfs_open
 p:kprobes/ok2 pfs_open
@@ -355,6 +360,7 @@ r10:kprobes/bad23 pfs_open arg1=$stack
 p:kprobes/bad24 pfs_open x=+0(%di):symstr
 p:kprobes/dyn1 pfs_open
 r10:kprobes/dyn1r pfs_open arg1=$retval
+f:fprobes/fp1 pfs_open
 $ echo '-:dyn1' >> dynamic_events; echo rc=$?
 rc=0
 $ echo > dynamic_events; echo rc=$?; cat dynamic_events; cat kprobe_events

@@ -4,7 +4,8 @@
 # livepatch_work goes on and off, and its function carries probes too. Every action must
 # give the errno the rules say, and at the end no probe, no patched site and no leaked
 # memory may remain. Half the entry probes go to a random offset: an int3 where it lands on
-# an instruction, EILSEQ where it does not.
+# an instruction, EILSEQ where it does not. A quarter of the probes are fprobes, a quarter
+# event probes on sched and irq events, attached and detached while every CPU writes them.
 # smp: 1 2 4
 # timeout: 120
 

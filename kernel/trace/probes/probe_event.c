@@ -1,0 +1,95 @@
+/*
+ * What every probe event shares (kprobes, fprobes, event probes): the event made from a
+ * parsed line, the record written when it fires, and its end.
+ */
+#include <kernel/errno.h>
+#include <kernel/mm.h>
+#include <lib/string.h>
+
+#include "trace_internal.h"
+#include "trace_probe.h"
+
+/* Group names live as long as the kernel: the events/GROUP files keep pointing at them. */
+#define GROUPS_MAX 64
+static const char *groups[GROUPS_MAX];
+
+const char *probe_intern_group(const char *name)
+{
+    for (unsigned i = 0; i < GROUPS_MAX && groups[i]; i++)
+        if (strcmp(groups[i], name) == 0)
+            return groups[i];
+    for (unsigned i = 0; i < GROUPS_MAX; i++)
+        if (!groups[i])
+            return groups[i] = kstrdup(name);
+    return NULL;
+}
+
+int probe_event_init(struct probe_event *pe, struct probe_cmd *cmd, enum probe_head head,
+                     trace_event_print_call_fn print, trace_event_reg_fn reg)
+{
+    const char *group = probe_intern_group(cmd->group);
+    if (!group)
+        return -ENOMEM;
+    pe->group = group;
+    strcpy(pe->name, cmd->event);
+    pe->args = cmd->args;
+    pe->nargs = cmd->nargs;
+    cmd->args = NULL;
+    cmd->nargs = 0;
+    pe->fixed_size = head == PROBE_HEAD_RETURN ? 24 : head == PROBE_HEAD_IP ? 16 : 8;
+    for (unsigned i = 0; i < pe->nargs; i++)
+        pe->fixed_size += probe_arg_size(&pe->args[i]);
+    pe->fields = probe_make_fields(pe->args, pe->nargs, head, &pe->nfields);
+    pe->print_fmt = probe_make_print_fmt(pe->args, pe->nargs, head);
+    int err = 0;
+    if (pe->fixed_size > RB_MAX_PAYLOAD)
+        err = -E2BIG;
+    else if (!pe->fields || !pe->print_fmt)
+        err = -ENOMEM;
+    if (!err) {
+        pe->state.enabled = &pe->enabled;
+        pe->call.system = pe->group;
+        pe->call.name = pe->name;
+        pe->call.fields = pe->fields;
+        pe->call.nfields = pe->nfields;
+        pe->call.print_fmt = pe->print_fmt;
+        pe->call.print_call = print;
+        pe->call.reg = reg;
+        pe->call.state = &pe->state;
+        pe->call.flags = TRACE_EVENT_FL_PROBE;
+        err = trace_event_add(&pe->call);
+    }
+    if (err)
+        probe_event_release(pe);
+    return err;
+}
+
+void probe_event_release(struct probe_event *pe)
+{
+    probe_args_free(pe->args, pe->nargs);
+    probe_free_fields(pe->fields, pe->nfields);
+    kfree(pe->print_fmt);
+    pe->args = NULL;
+    pe->nargs = 0;
+    pe->fields = NULL;
+    pe->print_fmt = NULL;
+}
+
+void probe_event_write(struct probe_event *pe, const struct probe_ctx *ctx,
+                       const unsigned long *head, unsigned nhead, bool less_preempt)
+{
+    size_t dyn = probe_dynamic_size(pe->args, pe->nargs, ctx);
+    if (pe->fixed_size + dyn > RB_MAX_PAYLOAD)
+        dyn = RB_MAX_PAYLOAD - pe->fixed_size;
+    size_t size = pe->fixed_size + dyn;
+    struct rb_reservation res;
+    uint8_t *rec = trace_event_reserve(&pe->call, size, -1, &res);
+    if (!rec)
+        return;
+    struct trace_event_common *c = (struct trace_event_common *)rec;
+    if (less_preempt && c->preempt_count)
+        c->preempt_count--;
+    memcpy(rec + 8, head, 8 * (size_t)nhead);
+    probe_store_args(pe->args, pe->nargs, ctx, rec, pe->fixed_size, dyn);
+    trace_event_commit(&pe->call, rec, size, &res);
+}

@@ -1,0 +1,140 @@
+"""Event probes and fprobes under load, record by record: an event probe on sched_switch
+writes, on the same CPU right after each sched_switch, the values that sched_switch's own
+record holds; it fires with its event even when that event records nothing; an fprobe's
+entry and exit come in pairs, with the caller and the return value of each call."""
+
+import re
+
+from harness import tracefmt as tf
+
+setup = teardown = tf.reset_tracing
+TIMEOUT = 120
+
+EPROBE = ("e:ep sched/sched_switch prev=$prev_pid:s32 next=$next_pid:s32 "
+          "pc=$prev_comm:string nc=$next_comm:string st=+0($next_comm):x8")
+EP_RE = re.compile(r'ep: \(sched\.sched_switch\) prev=(?P<prev_pid>-?\d+) '
+                   r'next=(?P<next_pid>-?\d+) pc="(?P<prev_comm>[^"]*)" '
+                   r'nc="(?P<next_comm>[^"]*)" st=0x(?P<first>[0-9a-f]+)')
+SWITCH_RE = tf.TRACE_EVENT_LINES["sched_switch"]
+
+
+def run_work(sh, seconds="0.05", threads=2):
+    lines = sh.run(f"work {seconds} {threads}")
+    sh.check(len(lines) == 1 and lines[0].endswith(": ok"), "work did not end well", lines)
+    sh.do("echo 0 > tracing_on")
+
+
+def read_lines(sh, path="trace"):
+    """The trace's event lines as (line number, cpu, flags, body, pid), strictly parsed."""
+    out, bad = [], []
+    for lineno, line in enumerate(sh.run(f"cat {path}"), 1):
+        if line.startswith("#"):
+            continue
+        ctx = tf.parse_context(line)
+        if isinstance(ctx, str):
+            bad.append(f"line {lineno}: {ctx}: {line}")
+            continue
+        _comm, pid, cpu, flags, _ts, body = ctx
+        out.append((lineno, cpu, flags, body, pid))
+    sh.check(not bad, "lines not in Linux's form", bad[:10])
+    return out
+
+
+def level(flags):
+    """The preempt-depth column: '.' is 0."""
+    return 0 if flags[3] == "." else int(flags[3], 16)
+
+
+def no_loss(sh):
+    lines = sh.run("cat trace | head -n 3")
+    m = re.search(r"entries-written: (\d+)/(\d+)", "\n".join(lines))
+    sh.check(m is not None and m.group(1) == m.group(2),
+             "events were lost: the pairs need them all", lines)
+
+
+def test_eprobe_follows_its_event(sh):
+    # Each switch between the two enables makes one of the two lines: start after them.
+    sh.do(f"echo '{EPROBE}' >> dynamic_events", "echo 1 > events/eprobes/ep/enable",
+          "echo 1 > events/sched/sched_switch/enable", "echo > trace")
+    run_work(sh)
+    no_loss(sh)
+    pending = {}
+    bad = []
+    pairs = 0
+    for lineno, cpu, flags, body, _pid in read_lines(sh):
+        if body.startswith("sched_switch: "):
+            m = SWITCH_RE.fullmatch(body[len("sched_switch: "):])
+            sh.check(m is not None, f"line {lineno}: not Linux's sched_switch line", [body])
+            if cpu in pending:
+                bad.append(f"line {lineno}: CPU {cpu}: a sched_switch without its ep")
+            pending[cpu] = (lineno, m, flags)
+            continue
+        m = EP_RE.fullmatch(body)
+        if not m:
+            bad.append(f"line {lineno}: not the ep line: {body}")
+            continue
+        if cpu not in pending:
+            bad.append(f"line {lineno}: CPU {cpu}: an ep without its sched_switch")
+            continue
+        at, sw, sw_flags = pending.pop(cpu)
+        for name in ("prev_pid", "next_pid", "prev_comm", "next_comm"):
+            if m.group(name) != sw.group(name):
+                bad.append(f"lines {at} and {lineno}: {name} {sw.group(name)} vs {m.group(name)}")
+        if int(m.group("first"), 16) != ord(sw.group("next_comm")[0]):
+            bad.append(f"line {lineno}: +0($next_comm) is 0x{m.group('first')}, not "
+                       f"{sw.group('next_comm')[0]!r}")
+        # Written inside sched_switch's writer: one preemption level deeper.
+        if level(flags) != level(sw_flags) + 1:
+            bad.append(f"lines {at} and {lineno}: preemption levels {sw_flags[3]} and {flags[3]}")
+        pairs += 1
+    sh.check(not bad, f"{len(bad)} sched_switch/ep mismatches", bad[:10])
+    sh.check(pairs >= 4 * sh.smp, f"only {pairs} pairs")
+
+
+def test_eprobe_without_its_event(sh):
+    # sched_switch records nothing; its writer runs for the probe alone (soft mode).
+    sh.do(f"echo '{EPROBE}' >> dynamic_events", "echo 1 > events/eprobes/ep/enable")
+    sh.check(sh.run("cat events/sched/sched_switch/enable") == ["0*"],
+             "sched_switch is not in soft mode")
+    run_work(sh)
+    lines = read_lines(sh)
+    eps = [line[3] for line in lines if EP_RE.fullmatch(line[3])]
+    sh.check(len(eps) == len(lines), "lines other than ep",
+             [line[3] for line in lines if not EP_RE.fullmatch(line[3])][:5])
+    sh.check(len(eps) >= 4 * sh.smp, f"only {len(eps)} ep lines")
+    sh.do("echo 0 > events/eprobes/ep/enable", "echo '-:ep' >> dynamic_events")
+    sh.check(sh.run("cat events/sched/sched_switch/enable") == ["0"],
+             "sched_switch stays in soft mode")
+
+
+def test_fprobe_entry_and_exit(sh):
+    sh.do("echo 'f:fe pfs_open path=+0($arg2):string' >> dynamic_events",
+          "echo 'f:fx pfs_open%return r=$retval:s32' >> dynamic_events",
+          "echo 1 > events/fprobes/enable")
+    runs = 20
+    for _ in range(runs):
+        sh.run("cat /proc/uptime")
+    sh.do("echo 0 > events/fprobes/enable", "echo 0 > tracing_on")
+    entries, exits, bad = 0, 0, []
+    depth = {}
+    # A call's entry and exit are its thread's, wherever the thread ran meanwhile.
+    for lineno, _cpu, _flags, body, pid in read_lines(sh):
+        m = re.fullmatch(r'fe: \(pfs_open\+0x0/0x[0-9a-f]+\) path="(?P<path>[^"]*)"', body)
+        if m:
+            entries += 1
+            depth[pid] = depth.get(pid, 0) + 1
+            continue
+        m = re.fullmatch(r"fx: \((?P<caller>\w+)\+0x[0-9a-f]+/0x[0-9a-f]+ <- pfs_open\) "
+                         r"r=(?P<r>-?\d+)", body)
+        if m:
+            exits += 1
+            if m.group("caller") == "return_to_handler":
+                bad.append(f"line {lineno}: the caller is the return hook: {body}")
+            if depth.get(pid, 0) == 0:
+                bad.append(f"line {lineno}: an exit with no entry before it in pid {pid}")
+            depth[pid] = depth.get(pid, 0) - 1
+            continue
+        bad.append(f"line {lineno}: neither fe nor fx: {body}")
+    sh.check(not bad, f"{len(bad)} bad lines", bad[:10])
+    sh.check(entries == exits and entries >= runs,
+             f"{entries} entries and {exits} exits for {runs} opens at least")
