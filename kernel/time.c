@@ -1,4 +1,7 @@
+#include <arch/cpu.h>
+#include <arch/setup.h>
 #include <kernel/errno.h>
+#include <kernel/percpu.h>
 #include <kernel/time.h>
 #include <kernel/wait.h>
 
@@ -16,4 +19,38 @@ void sleep_ns(uint64_t ns)
 {
     if (ns)
         wait_event_timeout(&sleepers, NULL, NULL, ns, false);
+}
+
+struct cpu_timer {
+    void (*fn)(void *arg);
+    void *arg;
+};
+static struct cpu_timer cpu_timers[MAX_CPUS];
+
+void cpu_timer_arm(uint64_t deadline_ns, void (*fn)(void *arg), void *arg)
+{
+    /* Raw: the interrupt this arms must not find the callback half written. */
+    unsigned long flags = arch_irq_save();
+    struct cpu_timer *t = &cpu_timers[this_cpu_id()];
+    t->fn = fn;
+    t->arg = arg;
+    arch_timer_oneshot(deadline_ns ? deadline_ns : 1);
+    arch_irq_restore(flags);
+}
+
+void cpu_timer_cancel(void)
+{
+    unsigned long flags = arch_irq_save();
+    cpu_timers[this_cpu_id()].fn = NULL;
+    arch_timer_oneshot(0);
+    arch_irq_restore(flags);
+}
+
+void cpu_timer_expired(void)
+{
+    struct cpu_timer *t = &cpu_timers[this_cpu_id()];
+    void (*fn)(void *arg) = t->fn;
+    t->fn = NULL;
+    if (fn)
+        fn(t->arg);
 }
