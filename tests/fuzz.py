@@ -63,7 +63,10 @@ WORDS = ["work_*", "kfree", "*", "!kfree", "*lock*", "k?alloc", "ftrace_test_tar
          "ftrace_test_target:enable_event:sched:nosuch", "*:enable_event:irq:irq_handler_entry:1",
          "work_*:disable_event:sched:sched_wakeup:", "!*:enable_event:irq:irq_handler_entry:0"]
 TRACERS = ["function", "function_graph", "nop", "blk", "functio", "function_graph ", "irqsoff",
-           "preemptoff", "preemptirqsoff", "wakeup", "wakeup_rt", "wakeup_dl", "irqsof", "hwlat"]
+           "preemptoff", "preemptirqsoff", "wakeup", "wakeup_rt", "wakeup_dl", "irqsof", "hwlat",
+           "osnoise", "timerlat", "osnois"]
+CPULISTS = ["0", "1", "0-1", "0-3", "1-0", "0,1", "0,,1", "0-", "-1", "3", "15", "16", "99",
+            "0-15", "a", "", " ", "0 1", "1,0", "0-0", "4294967296"]
 EVENTS = ["sched:*", "*:*", "sched_switch", "!sched:sched_switch", "irq:", ":", "*",
           "nosuch:event", "irq_vectors:local_timer_entry", "sched:sched_w*", "!*:*",
           "sched", "ftrace:function", "preemptirq:*", "preemptirq:irq_disable",
@@ -165,7 +168,12 @@ FILES = {
     "options/latency-format": NUMBERS, "options/function-trace": NUMBERS,
     "events/preemptirq/enable": NUMBERS, "events/preemptirq/irq_disable/enable": NUMBERS,
     "events/preemptirq/preempt_enable/filter": FILTERS, "hwlat_detector/width": NUMBERS,
-    "hwlat_detector/window": NUMBERS,
+    "hwlat_detector/window": NUMBERS, "osnoise/period_us": NUMBERS,
+    "osnoise/runtime_us": NUMBERS, "osnoise/stop_tracing_us": NUMBERS,
+    "osnoise/stop_tracing_total_us": NUMBERS, "osnoise/print_stack": NUMBERS,
+    "osnoise/timerlat_period_us": NUMBERS + ["100", "1000", "1000000", "1000001", "99"],
+    "osnoise/cpus": CPULISTS, "events/osnoise/enable": NUMBERS,
+    "events/osnoise/irq_noise/enable": NUMBERS, "events/osnoise/thread_noise/filter": FILTERS,
 }
 READ_ONLY_SAFE = ["available_filter_functions", "enabled_functions", "trace",
                   "per_cpu/cpu0/stats", "trace_stat/function0", "stack_trace", "error_log",
@@ -176,7 +184,8 @@ READ_ONLY_SAFE = ["available_filter_functions", "enabled_functions", "trace",
                   "snapshot", "per_cpu/cpu0/snapshot", "kprobe_events", "kprobe_profile",
                   "/sys/kernel/debug/kprobes/list", "events/sched/sched_switch/hist",
                   "events/irq_vectors/local_timer_entry/hist", "events/sched/sched_wakeup/hist",
-                  "tracing_max_latency", "events/preemptirq/irq_disable/format"]
+                  "tracing_max_latency", "events/preemptirq/irq_disable/format",
+                  "events/osnoise/irq_noise/format", "osnoise", "osnoise/cpus"]
 
 
 class Generator:

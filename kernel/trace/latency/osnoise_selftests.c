@@ -101,8 +101,7 @@ SELFTEST(osnoise_timerlat_switch_under_load)
     for (unsigned c = 0; c < MAX_CPUS; c++)
         if (cpu_data(c)->online)
             load[c] = kthread_create(osnoise_test_load, NULL, "osnoise_load", c);
-    static const char *const order[] = {"osnoise", "timerlat", "nop", "timerlat", "osnoise",
-                                        "nop"};
+    static const char *const order[] = {"osnoise", "timerlat", "nop", "timerlat", "osnoise", "nop"};
     for (int round = 0; round < 5; round++)
         for (size_t i = 0; i < ARRAY_SIZE(order); i++) {
             EXPECT_EQ(trace_set_tracer(order[i]), 0);

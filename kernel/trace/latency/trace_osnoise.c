@@ -78,8 +78,8 @@ struct osnoise_cpu {
     uint64_t nmi_arrival;
     uint64_t thread_arrival, thread_delta_start;
     /* timerlat */
-    uint64_t abs_period;    /* when the timer is to fire */
-    volatile bool fired;    /* the timer fired since the thread armed it */
+    uint64_t abs_period;          /* when the timer is to fire */
+    volatile bool fired;          /* the timer fired since the thread armed it */
     volatile bool tracing_thread; /* between the timer's interrupt and the thread's line */
     uint32_t seqnum;
     uint32_t stack_nr;
@@ -143,10 +143,7 @@ void trace_osnoise_nmi_exit(void)
         o->thread_delta_start += duration;
 }
 
-static const char *osnoise_comm(const struct thread *t)
-{
-    return t->is_idle ? "<idle>" : t->name;
-}
+static const char *osnoise_comm(const struct thread *t) { return t->is_idle ? "<idle>" : t->name; }
 
 void osnoise_sched_switch(struct thread *prev, struct thread *next)
 {
@@ -399,6 +396,8 @@ static int timerlat_main(void *arg)
      * have stored yet (this thread preempts it when they share a CPU). */
     WRITE_ONCE(o->thread, current_thread());
     sched_setscheduler(o->thread, SCHED_FIFO, TIMERLAT_PRIO);
+    /* timerlat samples all along: the noise before its thread runs is what it explains. */
+    o->sampling = true;
     o->abs_period = clock_ns();
     while (!READ_ONCE(o->stop)) {
         uint64_t period = timerlat_period_us * NSEC_PER_USEC;
@@ -458,24 +457,24 @@ static cpumask_t osnoise_mask(void)
 static int osnoise_start_threads(enum osnoise_mode mode)
 {
     cpumask_t mask = osnoise_mask() & cpu_online_mask();
+    /* Cleared while the hooks are off: from here on only each CPU writes its own. */
+    WRITE_ONCE(trace_osnoise_hooks_on, 0);
     for (unsigned c = 0; c < MAX_CPUS; c++) {
         struct osnoise_cpu *o = &osnoise_cpus[c];
         if (!(mask & (1u << c)))
             continue;
-        struct thread *keep = o->thread;
         memset(o, 0, sizeof(*o));
-        o->thread = keep;
         wait_queue_init(&o->sleep, "osnoise");
-        /* timerlat samples all along: the noise before its thread runs is what matters. */
-        o->sampling = mode == OSNOISE_MODE_TIMERLAT;
     }
     osnoise_mode = mode;
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    WRITE_ONCE(trace_osnoise_hooks_on, 1);
     for (unsigned c = 0; c < MAX_CPUS; c++) {
         if (!(mask & (1u << c)))
             continue;
         char name[THREAD_NAME_LEN];
-        snprintf(name, sizeof(name), "%s/%u", mode == OSNOISE_MODE_TIMERLAT ? "timerlat" : "osnoise",
-                 c);
+        snprintf(name, sizeof(name), "%s/%u",
+                 mode == OSNOISE_MODE_TIMERLAT ? "timerlat" : "osnoise", c);
         struct osnoise_cpu *o = &osnoise_cpus[c];
         struct thread *t = kthread_create(
             mode == OSNOISE_MODE_TIMERLAT ? timerlat_main : osnoise_main, o, name, c);
@@ -492,7 +491,6 @@ static int osnoise_start(enum osnoise_mode mode)
 {
     mutex_lock(&osnoise_lock);
     __atomic_fetch_or(&trace_sched_hooks_on, (uint8_t)TRACE_SCHED_HOOKS_OSNOISE, __ATOMIC_SEQ_CST);
-    WRITE_ONCE(trace_osnoise_hooks_on, 1);
     int err = osnoise_start_threads(mode);
     if (err) {
         WRITE_ONCE(trace_osnoise_hooks_on, 0);
@@ -626,9 +624,8 @@ static ssize_t store_timerlat_period(void *data, const char *buf, size_t len)
     return len;
 }
 
-TRACEFS_FILE(osnoise_period, .path = "osnoise/period_us", .mode = 0644,
-             .show = show_osnoise_value, .store = store_osnoise_period,
-             .data = (void *)&osnoise_period_us);
+TRACEFS_FILE(osnoise_period, .path = "osnoise/period_us", .mode = 0644, .show = show_osnoise_value,
+             .store = store_osnoise_period, .data = (void *)&osnoise_period_us);
 TRACEFS_FILE(osnoise_runtime, .path = "osnoise/runtime_us", .mode = 0644,
              .show = show_osnoise_value, .store = store_osnoise_runtime,
              .data = (void *)&osnoise_runtime_us);
