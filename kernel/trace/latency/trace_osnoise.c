@@ -444,13 +444,11 @@ static void osnoise_stop_threads(void)
     }
 }
 
+/* osnoise/cpus: every online CPU until a write chose some (read when used, so a tracer
+ * started at boot before the other CPUs came up does not keep the boot CPU alone). */
 static cpumask_t osnoise_mask(void)
 {
-    if (!osnoise_cpumask_set) {
-        osnoise_cpumask = cpu_online_mask();
-        osnoise_cpumask_set = true;
-    }
-    return osnoise_cpumask;
+    return osnoise_cpumask_set ? osnoise_cpumask : cpu_online_mask();
 }
 
 /* With osnoise_lock held. */
