@@ -719,6 +719,10 @@ static ssize_t store_osnoise_cpus(void *data, const char *buf, size_t len)
     osnoise_cpumask_set = true;
     if (mode != OSNOISE_MODE_OFF)
         err = osnoise_start_threads(mode);
+    /* No thread could be had on some CPU: none runs and the hooks go off with them; the
+     * tracer stays current, and the next write here tries again. */
+    if (err)
+        WRITE_ONCE(trace_osnoise_hooks_on, 0);
     mutex_unlock(&osnoise_lock);
     return err ? err : (ssize_t)len;
 }
