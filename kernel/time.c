@@ -1,6 +1,6 @@
-#include <arch/cpu.h>
 #include <arch/setup.h>
 #include <kernel/errno.h>
+#include <kernel/irqflags.h>
 #include <kernel/percpu.h>
 #include <kernel/time.h>
 #include <kernel/wait.h>
@@ -29,21 +29,22 @@ static struct cpu_timer cpu_timers[MAX_CPUS];
 
 void cpu_timer_arm(uint64_t deadline_ns, void (*fn)(void *arg), void *arg)
 {
-    /* Raw: the interrupt this arms must not find the callback half written. */
-    unsigned long flags = arch_irq_save();
+    /* Interrupts off: the interrupt this arms must not find the callback half written. */
+    unsigned long flags = local_irq_save();
     struct cpu_timer *t = &cpu_timers[this_cpu_id()];
     t->fn = fn;
     t->arg = arg;
+    /* 0 would cancel: a deadline of 0 is one long passed, which fires at once. */
     arch_timer_oneshot(deadline_ns ? deadline_ns : 1);
-    arch_irq_restore(flags);
+    local_irq_restore(flags);
 }
 
 void cpu_timer_cancel(void)
 {
-    unsigned long flags = arch_irq_save();
+    unsigned long flags = local_irq_save();
     cpu_timers[this_cpu_id()].fn = NULL;
     arch_timer_oneshot(0);
-    arch_irq_restore(flags);
+    local_irq_restore(flags);
 }
 
 void cpu_timer_expired(void)
