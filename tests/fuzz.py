@@ -64,7 +64,10 @@ WORDS = ["work_*", "kfree", "*", "!kfree", "*lock*", "k?alloc", "ftrace_test_tar
          "ftrace_test_target:enable_event:sched:nosuch", "*:enable_event:irq:irq_handler_entry:1",
          "work_*:disable_event:sched:sched_wakeup:", "!*:enable_event:irq:irq_handler_entry:0"]
 TRACERS = ["function", "function_graph", "nop", "blk", "functio", "function_graph ", "irqsoff",
-           "preemptoff", "preemptirqsoff", "wakeup", "wakeup_rt", "wakeup_dl", "irqsof", "hwlat"]
+           "preemptoff", "preemptirqsoff", "wakeup", "wakeup_rt", "wakeup_dl", "irqsof", "hwlat",
+           "osnoise", "timerlat", "osnois"]
+CPULISTS = ["0", "1", "0-1", "0-3", "1-0", "0,1", "0,,1", "0-", "-1", "3", "15", "16", "99",
+            "0-15", "a", "", " ", "0 1", "1,0", "0-0", "4294967296"]
 EVENTS = ["sched:*", "*:*", "sched_switch", "!sched:sched_switch", "irq:", ":", "*",
           "nosuch:event", "irq_vectors:local_timer_entry", "sched:sched_w*", "!*:*",
           "sched", "ftrace:function", "preemptirq:*", "preemptirq:irq_disable",
@@ -211,6 +214,12 @@ FILES = {
     "instances/fz/events/sched/filter": FILTERS, "instances/fz/error_log": ["", "x"],
     "instances/fz/events/sched/sched_switch/trigger": TRIGGERS,
     "instances/fz/events/ftrace/print/trigger": TRIGGERS,
+    "osnoise/period_us": NUMBERS,
+    "osnoise/runtime_us": NUMBERS, "osnoise/stop_tracing_us": NUMBERS,
+    "osnoise/stop_tracing_total_us": NUMBERS, "osnoise/print_stack": NUMBERS,
+    "osnoise/timerlat_period_us": NUMBERS + ["100", "1000", "1000000", "1000001", "99"],
+    "osnoise/cpus": CPULISTS, "events/osnoise/enable": NUMBERS,
+    "events/osnoise/irq_noise/enable": NUMBERS, "events/osnoise/thread_noise/filter": FILTERS,
 }
 # mkdir and rmdir: the instances the files above name, and paths they must refuse.
 DIRS = ["instances/fz", "instances/fz", "instances/fy", "instances", "instances/fz/x", "events",
@@ -229,7 +238,8 @@ READ_ONLY_SAFE = ["available_filter_functions", "enabled_functions", "trace",
                   "tracing_max_latency", "events/preemptirq/irq_disable/format",
                   "instances", "instances/fz/trace", "instances/fz/set_event",
                   "instances/fz/per_cpu/cpu0/stats", "instances/fz/snapshot",
-                  "instances/fz/events/sched/sched_switch/hist", "instances/fz/error_log"]
+                  "instances/fz/events/sched/sched_switch/hist", "instances/fz/error_log",
+                  "events/osnoise/irq_noise/format", "osnoise", "osnoise/cpus"]
 
 
 class Generator:

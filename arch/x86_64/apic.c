@@ -6,9 +6,11 @@
 #include <arch/acpi.h>
 #include <arch/apic.h>
 #include <arch/cpu.h>
+#include <arch/setup.h>
 #include <arch/x86.h>
 #include <kernel/mm.h>
 #include <kernel/panic.h>
+#include <kernel/percpu.h>
 #include <kernel/printk.h>
 #include <kernel/thread.h>
 #include <kernel/time.h>
@@ -43,6 +45,31 @@
 static volatile uint32_t *lapic_mmio;
 static bool x2apic;
 static uint32_t timer_ticks_per_sec;
+static unsigned tick_hz;
+
+/*
+ * A deadline besides the tick (arch_timer_oneshot): while one is armed the handler keeps
+ * the tick's pace itself, and each interrupt programs the count to whichever comes first,
+ * the next tick or the deadline; after a tick with no deadline left the count goes back to
+ * the tick's period. The timer stays in periodic mode throughout: an interrupt that got
+ * lost (an emulator can lose one) is followed by another one period later, where a
+ * one-shot count would leave the CPU without a tick for good.
+ */
+struct lapic_timer_state {
+    bool pacing;          /* a deadline is or was armed: the handler paces the tick */
+    uint64_t deadline_ns; /* 0: none */
+    uint64_t next_tick_ns;
+};
+static struct lapic_timer_state lapic_timer_state[MAX_CPUS];
+
+/* A tick that comes this early is taken as on time (the two clocks round apart). */
+#define LAPIC_TICK_SLACK_NS 20000ULL
+/*
+ * The shortest period ever programmed: a periodic count of a few nanoseconds would have an
+ * emulator do nothing but fire it. A deadline closer than this is waited for in the
+ * handler, so it still fires on time.
+ */
+#define LAPIC_MIN_PERIOD_NS 20000ULL
 
 static inline uint32_t lapic_read(uint32_t reg)
 {
@@ -147,11 +174,79 @@ void lapic_timer_start(unsigned hz)
                timer_ticks_per_sec / 1000000, timer_ticks_per_sec / 1000 % 1000, hz);
         x86_set_irq_handler(APIC_VEC_TIMER, lapic_timer_irq, NULL);
     }
+    tick_hz = hz;
     lapic_write(LAPIC_LVT_TIMER, LVT_TIMER_PERIODIC | APIC_VEC_TIMER);
     lapic_write(LAPIC_TIMER_INIT, timer_ticks_per_sec / hz);
 }
 
-static void lapic_timer_irq(struct pt_regs *regs, void *arg) { sched_tick(); }
+static uint32_t lapic_count_for(uint64_t ns)
+{
+    /* ns is at most a tick period here, so the product cannot overflow. */
+    if (ns < LAPIC_MIN_PERIOD_NS)
+        ns = LAPIC_MIN_PERIOD_NS;
+    uint64_t count = ns * timer_ticks_per_sec / NSEC_PER_SEC;
+    return count == 0 ? 1 : count > 0xffffffffULL ? 0xffffffffu : (uint32_t)count;
+}
+
+static void lapic_timer_program(struct lapic_timer_state *st, uint64_t now)
+{
+    uint64_t next = st->next_tick_ns;
+    if (st->deadline_ns && st->deadline_ns < next)
+        next = st->deadline_ns;
+    lapic_write(LAPIC_TIMER_INIT, lapic_count_for(next > now ? next - now : 0));
+}
+
+void arch_timer_oneshot(uint64_t deadline_ns)
+{
+    struct lapic_timer_state *st = &lapic_timer_state[this_cpu_id()];
+    uint64_t now = clock_ns();
+    if (!st->pacing) {
+        if (!deadline_ns)
+            return;
+        /* The tick keeps its phase: the next one comes when the current count ends. */
+        uint64_t left =
+            (uint64_t)lapic_read(LAPIC_TIMER_CURRENT) * NSEC_PER_SEC / timer_ticks_per_sec;
+        st->next_tick_ns = now + left;
+        st->pacing = true;
+    }
+    st->deadline_ns = deadline_ns;
+    lapic_timer_program(st, now);
+}
+
+static void lapic_timer_irq(struct pt_regs *regs, void *arg)
+{
+    struct lapic_timer_state *st = &lapic_timer_state[this_cpu_id()];
+    if (!st->pacing) {
+        sched_tick();
+        return;
+    }
+    uint64_t now = clock_ns();
+    if (st->deadline_ns && st->deadline_ns > now && st->deadline_ns - now < LAPIC_MIN_PERIOD_NS) {
+        while (now < st->deadline_ns) {
+            arch_cpu_relax();
+            now = clock_ns();
+        }
+    }
+    if (st->deadline_ns && now >= st->deadline_ns) {
+        st->deadline_ns = 0;
+        cpu_timer_expired(); /* may arm the next deadline */
+    }
+    bool ticked = now + LAPIC_TICK_SLACK_NS >= st->next_tick_ns;
+    if (ticked) {
+        sched_tick();
+        uint64_t period = NSEC_PER_SEC / tick_hz;
+        st->next_tick_ns += period;
+        /* Ticks lost to a long interrupts-off section are not made up. */
+        if (st->next_tick_ns <= now)
+            st->next_tick_ns = now + period;
+    }
+    if (ticked && !st->deadline_ns) {
+        st->pacing = false;
+        lapic_write(LAPIC_TIMER_INIT, timer_ticks_per_sec / tick_hz);
+        return;
+    }
+    lapic_timer_program(st, clock_ns());
+}
 
 /* I/O APIC: a window of two registers (select, data). */
 static volatile uint32_t *ioapic_regs[ACPI_MAX_IOAPICS];

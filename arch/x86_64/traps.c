@@ -201,6 +201,31 @@ static __always_inline void trace_vector_exit(unsigned v, bool handled)
     }
 }
 
+/* The osnoise tracers' view of an interrupt that ends: Linux's names for it. */
+static __noinline void osnoise_irq_exit(unsigned v)
+{
+    switch (v) {
+    case APIC_VEC_TIMER:
+        trace_osnoise_irq_exit("local_timer", (int)v);
+        break;
+    case APIC_VEC_RESCHEDULE:
+        trace_osnoise_irq_exit("reschedule", (int)v);
+        break;
+    case APIC_VEC_CALL_FUNCTION:
+    case APIC_VEC_SYNC:
+        trace_osnoise_irq_exit("call_function", (int)v);
+        break;
+    case X86_VEC_SPURIOUS:
+        trace_osnoise_irq_exit("spurious_apic", (int)v);
+        break;
+    default:
+        if (v >= X86_IRQ_BASE && v < X86_IRQ_BASE + 16)
+            trace_osnoise_irq_exit(irq_device_name(v - X86_IRQ_BASE), (int)(v - X86_IRQ_BASE));
+        else
+            trace_osnoise_irq_exit("unknown", (int)v);
+    }
+}
+
 void x86_trap_dispatch(struct pt_regs *regs)
 {
     struct percpu *cpu = this_cpu();
@@ -213,9 +238,14 @@ void x86_trap_dispatch(struct pt_regs *regs)
         bool nmi = v == X86_VEC_NMI;
         unsigned context = cpu->context_bit;
         cpu->nmi_depth += nmi;
-        if (nmi)
+        if (nmi) {
             cpu->context_bit = PERCPU_CONTEXT_NMI;
+            if (unlikely(trace_osnoise_hooks_on))
+                trace_osnoise_nmi_entry();
+        }
         bool handled = hook && hook(regs);
+        if (nmi && unlikely(trace_osnoise_hooks_on))
+            trace_osnoise_nmi_exit();
         cpu->context_bit = context;
         cpu->nmi_depth -= nmi;
         if (handled)
@@ -235,6 +265,8 @@ void x86_trap_dispatch(struct pt_regs *regs)
     unsigned context = cpu->context_bit;
     cpu->irq_depth++;
     cpu->context_bit = PERCPU_CONTEXT_HARDIRQ;
+    if (unlikely(trace_osnoise_hooks_on))
+        trace_osnoise_irq_entry();
     x86_irq_handler_fn fn = READ_ONCE(irq_handlers[v].fn);
     trace_vector_entry(v);
     if (fn)
@@ -242,6 +274,8 @@ void x86_trap_dispatch(struct pt_regs *regs)
     trace_vector_exit(v, fn != NULL);
     if (v != X86_VEC_SPURIOUS && x86_irq_eoi)
         x86_irq_eoi(v);
+    if (unlikely(trace_osnoise_hooks_on))
+        osnoise_irq_exit(v);
     cpu->context_bit = context;
     cpu->irq_depth--;
     trap_irq_exit(regs);

@@ -238,9 +238,25 @@ void trace_preempt_on_caller(unsigned long ip, unsigned long parent_ip);
  * (wakeup or wakeup_rt runs); the scheduler tests the byte inline.
  */
 struct thread;
+/* Its bits: who wants the hooks (the switch hook serves osnoise and timerlat too). */
+#define TRACE_SCHED_HOOKS_WAKEUP 0x1
+#define TRACE_SCHED_HOOKS_OSNOISE 0x2
 extern volatile uint8_t trace_sched_hooks_on;
 void trace_sched_wakeup_latency(struct thread *t);
 void trace_sched_switch_latency(struct thread *prev, struct thread *next);
+
+/*
+ * The osnoise and timerlat tracers' hooks (kernel/trace/latency/trace_osnoise.c): every
+ * interrupt and NMI from its entry to its exit, called while trace_osnoise_hooks_on (one of
+ * those tracers runs); the entry code tests the byte inline. desc and number name the
+ * interrupt as Linux's irq_noise event does: a device's name and irq, or the name of a
+ * local APIC vector (local_timer, reschedule, ...) and the vector.
+ */
+extern volatile uint8_t trace_osnoise_hooks_on;
+void trace_osnoise_irq_entry(void);
+void trace_osnoise_irq_exit(const char *desc, int number);
+void trace_osnoise_nmi_entry(void);
+void trace_osnoise_nmi_exit(void);
 
 /* The address of the code where it is used, and the return address of its function. */
 #define FTRACE_THIS_IP                                                                             \

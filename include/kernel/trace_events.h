@@ -64,6 +64,7 @@ struct thread;
 
 #include <kernel/events/irq.h>
 #include <kernel/events/irq_vectors.h>
+#include <kernel/events/osnoise.h>
 #include <kernel/events/preemptirq.h>
 #include <kernel/events/sched.h>
 

@@ -7,6 +7,7 @@
 #include <arch/unwind.h>
 #include <kernel/errno.h>
 #include <kernel/init.h>
+#include <kernel/mutex.h>
 #include <kernel/panic.h>
 #include <kernel/smp.h>
 #include <kernel/thread.h>
@@ -355,7 +356,9 @@ const struct tracer *trace_find_tracer(const char *name)
     return NULL;
 }
 
-static DEFINE_SPINLOCK(tracer_switch_lock);
+/* A mutex, not a spinlock: a tracer with threads of its own (osnoise, timerlat) stops
+ * and joins them in its reset, which sleeps. */
+static DEFINE_MUTEX(tracer_switch_lock);
 
 /* An instance's switch: only tracers that allow instances, through their instance hooks. */
 static int instance_set_tracer(struct trace_array *tr, const struct tracer *t)
@@ -401,7 +404,7 @@ int trace_set_tracer(const char *name)
         trace_snapshot_write(&trace_global, -1, 2);
     }
     /* Switching tracers is rare and may wait for CPUs; one at a time. */
-    if (!spin_trylock(&tracer_switch_lock))
+    if (!mutex_trylock(&tracer_switch_lock))
         return -EBUSY;
     int err = 0;
     if (t != trace_global.current) {
@@ -430,7 +433,7 @@ int trace_set_tracer(const char *name)
         /* As Linux's tracers, any tracer but nop keeps saved_cmdlines up to date. */
         trace_event_save_cmdlines_for_tracer(trace_global.current != trace_find_tracer("nop"));
     }
-    spin_unlock(&tracer_switch_lock);
+    mutex_unlock(&tracer_switch_lock);
     return err;
 }
 

@@ -41,8 +41,8 @@ static int write_word(const char *buf, size_t len, char *out, size_t out_len)
 
 /* Linux registers its tracers in this order and lists the most recent first. */
 static const char *const tracer_registration_order[] = {
-    "nop",    "function",  "irqsoff",        "preemptoff", "preemptirqsoff",
-    "wakeup", "wakeup_rt", "function_graph",
+    "nop",       "function",       "irqsoff", "preemptoff", "preemptirqsoff", "wakeup",
+    "wakeup_rt", "function_graph", "hwlat",   "osnoise",    "timerlat",
 };
 
 static size_t tracer_rank(const struct tracer *t)

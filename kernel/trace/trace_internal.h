@@ -192,8 +192,10 @@ enum trace_type {
     TRACE_PRINT = 3,
     TRACE_GRAPH_ENT = 4,
     TRACE_GRAPH_RET = 5,
-    TRACE_CTXWAKE = 6, /* the wakeup tracers' wakeup and switch lines (Linux's wakeup, context) */
-    TRACE_HWLAT = 7,   /* a hwlat sample over the threshold */
+    TRACE_CTXWAKE = 6,  /* the wakeup tracers' wakeup and switch lines (Linux's wakeup, context) */
+    TRACE_HWLAT = 7,    /* a hwlat sample over the threshold */
+    TRACE_OSNOISE = 8,  /* an osnoise period's summary */
+    TRACE_TIMERLAT = 9, /* a timerlat activation's irq or thread latency */
 };
 
 #define TRACE_CTX_PID_BITS 20
@@ -296,6 +298,27 @@ struct trace_hwlat_event {
     uint32_t count;
     uint32_t ts_lo; /* clock_ns at the sample's start */
     uint32_t ts_hi;
+};
+
+/* Linux's osnoise_entry: one CPU's period (times in us, counts of interference). */
+struct trace_osnoise_event {
+    uint32_t ctx;
+    uint32_t runtime_lo, runtime_hi;
+    uint32_t noise_lo, noise_hi;
+    uint32_t max_sample_lo, max_sample_hi;
+    uint32_t hw_count;
+    uint32_t nmi_count;
+    uint32_t irq_count;
+    uint32_t softirq_count;
+    uint32_t thread_count;
+};
+
+/* Linux's timerlat_entry: the activation, irq (0) or thread (1), the latency in ns. */
+struct trace_timerlat_event {
+    uint32_t ctx;
+    uint32_t seqnum;
+    uint32_t context;
+    uint32_t latency_lo, latency_hi;
 };
 
 /* A graph return recorded while options/funcgraph-retval is on: the value too. */

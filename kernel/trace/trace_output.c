@@ -187,9 +187,36 @@ static void print_hwlat(struct seqbuf *s, const struct trace_hwlat_event *ev)
                (unsigned long long)(ts % 1000000000ULL), ev->count);
 }
 
+static void print_osnoise(struct seqbuf *s, const struct trace_osnoise_event *ev)
+{
+    uint64_t runtime = (uint64_t)ev->runtime_hi << 32 | ev->runtime_lo;
+    uint64_t noise = (uint64_t)ev->noise_hi << 32 | ev->noise_lo;
+    uint64_t max_sample = (uint64_t)ev->max_sample_hi << 32 | ev->max_sample_lo;
+    /* Linux's available share: 100 * (runtime - noise) / runtime, to five decimals. */
+    uint64_t ratio = runtime ? (runtime - noise) * 10000000ULL / runtime : 0;
+    seq_printf(s, "%llu %10llu %3llu.%05llu %7llu", (unsigned long long)runtime,
+               (unsigned long long)noise, (unsigned long long)(ratio / 100000),
+               (unsigned long long)(ratio % 100000), (unsigned long long)max_sample);
+    seq_printf(s, " %6u %6u %6u %6u %6u\n", ev->hw_count, ev->nmi_count, ev->irq_count,
+               ev->softirq_count, ev->thread_count);
+}
+
+static void print_timerlat(struct seqbuf *s, const struct trace_timerlat_event *ev)
+{
+    uint64_t latency = (uint64_t)ev->latency_hi << 32 | ev->latency_lo;
+    seq_printf(s, "#%-5u context %6s timer_latency %9llu ns\n", ev->seqnum,
+               ev->context ? "thread" : "irq", (unsigned long long)latency);
+}
+
 bool trace_format_body(struct seqbuf *s, const struct rb_record *rec)
 {
     switch (trace_ctx_type(*(const uint32_t *)rec->data)) {
+    case TRACE_OSNOISE:
+        print_osnoise(s, (const void *)rec->data);
+        return true;
+    case TRACE_TIMERLAT:
+        print_timerlat(s, (const void *)rec->data);
+        return true;
     case TRACE_HWLAT:
         print_hwlat(s, (const void *)rec->data);
         return true;
@@ -221,6 +248,8 @@ bool trace_format_default(struct trace_iter *it, struct seqbuf *s)
     case TRACE_PRINT:
     case TRACE_CTXWAKE:
     case TRACE_HWLAT:
+    case TRACE_OSNOISE:
+    case TRACE_TIMERLAT:
     case TRACE_EVENT_FULL:
         trace_print_context(s, rec);
         return trace_format_body(s, rec);

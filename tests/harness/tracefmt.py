@@ -324,7 +324,7 @@ DEFAULT_OPTIONS = {"print-parent": 1, "sym-offset": 0, "sym-addr": 0, "context-i
                    "func_stack_trace": 0}
 DEFAULT_BUFFER_KB = 1408
 # The event systems whose filters reset_tracing clears.
-EVENT_SYSTEMS = ("sched", "irq", "irq_vectors", "preemptirq")
+EVENT_SYSTEMS = ("sched", "irq", "irq_vectors", "preemptirq", "osnoise")
 
 
 def cpu_mask(cpus):
@@ -370,6 +370,14 @@ def reset_tracing(sh):
           "echo 0 > tracing_max_latency",
           "echo 1000000 > hwlat_detector/window",
           "echo 500000 > hwlat_detector/width",
+          # The period first: it may never be below the runtime.
+          "echo 1000000 > osnoise/period_us",
+          "echo 1000000 > osnoise/runtime_us",
+          "echo 0 > osnoise/stop_tracing_us",
+          "echo 0 > osnoise/stop_tracing_total_us",
+          "echo 0 > osnoise/print_stack",
+          "echo 1000 > osnoise/timerlat_period_us",
+          f"echo 0-{sh.smp - 1} > osnoise/cpus",
           "echo local > trace_clock",
           f"echo {DEFAULT_BUFFER_KB} > buffer_size_kb",
           *[f"echo {value} > options/{name}" for name, value in DEFAULT_OPTIONS.items()],

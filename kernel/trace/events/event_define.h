@@ -38,6 +38,7 @@
 /* Linux's field type names, as the format files print them. */
 typedef int pid_t;
 typedef uint32_t u32;
+typedef unsigned long long u64;
 typedef int32_t s32;
 
 /*
@@ -167,6 +168,8 @@ typedef int32_t s32;
         print;                                                                                     \
     }
 #define TP_printk(fmt, ...) seq_printf(s, fmt "\n", __VA_ARGS__)
+#define __print_ns_to_secs(value) ((u64)(value) / 1000000000ULL)
+#define __print_ns_without_secs(value) ((u32)((u64)(value) % 1000000000ULL))
 #define __get_str(item) trace_event_get_str(__entry, len, __entry->__data_loc_##item)
 #define __print_flags(value, delim, ...)                                                           \
     trace_event_flags_str(trace_event_flags_buf, sizeof(trace_event_flags_buf), (value), delim,    \
@@ -178,6 +181,8 @@ typedef int32_t s32;
 #undef TP_printk
 #undef __get_str
 #undef __print_flags
+#undef __print_ns_to_secs
+#undef __print_ns_without_secs
 #undef FTRACE_ENTRY
 
 /* ---- 4. print fmt, and the event ---- */
@@ -194,6 +199,9 @@ typedef int32_t s32;
 /* ftrace's own spell the format as it is written, adjacent literals and all. */
 #define F_printk(fmt, ...) TRACE_EVENT_STRINGIFY(fmt) ", " TRACE_EVENT_STRINGIFY(__VA_ARGS__)
 #define __entry REC
+/* What Linux's format files show for these (the kernel's own code divides). */
+#define __print_ns_to_secs(val) (val) / 1000000000UL
+#define __print_ns_without_secs(val) (val) % 1000000000UL
 
 #define DEFINE_EVENT(class, event, proto, args)                                                    \
     TRACE_EVENT_ENABLED_BYTE(event);                                                               \
@@ -222,6 +230,8 @@ typedef int32_t s32;
 #undef TP_printk
 #undef F_printk
 #undef __entry
+#undef __print_ns_to_secs
+#undef __print_ns_without_secs
 #undef FTRACE_ENTRY
 
 /* ---- 5. the writer ---- */

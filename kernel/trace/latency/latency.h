@@ -91,6 +91,10 @@ void irqsoff_preempt_on(unsigned long ip, unsigned long parent_ip, bool irqs_off
 void preemptirq_event_irq(bool on, unsigned long ip, unsigned long parent_ip);
 void preemptirq_event_preempt(bool on, unsigned long ip, unsigned long parent_ip);
 
+/* The osnoise and timerlat tracers' view of a context switch (trace_osnoise.c), from the
+ * scheduler's switch hook while TRACE_SCHED_HOOKS_OSNOISE is set. */
+void osnoise_sched_switch(struct thread *prev, struct thread *next);
+
 /* Which users want the hooks (preemptirq.c): a bit each, the byte is on while any is. */
 #define PREEMPTIRQ_USER_TRACER 0x1
 #define PREEMPTIRQ_USER_EVENTS 0x2

@@ -333,7 +333,8 @@ bool trace_format_latency(struct trace_iter *it, struct seqbuf *s)
     const struct rb_record *rec = &it->rec;
     unsigned type = trace_ctx_type(*(const uint32_t *)rec->data);
     if (type != TRACE_FN && type != TRACE_STACK && type != TRACE_PRINT && type != TRACE_CTXWAKE &&
-        type != TRACE_HWLAT && type != TRACE_EVENT_FULL)
+        type != TRACE_HWLAT && type != TRACE_OSNOISE && type != TRACE_TIMERLAT &&
+        type != TRACE_EVENT_FULL)
         return false;
     if (trace_print_opt(TRACE_OPT_CONTEXT_INFO)) {
         /* The time to the next entry of any CPU decides the mark. */

@@ -13,9 +13,9 @@
  * the time since boot: there is no wall clock here.
  *
  * Threads never migrate, so a thread per CPU (hwlatd) waits for its turn rather than one
- * thread moving from CPU to CPU. They are detached: a tracer switch cannot wait for
- * threads (it holds a spinlock), so stopping bumps a generation they check, and a thread
- * of an older generation leaves at its next look.
+ * thread moving from CPU to CPU. They are detached: stopping bumps a generation they
+ * check, and a thread of an older generation leaves at its next look (up to a sample's
+ * width later; osnoise and timerlat, whose loops look every read, join theirs instead).
  */
 #include <arch/cpu.h>
 #include <kernel/errno.h>

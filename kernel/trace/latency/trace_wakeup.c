@@ -116,6 +116,8 @@ void trace_sched_wakeup_latency(struct thread *t)
 
 void trace_sched_switch_latency(struct thread *prev, struct thread *next)
 {
+    if (READ_ONCE(trace_sched_hooks_on) & TRACE_SCHED_HOOKS_OSNOISE)
+        osnoise_sched_switch(prev, next);
     if (!READ_ONCE(wakeup_enabled) || next != READ_ONCE(wakeup_task))
         return;
     struct percpu *cpu = this_cpu();
@@ -159,14 +161,14 @@ static int wakeup_start(bool rt_only)
     wakeup_lock_release();
     arch_irq_restore(flags);
     WRITE_ONCE(wakeup_enabled, true);
-    WRITE_ONCE(trace_sched_hooks_on, 1);
+    __atomic_fetch_or(&trace_sched_hooks_on, TRACE_SCHED_HOOKS_WAKEUP, __ATOMIC_SEQ_CST);
     return 0;
 }
 
 static void wakeup_reset(void)
 {
     WRITE_ONCE(wakeup_enabled, false);
-    WRITE_ONCE(trace_sched_hooks_on, 0);
+    __atomic_fetch_and(&trace_sched_hooks_on, (uint8_t)~TRACE_SCHED_HOOKS_WAKEUP, __ATOMIC_SEQ_CST);
     unsigned long flags = arch_irq_save();
     wakeup_lock_acquire();
     wakeup_reset_locked();

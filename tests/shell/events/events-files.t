@@ -23,6 +23,10 @@ preemptirq:preempt_enable
 preemptirq:preempt_disable
 preemptirq:irq_enable
 preemptirq:irq_disable
+osnoise:sample_threshold
+osnoise:nmi_noise
+osnoise:irq_noise
+osnoise:thread_noise
 $ ls events
 enable
 ftrace
@@ -30,6 +34,7 @@ header_event
 header_page
 irq
 irq_vectors
+osnoise
 preemptirq
 sched
 $ ls events/sched/sched_switch
@@ -102,7 +107,7 @@ $ echo > set_event; echo irq > set_event; cat set_event
 irq:irq_handler_exit
 irq:irq_handler_entry
 $ echo '*:*' > set_event; cat set_event | wc -l; cat events/enable
-22
+26
 1
 $ echo > set_event; cat set_event; cat events/enable
 0

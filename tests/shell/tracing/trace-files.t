@@ -14,7 +14,7 @@ $ echo 1 > options/overwrite; echo 0 > options/func_stack_trace; echo > trace; e
 
 # Tracers: most recently registered first, nop last.
 $ cat available_tracers
-hwlat function_graph wakeup_rt wakeup preemptirqsoff preemptoff irqsoff function nop
+timerlat osnoise hwlat function_graph wakeup_rt wakeup preemptirqsoff preemptoff irqsoff function nop
 $ cat current_tracer
 nop
 $ echo nosuch > current_tracer

@@ -22,6 +22,12 @@ void arch_clock_calibrate(void);
 void arch_interrupts_init(void);
 /* Starts this CPU's periodic scheduler tick at hz (the boot CPU calibrates it). */
 void arch_tick_start(unsigned hz);
+/*
+ * One interrupt of this CPU's timer at deadline_ns (clock_ns() time) besides the tick,
+ * which keeps its pace; 0 cancels. The interrupt calls cpu_timer_expired()
+ * (<kernel/time.h>) once the deadline has passed, never before. Call with interrupts off.
+ */
+void arch_timer_oneshot(uint64_t deadline_ns);
 /* Moves this CPU onto the stack whose top is given and calls fn there, for good. */
 void __noreturn arch_switch_stack(void *top, void (*fn)(void));
 /* What runs this kernel (bench's header): a hypervisor's name, or what can be said without
