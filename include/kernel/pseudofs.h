@@ -133,6 +133,8 @@ bool pfs_is_open(const struct pfs_node *n);
  * while the caller holds the control mutex (or has a file open on it).
  */
 int pfs_lookup(const char *cwd, const char *path, struct pfs_node **out);
+/* The same for a path under base, of plain names only (no "." or ".."). */
+int pfs_lookup_at(struct pfs_node *base, const char *path, struct pfs_node **out);
 bool pfs_is_dir(const struct pfs_node *n);
 const char *pfs_name(const struct pfs_node *n);
 unsigned pfs_mode(const struct pfs_node *n);

@@ -336,6 +336,30 @@ int pfs_lookup(const char *cwd, const char *path, struct pfs_node **out)
     return pfs_resolve(cwd, path, out, NULL);
 }
 
+int pfs_lookup_at(struct pfs_node *base, const char *path, struct pfs_node **out)
+{
+    struct pfs_node *n = base;
+    const char *p = path;
+    int err = 0;
+    spin_lock(&pfs_tree_lock);
+    while (*p && !err) {
+        while (*p == '/')
+            p++;
+        const char *comp = p;
+        while (*p && *p != '/')
+            p++;
+        if (p == comp)
+            break;
+        if (!n->is_dir)
+            err = -ENOTDIR;
+        else if (!(n = pfs_find_child(n, comp, (size_t)(p - comp))))
+            err = -ENOENT;
+    }
+    spin_unlock(&pfs_tree_lock);
+    *out = err ? NULL : n;
+    return err;
+}
+
 int pfs_path(const struct pfs_node *n, char *buf, size_t len)
 {
     size_t need = 0, at;

@@ -422,9 +422,9 @@ TRACEFS_FILE(set_ftrace_filter, .path = "set_ftrace_filter", .mode = 0644,
 TRACEFS_FILE(set_ftrace_notrace, .path = "set_ftrace_notrace", .mode = 0644,
              .ops = &ftrace_filter_fops, .data = (void *)&ftrace_filter_kind_notrace);
 
-static struct pfs_node *filter_file_create(const char *path, struct ftrace_ops *ops,
-                                           bool is_notrace, void (*changed)(void),
-                                           struct trace_array *commands)
+static struct pfs_node *filter_file_create(struct pfs_node *dir, const char *path,
+                                           struct ftrace_ops *ops, bool is_notrace,
+                                           void (*changed)(void), struct trace_array *commands)
 {
     struct ftrace_filter_kind *kind = kzalloc(sizeof(*kind));
     if (!kind)
@@ -435,8 +435,11 @@ static struct pfs_node *filter_file_create(const char *path, struct ftrace_ops *
         is_notrace ? ftrace_filter_kind_notrace.empty_text : ftrace_filter_kind_filter.empty_text;
     kind->ops = ops;
     kind->changed = changed;
-    struct pfs_node *n = tracefs_create(path, 0644, &ftrace_filter_fops, NULL, NULL, kind);
-    if (!n)
+    struct pfs_node *n = tracefs_create_at(dir ? dir : pfs_mkdir(TRACEFS_ROOT), path, 0644,
+                                           &ftrace_filter_fops, NULL, NULL, kind);
+    if (n)
+        pfs_own_data(n);
+    else
         kfree(kind);
     return n;
 }
@@ -444,13 +447,14 @@ static struct pfs_node *filter_file_create(const char *path, struct ftrace_ops *
 struct pfs_node *ftrace_filter_file_create(const char *path, struct ftrace_ops *ops,
                                            bool is_notrace, void (*changed)(void))
 {
-    return filter_file_create(path, ops, is_notrace, changed, NULL);
+    return filter_file_create(NULL, path, ops, is_notrace, changed, NULL);
 }
 
-struct pfs_node *ftrace_filter_file_create_commands(const char *path, struct ftrace_ops *ops,
-                                                    struct trace_array *tr)
+struct pfs_node *ftrace_filter_files_create_in(struct pfs_node *dir, struct ftrace_ops *ops,
+                                               struct trace_array *tr)
 {
-    return filter_file_create(path, ops, false, NULL, tr);
+    struct pfs_node *n = filter_file_create(dir, "set_ftrace_filter", ops, false, NULL, tr);
+    return n ? filter_file_create(dir, "set_ftrace_notrace", ops, true, NULL, NULL) : NULL;
 }
 
 /* ---- dyn_ftrace_total_info ---- */

@@ -94,7 +94,7 @@ uint64_t (*trace_array_clock_reader(const struct trace_array *tr))(void)
 }
 const char *trace_clock_name(enum trace_clock_id id) { return trace_clocks[id].name; }
 bool trace_clock_is_ns(void) { return trace_array_clock_is_ns(&trace_global); }
-bool trace_array_clock_is_ns(const struct trace_array *tr) { return trace_clocks[tr->clock].ns; }
+bool trace_array_clock_is_ns(const struct trace_array *tr) { return READ_ONCE(tr->clock_ns); }
 
 int trace_array_set_clock(struct trace_array *tr, const char *name)
 {
@@ -102,6 +102,7 @@ int trace_array_set_clock(struct trace_array *tr, const char *name)
         if (strcmp(name, trace_clocks[i].name) != 0)
             continue;
         tr->clock = i;
+        WRITE_ONCE(tr->clock_ns, trace_clocks[i].ns);
         /* Times of two clocks do not mix: the buffer is cleared, as Linux does. */
         rb_set_clock(tr->buffer, trace_clocks[i].read);
         tr->time_start = trace_clocks[i].read();
@@ -627,6 +628,7 @@ int trace_array_init(struct trace_array *tr, size_t bytes_per_cpu)
     if (!tr->buffer)
         return -ENOMEM;
     rb_set_clock(tr->buffer, clock_ns);
+    tr->clock_ns = true;
     trace_array_set_cpumask(tr, cpu_online_mask());
     for (unsigned o = 0; o < TRACE_OPT_COUNT; o++)
         if (trace_option_defs[o].default_on)

@@ -18,27 +18,11 @@
 #include <lib/string.h>
 
 #include "events/event_core.h"
+#include "events/event_trigger.h"
 #include "trace_internal.h"
 
 struct trace_array *volatile trace_instances[TRACE_INSTANCES_MAX];
 struct sync_readers trace_instance_writers = SYNC_READERS_INIT;
-
-/* An instance's own filter files: set_ftrace_filter and set_ftrace_notrace of its op. */
-static int create_filter_files(struct trace_array *tr)
-{
-    static const char *const names[2] = {"set_ftrace_filter", "set_ftrace_notrace"};
-    for (int is_notrace = 0; is_notrace < 2; is_notrace++) {
-        char path[128];
-        snprintf(path, sizeof(path), "instances/%s/%s", tr->name, names[is_notrace]);
-        struct pfs_node *n = is_notrace
-                                 ? ftrace_filter_file_create(path, tr->function_ops, true, NULL)
-                                 : ftrace_filter_file_create_commands(path, tr->function_ops, tr);
-        if (!n)
-            return -ENOMEM;
-        pfs_own_data(n);
-    }
-    return 0;
-}
 
 /* Frees what instance_mkdir made; its files are gone and no writer can reach it. */
 static void instance_free(struct trace_array *tr)
@@ -78,14 +62,15 @@ static int instance_mkdir(struct pfs_node *parent, const char *name)
     tr->dir = pfs_mkdir_at(parent, name);
     if (tr->dir)
         err = tracefs_create_array_files(tr, tr->dir);
-    if (!err)
-        err = create_filter_files(tr);
+    if (!err && !ftrace_filter_files_create_in(tr->dir, tr->function_ops, tr))
+        err = -ENOMEM;
     if (!err)
         err = trace_event_instance_files_create(tr, tr->dir);
     if (err) {
-        if (tr->dir)
-            pfs_remove_tree(tr->dir);
-        instance_free(tr);
+        /* Nothing can have opened its files yet (the control mutex is held): a removal
+         * that failed all the same keeps the array its files point at, leaked. */
+        if (!tr->dir || pfs_remove_tree(tr->dir) == 0)
+            instance_free(tr);
         return err;
     }
     /* Fully made before the event write path can find it. */
@@ -111,6 +96,9 @@ static int instance_rmdir(struct pfs_node *parent, struct pfs_node *entry)
     int err = ftrace_filter_commands_clear(tr);
     if (err)
         return err;
+    /* Its event triggers too: they hold their events and targets in soft mode there. */
+    if (!trace_event_instance_triggers_clear(tr))
+        return -EBUSY;
     err = pfs_remove_tree(entry);
     if (err)
         return err;

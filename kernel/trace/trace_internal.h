@@ -446,6 +446,7 @@ struct trace_array {
     const struct tracer *current;
     volatile uint64_t options; /* bit per enum trace_option */
     enum trace_clock_id clock;
+    bool clock_ns; /* the clock counts nanoseconds (not the counter), for the printers */
     volatile uint32_t cpumask; /* CPUs that record: set with trace_set_cpumask */
     /*
      * set_ftrace_pid (when pid_count > 0, only these threads are traced) and
@@ -1028,9 +1029,10 @@ struct pfs_node;
  */
 struct pfs_node *ftrace_filter_file_create(const char *path, struct ftrace_ops *ops,
                                            bool is_notrace, void (*changed)(void));
-/* An instance's set_ftrace_filter: as above, with the filter commands, acting on tr. */
-struct pfs_node *ftrace_filter_file_create_commands(const char *path, struct ftrace_ops *ops,
-                                                    struct trace_array *tr);
+/* An instance's set_ftrace_filter (with the filter commands, acting on tr) and
+ * set_ftrace_notrace in dir, editing ops: NULL when one could not be made. */
+struct pfs_node *ftrace_filter_files_create_in(struct pfs_node *dir, struct ftrace_ops *ops,
+                                               struct trace_array *tr);
 
 /* ==== tracefs: the files under /sys/kernel/tracing (tracefs.c) ==== */
 

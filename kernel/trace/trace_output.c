@@ -27,7 +27,7 @@ void trace_format_timestamp(char *buf, size_t len, uint64_t ts)
 {
     /* Rounded to the nearest microsecond, as Linux's trace_print_context (ns2usecs). */
     uint64_t us = (ts + 500) / 1000;
-    if (trace_clock_is_ns())
+    if (trace_array_clock_is_ns(READ_ONCE(trace_printing)))
         scnprintf(buf, len, "%5llu.%06llu", (unsigned long long)(us / 1000000),
                   (unsigned long long)(us % 1000000));
     else

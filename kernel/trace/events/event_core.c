@@ -298,9 +298,11 @@ static void scratch_release(struct percpu *cpu)
  * What the reservation of a record built for instances learnt that the commit needs,
  * kept from one to the other: the other pid (a switch's next task), for instances whose
  * pid lists look at it, and whether the top level's set_event_pid left the record out
- * (its triggers then do not run on it), found by the record's address. A record whose
- * commit went inline (the last instance went meanwhile) leaves its entry: the next record
- * at that address overwrites it, and a full table reuses its oldest.
+ * (its triggers then do not run on it), found by the record's address. A record built
+ * in a scratch slot always commits out of line and takes its entry back; one in the ring
+ * buffer whose commit went inline (the last instance went meanwhile) leaves its entry,
+ * which the next record at that address overwrites (a full table reuses its oldest). Not
+ * in an NMI, which could come between a keep and a take of the CPU it interrupted.
  */
 #define OTHER_PID_SLOTS 4
 static struct other_pid_cpu {
@@ -405,7 +407,8 @@ void *trace_event_reserve_slow(struct percpu *cpu, const struct trace_event_call
     if (!rec && needs_record)
         rec = scratch_record(cpu, state, size);
     if (rec) {
-        if (top_excluded || (for_instances && READ_ONCE(trace_event_instances_with_pids)))
+        if ((top_excluded || (for_instances && READ_ONCE(trace_event_instances_with_pids))) &&
+            !cpu->nmi_depth)
             other_pid_keep(cpu, rec, other_pid, top_excluded);
         return rec;
     }
@@ -431,14 +434,15 @@ __noinline void trace_event_commit_filtered(const struct trace_event_call *call,
     unsigned post = 0;
     /* Counted in before the filter is read, so that its replacement waits for us. */
     unsigned reader = sync_read_enter(&trace_event_filter_readers);
-    bool top_excluded = false;
-    if (READ_ONCE(call->state->instance_mask) | READ_ONCE(call->state->instance_soft_mask)) {
-        int other_pid = -1;
-        if (scratch_rec || READ_ONCE(trace_event_instances_with_pids))
-            other_pid_take(cpu, record, &other_pid, &top_excluded);
+    bool top_excluded = false, for_instances = READ_ONCE(call->state->instance_mask) |
+                                               READ_ONCE(call->state->instance_soft_mask);
+    int other_pid = -1;
+    if (!cpu->nmi_depth &&
+        (scratch_rec || (for_instances && READ_ONCE(trace_event_instances_with_pids))))
+        other_pid_take(cpu, record, &other_pid, &top_excluded);
+    if (for_instances)
         trace_event_instances_write(call, record, size, other_pid,
                                     (uintptr_t)__builtin_frame_address(0));
-    }
     /* Not for a record built only for instances (those triggers already ran,
      * unconditionally), nor one the top level's pid lists left out. The record's time as
      * the trace shows it; one outside the buffer has none: now. */

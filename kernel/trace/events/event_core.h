@@ -245,7 +245,8 @@ int trace_event_instance_files_create(struct trace_array *tr, struct pfs_node *d
 /* An event made or removed at run time, in every instance (-EBUSY while a file of it is
  * open in one; nothing removed then). */
 void trace_event_instances_add_call(const struct trace_event_call *call);
-int trace_event_instances_remove_call(const struct trace_event_call *call);
+bool trace_event_instances_call_busy(const struct trace_event_call *call);
+void trace_event_instances_remove_call(const struct trace_event_call *call);
 
 /* Whether its emitter runs for anyone: the top level, soft mode or an instance. */
 bool trace_event_is_emitting(const struct trace_event_call *call);

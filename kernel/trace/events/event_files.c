@@ -775,18 +775,20 @@ int trace_event_files_remove(const struct trace_event_call *call)
     struct pfs_node *dir = events_node(call->system, call->name);
     if (!dir)
         return -ENOENT;
-    int busy = trace_event_instances_remove_call(call);
-    if (busy)
-        return busy;
     bool last = system_events(call->system, call) == 0;
     struct pfs_node *sys = last ? events_node(call->system, NULL) : NULL;
-    /* The system's enable and filter files name the system by the first event's string. */
+    /* Nothing goes unless all can: an open file of the event in any trace array keeps
+     * it, and so does one of its system's when it is the last (the system's enable and
+     * filter files name the system by the first event's string). */
+    if (pfs_tree_is_open(dir) || trace_event_instances_call_busy(call))
+        return -EBUSY;
     if (sys) {
         struct pfs_node *child;
         for (size_t i = 0; (child = pfs_child(sys, i)) != NULL; i++)
             if (!pfs_is_dir(child) && pfs_is_open(child))
                 return -EBUSY;
     }
+    trace_event_instances_remove_call(call);
     int err = remove_dir(dir);
     if (err || !sys)
         return err;

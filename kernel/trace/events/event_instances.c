@@ -14,6 +14,7 @@
  */
 #include <kernel/errno.h>
 #include <kernel/mm.h>
+#include <kernel/printk.h>
 #include <kernel/spinlock.h>
 #include <kernel/synchronize.h>
 #include <lib/printf.h>
@@ -130,21 +131,26 @@ static void instance_bits_update(const struct trace_event_call *call, unsigned s
     struct trace_event_state *st = call->state;
     uint32_t bit = 1u << slot;
     unsigned long irq = spin_lock_irqsave(&instance_events_lock);
-    uint32_t mask = st->instance_mask, soft_mask = st->instance_soft_mask;
-    bool was = (mask | soft_mask) != 0;
-    if (rec >= 0)
-        mask = rec ? mask | bit : mask & ~bit;
-    if (soft >= 0)
-        soft_mask = soft ? soft_mask | bit : soft_mask & ~bit;
-    bool now = (mask | soft_mask) != 0;
+    /* Only the soft mask is ours alone: a trigger flips other instances' recording bits
+     * from any context (trace_event_instance_soft_set), so this one changes by itself. */
+    bool was = (READ_ONCE(st->instance_mask) | st->instance_soft_mask) != 0;
+    bool now = rec > 0 || soft > 0 ||
+               ((READ_ONCE(st->instance_mask) & (rec == 0 ? ~bit : ~0u)) |
+                (st->instance_soft_mask & (soft == 0 ? ~bit : ~0u))) != 0;
     if (now && !was) {
         /* The slow check and the out-of-line commit first: an emitter that sees the byte's
          * bit must not take the inline path into the top level's buffer. */
         trace_event_instance_count(true);
         __atomic_fetch_or(&st->commit_flags, TRACE_EVENT_COMMIT_INSTANCES, __ATOMIC_SEQ_CST);
     }
-    __atomic_store_n(&st->instance_mask, mask, __ATOMIC_SEQ_CST);
-    __atomic_store_n(&st->instance_soft_mask, soft_mask, __ATOMIC_SEQ_CST);
+    if (rec > 0)
+        __atomic_fetch_or(&st->instance_mask, bit, __ATOMIC_SEQ_CST);
+    else if (rec == 0)
+        __atomic_fetch_and(&st->instance_mask, ~bit, __ATOMIC_SEQ_CST);
+    if (soft > 0)
+        __atomic_fetch_or(&st->instance_soft_mask, bit, __ATOMIC_SEQ_CST);
+    else if (soft == 0)
+        __atomic_fetch_and(&st->instance_soft_mask, ~bit, __ATOMIC_SEQ_CST);
     if (now != was)
         trace_event_set_bit(st->enabled, TRACE_EVENT_ON_INSTANCE, now);
     spin_unlock_irqrestore(&instance_events_lock, irq);
@@ -240,8 +246,6 @@ void trace_event_instance_disable_all(struct trace_array *tr)
     __atomic_store_n(&l[0].count, 0, __ATOMIC_RELEASE);
     __atomic_store_n(&l[1].count, 0, __ATOMIC_RELEASE);
     trace_event_instance_pids_changed(tr);
-    /* Triggers first: they hold the soft mode of their events and targets. */
-    trace_event_instance_triggers_clear(tr);
     for (size_t i = 0; i < trace_event_count(); i++) {
         const struct trace_event_call *c = trace_event_at(i);
         if (trace_event_instance_is_enabled(c, tr))
@@ -413,13 +417,8 @@ static int create_files(struct trace_array *tr, struct pfs_node *dir, const char
 /* Whether rel (a path under dir) exists. */
 static bool exists_under(struct pfs_node *dir, const char *rel)
 {
-    char path[320];
     struct pfs_node *n;
-    if (pfs_path(dir, path, sizeof(path)) != 0)
-        return false;
-    size_t at = strlen(path);
-    snprintf(path + at, sizeof(path) - at, "/%s", rel);
-    return pfs_lookup(NULL, path, &n) == 0;
+    return pfs_lookup_at(dir, rel, &n) == 0;
 }
 
 /* One event's folder in tr's events/ (and its system's enable, if the system is new). */
@@ -485,8 +484,9 @@ void trace_event_instances_add_call(const struct trace_event_call *call)
     for (unsigned slot = 0; slot < TRACE_INSTANCES_MAX; slot++) {
         struct trace_array *tr = trace_instances[slot];
         /* A folder that could not be made leaves the event out of that instance. */
-        if (tr)
-            create_event_files(tr, tr->dir, call);
+        if (tr && create_event_files(tr, tr->dir, call))
+            printk("trace instances: no memory for %s:%s in %s\n", call->system, call->name,
+                   tr->name);
     }
 }
 
@@ -494,26 +494,25 @@ void trace_event_instances_add_call(const struct trace_event_call *call)
 static struct pfs_node *instance_events_node(struct trace_array *tr, const char *system,
                                              const char *name)
 {
-    char path[256];
+    char path[192];
     struct pfs_node *n;
-    if (pfs_path(tr->dir, path, sizeof(path) - 160))
-        return NULL;
-    size_t at = strlen(path);
-    snprintf(path + at, sizeof(path) - at, name ? "/events/%s/%s" : "/events/%s", system, name);
-    return pfs_lookup(NULL, path, &n) ? NULL : n;
+    snprintf(path, sizeof(path), name ? "events/%s/%s" : "events/%s", system, name);
+    return pfs_lookup_at(tr->dir, path, &n) ? NULL : n;
 }
 
-int trace_event_instances_remove_call(const struct trace_event_call *call)
+bool trace_event_instances_call_busy(const struct trace_event_call *call)
 {
-    /* Nothing goes unless all can: an open file in any instance keeps the event. */
     for (unsigned slot = 0; slot < TRACE_INSTANCES_MAX; slot++) {
         struct trace_array *tr = trace_instances[slot];
         struct pfs_node *dir = tr ? instance_events_node(tr, call->system, call->name) : NULL;
-        struct pfs_node *child;
-        for (size_t i = 0; dir && (child = pfs_child(dir, i)) != NULL; i++)
-            if (pfs_is_open(child))
-                return -EBUSY;
+        if (dir && pfs_tree_is_open(dir))
+            return true;
     }
+    return false;
+}
+
+void trace_event_instances_remove_call(const struct trace_event_call *call)
+{
     for (unsigned slot = 0; slot < TRACE_INSTANCES_MAX; slot++) {
         struct trace_array *tr = trace_instances[slot];
         struct pfs_node *dir = tr ? instance_events_node(tr, call->system, call->name) : NULL;
@@ -530,5 +529,4 @@ int trace_event_instances_remove_call(const struct trace_event_call *call)
         if (sys && !events_left)
             pfs_remove_tree(sys);
     }
-    return 0;
 }

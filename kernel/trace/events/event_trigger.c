@@ -682,7 +682,7 @@ int trace_event_hist_show(struct seqbuf *s, void *data)
     return trace_event_hist_show_in(s, data, &trace_global);
 }
 
-void trace_event_instance_triggers_clear(struct trace_array *tr)
+bool trace_event_instance_triggers_clear(struct trace_array *tr)
 {
     /* As Linux's rmdir: every trigger goes; one whose variables another reads goes in a
      * later pass, after that one. */
@@ -702,8 +702,9 @@ void trace_event_instance_triggers_clear(struct trace_array *tr)
             left |= owner.head && *owner.head;
         }
         if (!left)
-            return;
+            return true;
     }
+    return false;
 }
 
 /*

@@ -54,7 +54,8 @@ ssize_t trace_event_trigger_store_in(const struct trace_event_call *call, struct
 void trace_event_trigger_truncate_in(const struct trace_event_call *call, struct trace_array *tr);
 int trace_event_hist_show_in(struct seqbuf *s, const struct trace_event_call *call,
                              const struct trace_array *tr);
-void trace_event_instance_triggers_clear(struct trace_array *tr);
+/* false: some are left (a hist trigger whose variables another one still reads). */
+bool trace_event_instance_triggers_clear(struct trace_array *tr);
 
 /* Whether call has triggers, or is the target of one (it cannot be removed then). */
 bool trace_event_has_triggers(const struct trace_event_call *call);

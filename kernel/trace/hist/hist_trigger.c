@@ -1136,15 +1136,18 @@ static int hist_snapshot_own(struct hist_trigger *h)
 
 int hist_trigger_activate(struct hist_trigger *h, const char *command)
 {
-    /* As Linux's hist_register_trigger: timestamps switch the trace clock to the trigger's. */
-    if (h->timestamps && trace_set_clock(h->clock) != 0)
+    /* As Linux's hist_register_trigger: timestamps switch the trace clock to the trigger's,
+     * that of the trigger's own trace array. */
+    if (h->timestamps && trace_array_set_clock(h->tr, h->clock) != 0)
         return hist_err(h, command, "Couldn't set trace_clock", hist_errpos(command, h->clock));
-    /* As Linux's create_var: a variable name one of the event's triggers has is taken. */
+    /* As Linux's create_var: a variable name one of the event's triggers has is taken (in
+     * the same trace array: variables are the array's, as Linux's find_var_file). */
     spin_lock(&hist_named_lock);
     const char *taken = NULL;
     for (unsigned i = 0; i < HIST_VAR_OWNERS_MAX && !taken; i++) {
         const struct hist_trigger *o = hist_var_owners[i];
-        for (unsigned v = 0; o && o->call == h->call && v < o->n_vars && !taken; v++)
+        for (unsigned v = 0; o && o->call == h->call && o->tr == h->tr && v < o->n_vars && !taken;
+             v++)
             for (unsigned w = 0; w < h->n_vars && !taken; w++)
                 if (strcmp(o->vars[v].name, h->vars[w].name) == 0)
                     taken = h->vars[w].name;
@@ -1152,13 +1155,13 @@ int hist_trigger_activate(struct hist_trigger *h, const char *command)
     spin_unlock(&hist_named_lock);
     if (taken)
         return hist_err(h, command, "Variable already defined", hist_errpos(command, taken));
-    /* $references: a variable of a trigger already in, by name. */
+    /* $references: a variable of a trigger already in, by name, in the same trace array. */
     spin_lock(&hist_named_lock);
     unsigned missing = h->n_refs;
     for (unsigned r = 0; r < h->n_refs; r++) {
         for (unsigned i = 0; i < HIST_VAR_OWNERS_MAX && !h->refs[r].owner; i++) {
             struct hist_trigger *o = hist_var_owners[i];
-            for (unsigned v = 0; o && v < o->n_vars; v++)
+            for (unsigned v = 0; o && o->tr == h->tr && v < o->n_vars; v++)
                 if (strcmp(o->vars[v].name, h->refs[r].name) == 0 && o->key_size == h->key_size) {
                     h->refs[r].owner = o;
                     h->refs[r].var = v;
@@ -1241,12 +1244,14 @@ struct hist_event {
     const void *record;
     size_t size;
     uint64_t ts;
+    bool ts_ns; /* the trigger's trace array counts time in ns (.usecs divides it) */
 };
 
-static uint64_t hist_timestamp(const struct hist_field *f, uint64_t ts)
+static uint64_t hist_timestamp(const struct hist_field *f, const struct hist_event *ev)
 {
     /* Rounded, as Linux's ns2usecs and the trace's own time stamps. */
-    if ((f->flags & HIST_FL_USECS) && trace_clock_is_ns())
+    uint64_t ts = ev->ts;
+    if ((f->flags & HIST_FL_USECS) && ev->ts_ns)
         ts = (ts + 500) / 1000;
     return ts;
 }
@@ -1255,7 +1260,7 @@ static uint64_t hist_value(const struct hist_field *f, const struct hist_event *
 {
     uint64_t v;
     if (f->flags & HIST_FL_TIMESTAMP)
-        v = hist_timestamp(f, ev->ts);
+        v = hist_timestamp(f, ev);
     else if (f->flags & HIST_FL_CPU)
         v = this_cpu_id();
     else if (f->flags & HIST_FL_STRING)
@@ -1350,7 +1355,7 @@ bool hist_trigger_fire(struct hist_trigger *h, const void *record, size_t size, 
 {
     if (READ_ONCE(h->paused))
         return false;
-    struct hist_event ev = {record, size, ts};
+    struct hist_event ev = {record, size, ts, READ_ONCE(h->tr->clock_ns)};
     uint64_t key[HIST_KEY_MAX / 8];
     memset(key, 0, h->key_size);
     for (unsigned i = 0; i < h->n_keys; i++) {

@@ -353,10 +353,10 @@ bool trace_format_latency(struct trace_iter *it, struct seqbuf *s)
         int pid = trace_record_pid(rec->data);
         seq_printf(s, "%8.8s-%-7d %3u", trace_comm_of(pid, comm, sizeof(comm)), pid, rec->cpu);
         trace_print_flags(s, *(const uint32_t *)rec->data);
-        uint64_t base = it->skip_before ? it->skip_before : trace_global.time_start;
+        uint64_t base = it->skip_before ? it->skip_before : it->tr->time_start;
         uint64_t abs_ts = rec->ts > base ? rec->ts - base : 0;
         uint64_t rel_ts = next_ts > rec->ts ? next_ts - rec->ts : 0;
-        if (trace_clock_is_ns())
+        if (trace_array_clock_is_ns(it->tr))
             seq_printf(s, " %4lluus%c: ", (unsigned long long)(abs_ts / 1000),
                        latency_mark(rel_ts / 1000 * 1000));
         else

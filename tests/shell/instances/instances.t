@@ -323,3 +323,36 @@ $ cat instances/p/trace | grep -c 'sched_switch'; cat instances/p/trace | grep -
 ~ [1-9]\d*
 ~ [1-9]\d*
 $ rmdir instances/p
+
+# A name as long as a name can be; an event made and removed at run time comes and goes
+# in every instance too.
+$ mkdir instances/nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn; ls instances/nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn | grep -c set_ftrace
+4
+$ echo 'p:inst_probe ftrace_test_target' > kprobe_events; ls instances/nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn/events/kprobes
+enable
+filter
+inst_probe
+$ echo 1 > instances/nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn/events/kprobes/inst_probe/enable; ftrace_test_call target 1
+$ cat instances/nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn/trace | grep -c inst_probe; cat trace | grep -c inst_probe
+1
+0
+$ echo > kprobe_events
+fentros: kprobe_events: Device or resource busy
+$ echo 0 > instances/nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn/events/kprobes/inst_probe/enable; echo > kprobe_events; ls instances/nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn/events | grep -c kprobes
+0
+$ rmdir instances/nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn
+
+# Hist variables belong to their trace array, as Linux's; a hist trigger's clock is its
+# array's, and the top level's trace stays as it was.
+$ mkdir instances/h; echo hist-keep > trace_marker
+$ echo 'hist:keys=pid:ts0=common_timestamp.usecs' > instances/h/events/sched/sched_waking/trigger
+$ cat instances/h/trace_clock; cat trace_clock; grep -c hist-keep trace
+local [global] counter uptime x86-tsc
+[local] global counter uptime x86-tsc
+1
+$ echo 'hist:keys=next_pid:lat=common_timestamp.usecs-$ts0' > events/sched/sched_switch/trigger
+echo: write error: Invalid argument
+$ echo 'hist:keys=pid:ts0=common_timestamp.usecs' > events/sched/sched_waking/trigger
+$ echo '!hist:keys=pid:ts0=common_timestamp.usecs' > events/sched/sched_waking/trigger
+$ echo local > trace_clock; rmdir instances/h; cat events/sched/sched_waking/enable
+0
