@@ -1,7 +1,7 @@
 """Pipelines of every shape under allocation-failure injection: 2 to 4 stages, the
 filters grep, head, tail and wc, cat of tracefs and procfs files and other producers
 (work, which starts threads; dmesg, ps, ls, help), redirections, stages that fail to
-start; failslab and fail_page_alloc at 5, 30 and 90 %, with the fault
+start, a trace instance made and removed around them; failslab and fail_page_alloc at 5, 30 and 90 %, with the fault
 reports (verbose 2: a stack trace each) on. Every pipeline must end every stage and
 return the prompt, a pipeline blocked in `cat trace_pipe` must end on Ctrl-C, nothing may
 fault, and each round must have injected failures. Before the rounds, function_graph,
@@ -48,6 +48,10 @@ SHAPES = (
     "cat {f} | {a}; cat {f} | {b}",
     "{p} | {a}",
     "{p} | {a} | {b}",
+    # A trace instance made, read and removed around a pipeline (each may fail for memory).
+    "mkdir instances/fp; echo 1 > instances/fp/events/sched/enable; cat instances/fp/trace | {a}; "
+    "rmdir instances/fp",
+    "mkdir instances/fp | {a}; ls instances/fp | {b}; rmdir instances/fp",
 )
 
 
