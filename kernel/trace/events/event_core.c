@@ -310,9 +310,11 @@ static struct other_pid_cpu {
     int pid[OTHER_PID_SLOTS];
     bool top_excluded[OTHER_PID_SLOTS];
     unsigned next; /* the slot a full table reuses */
+    unsigned live; /* entries in use: a take with none to find costs one load */
 } other_pids[MAX_CPUS];
 
-static void other_pid_keep(struct percpu *cpu, const void *record, int pid, bool top_excluded)
+static __noinline void other_pid_keep(struct percpu *cpu, const void *record, int pid,
+                                      bool top_excluded)
 {
     struct other_pid_cpu *o = &other_pids[cpu->cpu];
     unsigned long irq = arch_irq_save();
@@ -325,6 +327,7 @@ static void other_pid_keep(struct percpu *cpu, const void *record, int pid, bool
             at = i;
     if (at == OTHER_PID_SLOTS)
         at = o->next++ % OTHER_PID_SLOTS;
+    o->live += !o->record[at];
     o->pid[at] = pid;
     o->top_excluded[at] = top_excluded;
     o->record[at] = record;
@@ -337,12 +340,16 @@ static void other_pid_take(struct percpu *cpu, const void *record, int *pid, boo
     struct other_pid_cpu *o = &other_pids[cpu->cpu];
     *pid = -1;
     *top_excluded = false;
+    /* Only this CPU (not in an NMI) writes its table: a zero read here stays true. */
+    if (!READ_ONCE(o->live))
+        return;
     unsigned long irq = arch_irq_save();
     for (unsigned i = 0; i < OTHER_PID_SLOTS; i++) {
         if (o->record[i] == record) {
             *pid = o->pid[i];
             *top_excluded = o->top_excluded[i];
             o->record[i] = NULL;
+            o->live--;
             break;
         }
     }
@@ -424,6 +431,26 @@ void *trace_event_reserve(const struct trace_event_call *call, size_t size, int 
     return trace_event_reserve_on(this_cpu(), call, size, other_pid, res);
 }
 
+/*
+ * The instances' part of a commit: the entry the reservation kept for the record, then
+ * the copies. Returns whether the top level's pid lists left the record out.
+ */
+static __noinline bool commit_for_instances(struct percpu *cpu, const struct trace_event_call *call,
+                                            void *record, size_t size, bool scratch_rec,
+                                            uintptr_t frame)
+{
+    bool top_excluded = false;
+    bool for_instances =
+        READ_ONCE(call->state->instance_mask) | READ_ONCE(call->state->instance_soft_mask);
+    int other_pid = -1;
+    if (!cpu->nmi_depth &&
+        (scratch_rec || (for_instances && READ_ONCE(trace_event_instances_with_pids))))
+        other_pid_take(cpu, record, &other_pid, &top_excluded);
+    if (for_instances)
+        trace_event_instances_write(call, record, size, other_pid, frame);
+    return top_excluded;
+}
+
 /* Not inlined: the stack it records starts one frame up, in the emitter, as Linux's
  * starts in trace_event_raw_event_NAME. */
 __noinline void trace_event_commit_filtered(const struct trace_event_call *call, void *record,
@@ -434,15 +461,12 @@ __noinline void trace_event_commit_filtered(const struct trace_event_call *call,
     unsigned post = 0;
     /* Counted in before the filter is read, so that its replacement waits for us. */
     unsigned reader = sync_read_enter(&trace_event_filter_readers);
-    bool top_excluded = false, for_instances = READ_ONCE(call->state->instance_mask) |
-                                               READ_ONCE(call->state->instance_soft_mask);
-    int other_pid = -1;
-    if (!cpu->nmi_depth &&
-        (scratch_rec || (for_instances && READ_ONCE(trace_event_instances_with_pids))))
-        other_pid_take(cpu, record, &other_pid, &top_excluded);
-    if (for_instances)
-        trace_event_instances_write(call, record, size, other_pid,
-                                    (uintptr_t)__builtin_frame_address(0));
+    bool top_excluded = false;
+    /* Out of line, so that an event with triggers and no instance pays three loads. */
+    if (unlikely(READ_ONCE(call->state->instance_mask) |
+                 READ_ONCE(call->state->instance_soft_mask) | READ_ONCE(other_pids[cpu->cpu].live)))
+        top_excluded = commit_for_instances(cpu, call, record, size, scratch_rec,
+                                            (uintptr_t)__builtin_frame_address(0));
     /* Not for a record built only for instances (those triggers already ran,
      * unconditionally), nor one the top level's pid lists left out. The record's time as
      * the trace shows it; one outside the buffer has none: now. */
