@@ -83,8 +83,8 @@ void multiboot_parse(uint32_t magic, uint64_t mbi_phys)
     }
 }
 
-/* Finds word `key` (followed by '=', a blank or the end) in the command line. */
-static const char *cmdline_find(const char *key, size_t *value_len, bool *has_value)
+/* Finds the (skip+1)-th word `key` (followed by '=', a blank or the end) in the command line. */
+static const char *cmdline_find(const char *key, unsigned skip, size_t *value_len, bool *has_value)
 {
     size_t klen = strlen(key);
     const char *p = boot_info.cmdline;
@@ -95,7 +95,7 @@ static const char *cmdline_find(const char *key, size_t *value_len, bool *has_va
         while (*p && *p != ' ')
             p++;
         if ((size_t)(p - word) >= klen && strncmp(word, key, klen) == 0 &&
-            (word[klen] == '=' || word + klen == p)) {
+            (word[klen] == '=' || word + klen == p) && skip-- == 0) {
             *has_value = word[klen] == '=';
             const char *v = *has_value ? word + klen + 1 : p;
             *value_len = (size_t)(p - v);
@@ -105,22 +105,27 @@ static const char *cmdline_find(const char *key, size_t *value_len, bool *has_va
     return NULL;
 }
 
-const char *cmdline_value(const char *key, char *buf, size_t len)
+const char *cmdline_value_nth(const char *key, unsigned n, char *buf, size_t len)
 {
     size_t vlen;
     bool has_value;
-    const char *v = cmdline_find(key, &vlen, &has_value);
+    const char *v = cmdline_find(key, n, &vlen, &has_value);
     if (!v || !has_value || len == 0)
         return NULL;
-    size_t n = MIN(vlen, len - 1);
-    memcpy(buf, v, n);
-    buf[n] = '\0';
+    size_t copy = MIN(vlen, len - 1);
+    memcpy(buf, v, copy);
+    buf[copy] = '\0';
     return buf;
+}
+
+const char *cmdline_value(const char *key, char *buf, size_t len)
+{
+    return cmdline_value_nth(key, 0, buf, len);
 }
 
 bool cmdline_has(const char *flag)
 {
     size_t vlen;
     bool has_value;
-    return cmdline_find(flag, &vlen, &has_value) != NULL;
+    return cmdline_find(flag, 0, &vlen, &has_value) != NULL;
 }

@@ -1,7 +1,9 @@
 /*
  * The one way down: panics, ASSERT failures and fatal exceptions all end here. The first
  * CPU to panic stops the others, prints the report, and either halts for good or, with
- * panic=poweroff, leaves QEMU with a failure status so a test run never hangs.
+ * panic=poweroff, leaves QEMU with a failure status so a test run never hangs, or, with
+ * Linux's panic=N (N > 0: after N seconds; N < 0: at once) or panic=reboot, resets the
+ * machine (RAM is kept: a trace instance on a reserve_mem range is read back next boot).
  */
 #include <arch/cpu.h>
 #include <arch/power.h>
@@ -14,7 +16,9 @@
 #include <kernel/printk.h>
 #include <kernel/smp.h>
 #include <kernel/symbols.h>
+#include <kernel/time.h>
 #include <lib/printf.h>
+#include <lib/string.h>
 
 #define BACKTRACE_MAX_FRAMES 24
 
@@ -63,6 +67,18 @@ void dump_stack(void) { panic_backtrace_from(arch_frame_pointer(), 0); }
 
 void (*panic_trace_dump)(void);
 
+/* panic=N or panic=reboot: seconds to wait before the reset (< 0: none); 0: no reset. */
+static long panic_reboot_seconds(void)
+{
+    char value[24];
+    long seconds;
+    if (!cmdline_value("panic", value, sizeof(value)))
+        return 0;
+    if (!strcmp(value, "reboot"))
+        return -1;
+    return kstrtol(value, 10, &seconds) == 0 ? seconds : 0;
+}
+
 void __noreturn panic_end(const char *reason)
 {
     kprintf("Kernel panic - not syncing: %s\n", reason);
@@ -71,6 +87,15 @@ void __noreturn panic_end(const char *reason)
     if (cmdline_has("panic=poweroff")) {
         kputs("---[ end Kernel panic: powering off ]---\n");
         arch_poweroff(ARCH_EXIT_FAILURE);
+    }
+    long reboot_after = panic_reboot_seconds();
+    if (reboot_after) {
+        if (reboot_after > 0) {
+            kprintf("Rebooting in %ld seconds..\n", reboot_after);
+            udelay((uint64_t)reboot_after * 1000000);
+        }
+        kputs("---[ end Kernel panic: rebooting ]---\n");
+        arch_reboot();
     }
     kputs("---[ end Kernel panic - not syncing ]---\n");
     for (;;) {

@@ -202,3 +202,25 @@ int kstrtol(const char *s, int base, long *out)
     }
     return 0;
 }
+
+int parse_size(const char *s, char **end, unsigned long long *out)
+{
+    static const char suffixes[] = "kmgtpe";
+    char *stop;
+
+    *end = (char *)s;
+    if (!isdigit((unsigned char)*s))
+        return -EINVAL;
+    unsigned long long v = strtoull(s, &stop, 0);
+    unsigned shift = 0;
+    const char *suffix = *stop ? strchr(suffixes, tolower((unsigned char)*stop)) : NULL;
+    if (suffix) {
+        shift = 10 * (unsigned)(suffix - suffixes + 1);
+        stop++;
+    }
+    if (shift && v > (~0ULL >> shift))
+        return -ERANGE;
+    *end = stop;
+    *out = v << shift;
+    return 0;
+}

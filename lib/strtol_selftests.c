@@ -129,3 +129,28 @@ SELFTEST(string_kstrto)
     EXPECT_EQ(kstrtol("-", 10, &l), -EINVAL);
     EXPECT_EQ(l, 5);
 }
+
+SELFTEST(string_parse_size)
+{
+    unsigned long long v = 0;
+    char *end;
+    EXPECT_EQ(parse_size("12M:4096:trace", &end, &v), 0);
+    EXPECT_EQ(v, 12ULL << 20);
+    EXPECT_EQ(*end, ':');
+    EXPECT_EQ(parse_size("4096", &end, &v), 0);
+    EXPECT_EQ(v, 4096);
+    EXPECT_EQ(*end, '\0');
+    EXPECT_EQ(parse_size("0x10k", &end, &v), 0);
+    EXPECT_EQ(v, 16ULL << 10);
+    EXPECT_EQ(parse_size("2g", &end, &v), 0);
+    EXPECT_EQ(v, 2ULL << 30);
+    EXPECT_EQ(parse_size("3x", &end, &v), 0);
+    EXPECT_EQ(v, 3);
+    EXPECT_EQ(*end, 'x');
+    v = 7;
+    EXPECT_EQ(parse_size("M", &end, &v), -EINVAL);
+    EXPECT_EQ(parse_size("", &end, &v), -EINVAL);
+    EXPECT_EQ(parse_size("-1", &end, &v), -EINVAL);
+    EXPECT_EQ(parse_size("17179869184G", &end, &v), -ERANGE);
+    EXPECT_EQ(v, 7);
+}

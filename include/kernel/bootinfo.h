@@ -36,6 +36,8 @@ void multiboot_parse(uint32_t magic, uint64_t mbi_phys);
 
 /* Kernel command line: "key=value" and bare "flag" words. */
 const char *cmdline_value(const char *key, char *buf, size_t len);
+/* The value of the n-th (from 0) `key=` word, for parameters that may be given again. */
+const char *cmdline_value_nth(const char *key, unsigned n, char *buf, size_t len);
 bool cmdline_has(const char *flag);
 
 #endif

@@ -37,5 +37,11 @@ unsigned long long strtoull(const char *s, char **end, int base);
 /* Strict parse of a whole string: returns 0 or -EINVAL / -ERANGE. */
 int kstrtoul(const char *s, int base, unsigned long *out);
 int kstrtol(const char *s, int base, long *out);
+/*
+ * A size as Linux's command line writes it (memparse): a number in base 0, then an
+ * optional K, M, G, T, P or E (either case) multiplying it by a power of 1024. *end
+ * points after what was parsed. Returns 0, -EINVAL (no number) or -ERANGE (too large).
+ */
+int parse_size(const char *s, char **end, unsigned long long *out);
 
 #endif

@@ -8,6 +8,7 @@
 #include <kernel/mm.h>
 #include <kernel/panic.h>
 #include <kernel/printk.h>
+#include <kernel/reserve_mem.h>
 #include <kernel/spinlock.h>
 #include <lib/string.h>
 
@@ -73,9 +74,32 @@ void pmm_init(void)
                   (uintptr_t)__kernel_end - (uintptr_t)__kernel_start);
     reserve_range(boot_info.mbi_phys, boot_info.mbi_size);
     pmm_search_hint = 0x100000 / PAGE_SIZE;
+    reserve_mem_init();
     printk("pmm: %llu MiB usable, %llu pages free\n",
            (unsigned long long)(pmm_total_pages * PAGE_SIZE >> 20),
            (unsigned long long)pmm_free_pages);
+}
+
+static bool run_free(uint64_t first, uint64_t n)
+{
+    for (uint64_t pfn = first; pfn < first + n; pfn++)
+        if (pfn >= pmm_pages || page_used(pfn))
+            return false;
+    return true;
+}
+
+/* Boot only, before any allocation: the lowest aligned start at or above from whose run
+ * is free, so that the same memory map always gives the same range. */
+uint64_t pmm_reserve_low(uint64_t size, uint64_t align, uint64_t from)
+{
+    uint64_t n = size / PAGE_SIZE;
+    for (uint64_t at = ALIGN_UP(from, align); (at + size) / PAGE_SIZE <= pmm_pages; at += align) {
+        if (run_free(at / PAGE_SIZE, n)) {
+            reserve_range(at, size);
+            return at;
+        }
+    }
+    return 0;
 }
 
 /* Finds n free pages in a row at or after `from`; returns the first pfn or 0. */

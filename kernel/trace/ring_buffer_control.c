@@ -14,7 +14,7 @@ static bool rb_targets(const struct ring_buffer *rb, int cpu, unsigned c)
 }
 
 /* Links n ring pages into a ring with its head at pg[0]; pg[n], the reader page, leads in. */
-static void rb_link_pages(struct rb_page *pg, unsigned n)
+void rb_link_pages(struct rb_page *pg, unsigned n)
 {
     for (unsigned i = 0; i <= n; i++) {
         pg[i].next = (uintptr_t)&pg[i + 1 < n ? i + 1 : 0];
@@ -33,7 +33,7 @@ static void rb_move_page(struct rb_page *to, struct rb_page *from)
     from->data = spare;
 }
 
-static void rb_blank_page(struct rb_page *pg)
+void rb_blank_page(struct rb_page *pg)
 {
     pg->state = 0;
     pg->read = 0;
@@ -42,7 +42,7 @@ static void rb_blank_page(struct rb_page *pg)
 }
 
 /* Links all pages into a fresh ring and zeroes every count. No writer inside, reader locked. */
-static void rb_clear(struct rb_cpu_buffer *cb)
+void rb_clear(struct rb_cpu_buffer *cb)
 {
     unsigned n = cb->nr_pages;
     struct rb_page *pg = cb->pages;
@@ -136,7 +136,7 @@ static void rb_rebuild(struct rb_cpu_buffer *cb, struct rb_page *pg, unsigned n)
  * Zeroed and cache-line aligned, so that no other data shares a line with what a CPU's
  * writers change. The heap's own pointer sits just below the block.
  */
-static void *rb_zalloc_aligned(size_t size)
+void *rb_zalloc_aligned(size_t size)
 {
     void *raw = kzalloc(size + 64 + sizeof(void *));
     if (!raw)
@@ -152,11 +152,12 @@ static void rb_free_aligned(void *block)
         kfree(((void **)block)[-1]);
 }
 
-static void rb_free_pages(struct rb_page *pages, unsigned n)
+/* The descriptors, and the data pages unless they belong to the buffer's range. */
+static void rb_free_pages(struct rb_page *pages, unsigned n, bool in_range)
 {
     if (!pages)
         return;
-    for (unsigned i = 0; i <= n; i++)
+    for (unsigned i = 0; i <= n && !in_range; i++)
         if (pages[i].data)
             page_free(virt_to_phys(pages[i].data));
     rb_free_aligned(pages);
@@ -171,7 +172,7 @@ static struct rb_page *rb_alloc_pages(unsigned n)
     for (unsigned i = 0; i <= n; i++) {
         uint64_t phys = page_alloc();
         if (!phys) {
-            rb_free_pages(pages, n);
+            rb_free_pages(pages, n, false);
             return NULL;
         }
         pages[i].data = phys_to_virt(phys);
@@ -198,16 +199,15 @@ void rb_destroy(struct ring_buffer *rb)
         struct rb_cpu_buffer *cb = rb->cpus[c];
         if (!cb)
             continue;
-        rb_free_pages(cb->pages, cb->nr_pages);
+        rb_free_pages(cb->pages, cb->nr_pages, rb->range != NULL);
         rb_free_aligned(cb);
     }
     rb_free_aligned(rb);
 }
 
-struct ring_buffer *rb_create(size_t bytes_per_cpu, unsigned ncpus)
+struct ring_buffer *rb_alloc_cpus(unsigned ncpus)
 {
-    unsigned n = rb_pages_for(bytes_per_cpu);
-    if (!n || !ncpus || ncpus > MAX_CPUS)
+    if (!ncpus || ncpus > MAX_CPUS)
         return NULL;
     struct ring_buffer *rb = rb_zalloc_aligned(sizeof(*rb));
     if (!rb)
@@ -229,6 +229,18 @@ struct ring_buffer *rb_create(size_t bytes_per_cpu, unsigned ncpus)
         cb->cpu = c;
         cb->rb = rb;
         spin_init(&cb->reader_lock, "rb_reader");
+    }
+    return rb;
+}
+
+struct ring_buffer *rb_create(size_t bytes_per_cpu, unsigned ncpus)
+{
+    unsigned n = rb_pages_for(bytes_per_cpu);
+    struct ring_buffer *rb = n ? rb_alloc_cpus(ncpus) : NULL;
+    if (!rb)
+        return NULL;
+    for (unsigned c = 0; c < ncpus; c++) {
+        struct rb_cpu_buffer *cb = rb->cpus[c];
         cb->pages = rb_alloc_pages(n);
         if (!cb->pages) {
             rb_destroy(rb);
@@ -284,6 +296,9 @@ int rb_resize(struct ring_buffer *rb, int cpu, size_t bytes_per_cpu)
 {
     if (!bytes_per_cpu || cpu >= (int)rb->ncpus || cpu < -1)
         return -EINVAL;
+    /* A buffer laid on a fixed range has the pages of that range, no more, no fewer. */
+    if (rb->range)
+        return rb_pages_for(bytes_per_cpu) == rb->cpus[0]->nr_pages ? 0 : -EBUSY;
     unsigned n = rb_pages_for(bytes_per_cpu);
     if (!n)
         return -ENOMEM;
@@ -299,7 +314,7 @@ int rb_resize(struct ring_buffer *rb, int cpu, size_t bytes_per_cpu)
         counts[c] = n;
         if (!pages[c]) {
             for (unsigned k = 0; k < c; k++)
-                rb_free_pages(pages[k], counts[k]);
+                rb_free_pages(pages[k], counts[k], false);
             return -ENOMEM;
         }
         any = true;
@@ -339,7 +354,7 @@ int rb_resize(struct ring_buffer *rb, int cpu, size_t bytes_per_cpu)
         if (!pages[c])
             continue;
         rb_record_enable_cpu(rb, c);
-        rb_free_pages(pages[c], counts[c]);
+        rb_free_pages(pages[c], counts[c], false);
     }
     return busy ? -EBUSY : 0;
 }
@@ -540,7 +555,8 @@ int rb_swap_this_cpu(struct ring_buffer *a, struct ring_buffer *b)
 {
     unsigned cpu = this_cpu_id();
     /* Times of two clocks must not mix on one CPU's pages. */
-    if (cpu >= a->ncpus || cpu >= b->ncpus || a == b ||
+    /* A range's pages stay in their buffer: a snapshot cannot take them. */
+    if (cpu >= a->ncpus || cpu >= b->ncpus || a == b || a->range || b->range ||
         __atomic_load_n(&a->clock, __ATOMIC_RELAXED) !=
             __atomic_load_n(&b->clock, __ATOMIC_RELAXED))
         return -EINVAL;

@@ -157,7 +157,17 @@ struct ring_buffer {
     uint64_t (*clock)(void);
     unsigned ncpus;
     struct rb_cpu_buffer *cpus[MAX_CPUS];
+    /* A buffer laid on a fixed range of memory (ring_buffer_range.c): its meta page.
+     * Its data pages are the range's: never freed, resized or swapped into a snapshot. */
+    struct rb_range_meta *range;
 } __cacheline_aligned;
+
+/* The control half's pieces that the range buffer builds on (ring_buffer_control.c). */
+struct ring_buffer *rb_alloc_cpus(unsigned ncpus);
+void *rb_zalloc_aligned(size_t size); /* zeroed, cache-line aligned; freed with its owner */
+void rb_link_pages(struct rb_page *pg, unsigned n);
+void rb_blank_page(struct rb_page *pg);
+void rb_clear(struct rb_cpu_buffer *cb);
 
 struct rb_iter {
     struct rb_cpu_buffer *cpu_buffer;

@@ -101,10 +101,13 @@ int trace_array_set_clock(struct trace_array *tr, const char *name)
     for (int i = 0; i < TRACE_CLOCK_COUNT; i++) {
         if (strcmp(name, trace_clocks[i].name) != 0)
             continue;
+        trace_array_last_boot_end(tr);
         tr->clock = i;
         WRITE_ONCE(tr->clock_ns, trace_clocks[i].ns);
         /* Times of two clocks do not mix: the buffer is cleared, as Linux does. */
         rb_set_clock(tr->buffer, trace_clocks[i].read);
+        if (rb_is_in_range(tr->buffer))
+            rb_range_set_clock_id(tr->buffer, (uint32_t)i);
         tr->time_start = trace_clocks[i].read();
         trace_snapshot_clock_changed(tr);
         return 0;
@@ -113,6 +116,15 @@ int trace_array_set_clock(struct trace_array *tr, const char *name)
 }
 
 int trace_set_clock(const char *name) { return trace_array_set_clock(&trace_global, name); }
+
+void trace_array_restore_clock(struct trace_array *tr, uint32_t id)
+{
+    if (id >= TRACE_CLOCK_COUNT)
+        return;
+    tr->clock = (enum trace_clock_id)id;
+    WRITE_ONCE(tr->clock_ns, trace_clocks[id].ns);
+    rb_range_restore_clock(tr->buffer, trace_clocks[id].read);
+}
 
 /* ---- writers ---- */
 
@@ -322,6 +334,7 @@ int trace_array_print(struct trace_array *tr, const char *text, size_t len)
 {
     if (!((tr->options >> TRACE_OPT_MARKERS) & 1))
         return -EINVAL;
+    trace_array_last_boot_end(tr);
     if (len > TRACE_PRINT_MAX - 1)
         len = TRACE_PRINT_MAX - 1;
     preempt_disable();
@@ -440,6 +453,8 @@ int trace_set_tracer(const char *name)
 
 void trace_array_clear(struct trace_array *tr, int cpu)
 {
+    if (cpu < 0)
+        trace_array_last_boot_end(tr);
     rb_reset(tr->buffer, cpu);
     if (cpu < 0)
         tr->time_start = trace_clocks[tr->clock].read();
@@ -624,10 +639,17 @@ void trace_iter_drop_peeked(struct trace_iter *it, unsigned cpu) { it->head_full
 
 int trace_array_init(struct trace_array *tr, size_t bytes_per_cpu)
 {
-    tr->buffer = rb_create(bytes_per_cpu, cpus_online);
-    if (!tr->buffer)
+    struct ring_buffer *rb = rb_create(bytes_per_cpu, cpus_online);
+    if (!rb)
         return -ENOMEM;
-    rb_set_clock(tr->buffer, clock_ns);
+    rb_set_clock(rb, clock_ns);
+    trace_array_init_on(tr, rb);
+    return 0;
+}
+
+void trace_array_init_on(struct trace_array *tr, struct ring_buffer *rb)
+{
+    tr->buffer = rb;
     tr->clock_ns = true;
     trace_array_set_cpumask(tr, cpu_online_mask());
     for (unsigned o = 0; o < TRACE_OPT_COUNT; o++)
@@ -641,7 +663,6 @@ int trace_array_init(struct trace_array *tr, size_t bytes_per_cpu)
     tr->pid_refs[TRACE_PIDS_NOTRACE] = (struct trace_file_ref){tr, TRACE_PIDS_NOTRACE};
     tr->current = trace_find_tracer("nop");
     tr->time_start = clock_ns();
-    return 0;
 }
 
 static void trace_init(void)

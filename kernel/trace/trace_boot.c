@@ -45,27 +45,12 @@ static const char *boot_param(const char *key)
 
 /* ---- trace_buf_size ---- */
 
-/* Linux's memparse: a number in base 0, then an optional K, M, G, T, P or E. */
+/* Linux's memparse, the whole value: a number in base 0, then an optional K, M, G ... */
 static int boot_parse_size(const char *text, unsigned long long *bytes)
 {
-    static const char suffixes[] = "kmgtpe";
-    const char *suffix;
-    unsigned shift = 0;
     char *end;
-
-    if (!isdigit((unsigned char)text[0]))
-        return -EINVAL;
-    unsigned long long v = strtoull(text, &end, 0);
-    if (*end && (suffix = strchr(suffixes, tolower((unsigned char)*end))) != NULL) {
-        shift = 10 * (unsigned)(suffix - suffixes + 1);
-        end++;
-    }
-    if (*end)
-        return -EINVAL;
-    if (shift && v > (~0ULL >> shift))
-        return -ERANGE;
-    *bytes = v << shift;
-    return 0;
+    int err = parse_size(text, &end, bytes);
+    return err ? err : *end ? -EINVAL : 0;
 }
 
 static void boot_buffer_size(void)

@@ -92,7 +92,10 @@ static ssize_t store_current_tracer(void *data, const char *buf, size_t len)
 
 static int show_tracing_on(struct seqbuf *s, void *data)
 {
-    return seq_printf(s, "%d\n", rb_record_is_on(ref_tr(data)->buffer) ? 1 : 0);
+    struct trace_array *tr = ref_tr(data);
+    /* Holding the last boot's trace is not the user's switch (trace_boot_instances.c). */
+    bool on = rb_record_is_on(tr->buffer) || (READ_ONCE(tr->last_boot) && tr->tracing_is_on);
+    return seq_printf(s, "%d\n", on ? 1 : 0);
 }
 
 static ssize_t store_tracing_on(void *data, const char *buf, size_t len)

@@ -41,31 +41,61 @@ static void instance_free(struct trace_array *tr)
     kfree(tr);
 }
 
-static int instance_mkdir(struct pfs_node *parent, const char *name)
+static struct pfs_node *instances_dir;
+
+/* A buffer on a fixed range keeps its pages: an instance on one has no snapshot files. */
+static void remove_snapshot_files(struct trace_array *tr)
+{
+    char path[40];
+    struct pfs_node *n;
+    for (int c = -1; c < (int)rb_ncpus(tr->buffer); c++) {
+        for (int raw = 0; raw < 2; raw++) {
+            if (c < 0 && raw)
+                continue;
+            if (c < 0)
+                snprintf(path, sizeof(path), "snapshot");
+            else
+                snprintf(path, sizeof(path), "per_cpu/cpu%d/snapshot%s", c, raw ? "_raw" : "");
+            if (pfs_lookup_at(tr->dir, path, &n) == 0)
+                pfs_remove(n);
+        }
+    }
+}
+
+int trace_instance_create(const char *name, struct ring_buffer *buffer, struct trace_array **out)
 {
     unsigned slot = 0;
     while (slot < TRACE_INSTANCES_MAX && trace_instances[slot])
         slot++;
-    if (slot == TRACE_INSTANCES_MAX)
+    if (slot == TRACE_INSTANCES_MAX || !instances_dir) {
+        rb_destroy(buffer);
         return -ENOSPC;
+    }
     struct trace_array *tr = kzalloc(sizeof(*tr));
-    if (!tr)
+    if (!tr) {
+        rb_destroy(buffer);
         return -ENOMEM;
+    }
     tr->instance_slot = slot;
     tr->name = kstrdup(name);
     tr->function_ops = kzalloc(sizeof(*tr->function_ops));
     int err = -ENOMEM;
-    if (!tr->name || !tr->function_ops || trace_array_init(tr, TRACE_DEFAULT_KB * 1024)) {
+    if (buffer)
+        trace_array_init_on(tr, buffer);
+    if (!tr->name || !tr->function_ops ||
+        (!buffer && trace_array_init(tr, TRACE_DEFAULT_KB * 1024))) {
         instance_free(tr);
         return -ENOMEM;
     }
-    tr->dir = pfs_mkdir_at(parent, name);
+    tr->dir = pfs_mkdir_at(instances_dir, name);
     if (tr->dir)
         err = tracefs_create_array_files(tr, tr->dir);
     if (!err && !ftrace_filter_files_create_in(tr->dir, tr->function_ops, tr))
         err = -ENOMEM;
     if (!err)
         err = trace_event_instance_files_create(tr, tr->dir);
+    if (!err && rb_is_in_range(tr->buffer))
+        remove_snapshot_files(tr);
     if (err) {
         /* Nothing can have opened its files yet (the control mutex is held): a removal
          * that failed all the same keeps the array its files point at, leaked. */
@@ -75,7 +105,15 @@ static int instance_mkdir(struct pfs_node *parent, const char *name)
     }
     /* Fully made before the event write path can find it. */
     __atomic_store_n(&trace_instances[slot], tr, __ATOMIC_RELEASE);
+    if (out)
+        *out = tr;
     return 0;
+}
+
+static int instance_mkdir(struct pfs_node *parent, const char *name)
+{
+    (void)parent;
+    return trace_instance_create(name, NULL, NULL);
 }
 
 static int instance_rmdir(struct pfs_node *parent, struct pfs_node *entry)
@@ -115,7 +153,12 @@ static const struct pfs_dir_ops instances_dir_ops = {.mkdir = instance_mkdir,
 
 static void trace_instances_init(void)
 {
-    if (!pfs_mkdir_user_dir(pfs_mkdir(TRACEFS_ROOT), "instances", &instances_dir_ops))
+    instances_dir = pfs_mkdir_user_dir(pfs_mkdir(TRACEFS_ROOT), "instances", &instances_dir_ops);
+    if (!instances_dir) {
         printk("tracefs: cannot create instances\n");
+        return;
+    }
+    /* The trace_instance= ones: nothing can open an instance's files before this. */
+    trace_boot_instances_create();
 }
 LATE_INITCALL(trace_instances_init);

@@ -95,6 +95,33 @@ unsigned rb_ncpus(struct ring_buffer *rb);
 /* One CPU's part of rb (NULL past ncpus): what the inline writer rb_reserve_on takes. */
 struct rb_cpu_buffer *rb_cpu_buffer(struct ring_buffer *rb, unsigned cpu);
 
+/*
+ * A buffer laid on a fixed range of memory that a reset of the machine keeps
+ * (ring_buffer_range.c): a meta page, then each CPU's pages, all from the range. When the
+ * range already holds a buffer written by the same kernel (identity) with the same
+ * geometry, each page is validated (its layout, every event in it, and each record by
+ * check) and the valid ones are kept in time order, readable as they were; an invalid page
+ * is blanked and counted, never read. Otherwise the range is laid out afresh. Such a
+ * buffer cannot be resized (-EBUSY for another size) nor swapped into a snapshot.
+ */
+struct rb_range_report {
+    bool kept;              /* the range held a buffer this kernel wrote */
+    uint64_t text_addr;     /* its writer's kernel text address */
+    uint32_t clock_id;      /* its writer's clock (rb_range_set_clock_id) */
+    unsigned pages_kept;    /* pages of events found valid and kept */
+    unsigned pages_dropped; /* pages that failed validation */
+    unsigned long events;   /* events in the kept pages */
+};
+typedef bool (*rb_record_check_fn)(const void *payload, unsigned len);
+struct ring_buffer *rb_create_in_range(void *base, size_t size, unsigned ncpus, uint64_t identity,
+                                       uint64_t text_addr, rb_record_check_fn check,
+                                       struct rb_range_report *report);
+bool rb_is_in_range(const struct ring_buffer *rb);
+/* Records the clock the buffer's times count in, for the boot that reads them next. */
+void rb_range_set_clock_id(struct ring_buffer *rb, uint32_t id);
+/* Sets that clock again on the kept events, which it keeps (recording must be off). */
+void rb_range_restore_clock(struct ring_buffer *rb, uint64_t (*clock)(void));
+
 /* true (default): a full buffer drops its oldest page (overrun); false: new events drop. */
 void rb_set_overwrite(struct ring_buffer *rb, bool overwrite);
 /*
@@ -487,6 +514,15 @@ struct trace_array {
     unsigned instance_slot;
     struct pfs_node *dir;
     struct ftrace_ops *function_ops;
+    /*
+     * A boot-made instance on a range a reset keeps (trace_boot_instances.c): while
+     * last_boot is set its buffer holds the previous boot's trace, recording off; the
+     * first thing that would record in it (a tracer, an event, a marker, a clear) ends
+     * that: the buffer is cleared and records again. last_boot_text is that boot's
+     * kernel text address (last_boot_info).
+     */
+    volatile bool last_boot;
+    uint64_t last_boot_text;
 };
 
 extern struct trace_array trace_global;
@@ -665,9 +701,20 @@ int trace_array_set_tracer(struct trace_array *tr, const char *name);
 void trace_array_clear(struct trace_array *tr, int cpu);
 void trace_array_set_on(struct trace_array *tr, bool on);
 int trace_array_set_clock(struct trace_array *tr, const char *name);
+/* The clock a range buffer's kept events count in (by id), without clearing them. */
+void trace_array_restore_clock(struct trace_array *tr, uint32_t id);
 int trace_array_resize(struct trace_array *tr, int cpu, unsigned long kb);
 void trace_array_set_cpumask(struct trace_array *tr, uint32_t mask);
 int trace_array_print(struct trace_array *tr, const char *text, size_t len);
+/* The ring buffer rb, made for tr, becomes its buffer; the rest as trace_array_init. */
+void trace_array_init_on(struct trace_array *tr, struct ring_buffer *rb);
+/* instances/NAME made with buffer (NULL: a new one of the default size), which it owns
+ * from then on, failing or not; *out (if not NULL) the array (trace_instances.c). */
+int trace_instance_create(const char *name, struct ring_buffer *buffer, struct trace_array **out);
+/* The trace_instance= instances, made once instances/ exists (trace_boot_instances.c). */
+void trace_boot_instances_create(void);
+/* If tr shows the last boot's trace, drops it and lets tr record (trace_boot_instances.c). */
+void trace_array_last_boot_end(struct trace_array *tr);
 /* An option of tr on or off; an instance's options change its output and what its own
  * tracer, events and markers record, never the top level's. */
 void trace_array_set_option(struct trace_array *tr, unsigned opt, bool on);

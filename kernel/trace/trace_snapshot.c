@@ -245,6 +245,9 @@ static int snapshot_alloc_locked(struct trace_array *tr)
 {
     if (tr->snapshot)
         return 0;
+    /* A buffer on a fixed range cannot give its pages to a swap (Linux: no snapshot). */
+    if (rb_is_in_range(tr->buffer))
+        return -EBUSY;
     struct ring_buffer *rb = snapshot_buffer_alloc(tr);
     if (!rb)
         return -ENOMEM;

@@ -359,7 +359,7 @@ TRACEFS_FILE(available_events, .path = "available_events", .mode = 0444,
  * meaning any) or a bare word matching a system or an event by name. Only whole names
  * and "*" match; ftrace's own events cannot be enabled. -EINVAL if nothing matched.
  */
-static int set_event_word(char *word, struct trace_array *tr, bool on)
+int trace_events_set_word(char *word, struct trace_array *tr, bool on)
 {
     const char *match = word, *system = NULL, *event = NULL;
     char *colon = strchr(word, ':');
@@ -463,7 +463,8 @@ static ssize_t set_event_write(struct pfs_file *f, const char *buf, size_t len)
         memcpy(word, buf + start, i - start);
         word[i - start] = '\0';
         bool on = word[0] != '!';
-        int err = set_event_word(on ? word : word + 1, ((struct trace_file_ref *)f->data)->tr, on);
+        int err =
+            trace_events_set_word(on ? word : word + 1, ((struct trace_file_ref *)f->data)->tr, on);
         if (err)
             return err;
     }

@@ -82,6 +82,8 @@ int trace_event_parse_enable(const char *buf, size_t len, bool *on);
 char trace_events_enable_state(const char *system, const struct trace_array *tr);
 /* Every event of a system (NULL: all) in tr; the first error, after trying them all. */
 int trace_events_enable_system(const char *system, struct trace_array *tr, bool on);
+/* One word of set_event ("SYSTEM:EVENT", a system or an event) in tr; -EINVAL if none. */
+int trace_events_set_word(char *word, struct trace_array *tr, bool on);
 int trace_event_show_format(struct seqbuf *s, void *data);
 /* A system's filter file's text (Linux's help: it shows no filter of its own). */
 int trace_event_show_system_filter(struct seqbuf *s, void *data);

@@ -185,6 +185,8 @@ int trace_event_instance_enable(const struct trace_event_call *call, struct trac
         return -EINVAL;
     if (trace_event_instance_is_enabled(call, tr) == on)
         return 0;
+    if (on)
+        trace_array_last_boot_end(tr);
     bool was_emitting = trace_event_is_emitting(call);
     if (on && call->reg && !was_emitting) {
         int err = call->reg(call, true);
@@ -207,6 +209,7 @@ int trace_event_instance_soft_mode(const struct trace_event_call *call, struct t
         return on ? -ENOMEM : 0;
     bool was_emitting = trace_event_is_emitting(call);
     if (on) {
+        trace_array_last_boot_end(tr);
         if (ist->soft_users++)
             return 0;
         if (call->reg && !was_emitting) {
