@@ -113,6 +113,9 @@ SYNTHETIC = ["wakeup_latency u64 lat; pid_t pid; int prio", "!wakeup_latency", "
              "e3 u64 a; u64 a", "!nosuch", "e4 char s[16]", "e5 " + "u64 f; " * 70, "!"]
 MASKS = ["1", "3", "f", "ffffffff", "0", "zz", "1,1", "ffffffffffffffffffff", "-1"]
 PIDS = ["1", "0", "1 2 3", "-1", "99999999", "abc", "1,2", "2 2 2 2"]
+# trace_marker_raw: the first four bytes are the id (write_line also sends binary ones).
+RAW_MARKS = ["ABCD", "ABC", "A", "", "ABCDdata", "WXYZ" + "d" * 600, "1234" * 800]
+TIMESTAMP_MODES = ["delta", "absolute", "[delta]", "x"]
 CLOCKS = ["local", "global", "counter", "uptime", "x86-tsc", "nosuch", "[local]"]
 OPTIONS = ["print-parent", "noprint-parent", "sym-offset", "nosym-offset", "func_stack_trace",
            "nofunc_stack_trace", "overwrite", "nooverwrite", "nosuch", "no", "funcgraph-proc",
@@ -220,6 +223,11 @@ FILES = {
     "osnoise/timerlat_period_us": NUMBERS + ["100", "1000", "1000000", "1000001", "99"],
     "osnoise/cpus": CPULISTS, "events/osnoise/enable": NUMBERS,
     "events/osnoise/irq_noise/enable": NUMBERS, "events/osnoise/thread_noise/filter": FILTERS,
+    "buffer_percent": NUMBERS, "free_buffer": ["", "1", "x"], "trace_marker_raw": RAW_MARKS,
+    "timestamp_mode": TIMESTAMP_MODES, "options/disable_on_free": NUMBERS,
+    "instances/fz/buffer_percent": NUMBERS, "instances/fz/free_buffer": ["", "1", "x"],
+    "instances/fz/trace_marker_raw": RAW_MARKS, "instances/fz/timestamp_mode": TIMESTAMP_MODES,
+    "instances/fz/tracing_max_latency": NUMBERS, "instances/fz/options/disable_on_free": NUMBERS,
 }
 # mkdir and rmdir: the instances the files above name, and paths they must refuse.
 DIRS = ["instances/fz", "instances/fz", "instances/fy", "instances", "instances/fz/x", "events",
@@ -239,7 +247,8 @@ READ_ONLY_SAFE = ["available_filter_functions", "enabled_functions", "trace",
                   "instances", "instances/fz/trace", "instances/fz/set_event",
                   "instances/fz/per_cpu/cpu0/stats", "instances/fz/snapshot",
                   "instances/fz/events/sched/sched_switch/hist", "instances/fz/error_log",
-                  "events/osnoise/irq_noise/format", "osnoise", "osnoise/cpus"]
+                  "events/osnoise/irq_noise/format", "osnoise", "osnoise/cpus", "timestamp_mode",
+                  "instances/fz/timestamp_mode", "events/ftrace/raw_data/format"]
 
 
 class Generator:
@@ -270,6 +279,10 @@ class Generator:
     def write_line(self):
         path = self.rng.choice(list(FILES))
         redirect = ">>" if self.rng.random() < 0.3 else ">"
+        if path.endswith("trace_marker_raw") and self.rng.random() < 0.5:
+            data = "".join(f"\\x{self.rng.randrange(256):02x}"
+                           for _ in range(self.rng.choice((0, 3, 4, 5, 16, 700))))
+            return f"printf '{data}' {redirect} {path}"
         return f"echo {self.quoted(self.value(FILES[path]))} {redirect} {path}"
 
     def read_line(self):

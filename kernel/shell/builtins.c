@@ -2,6 +2,7 @@
 #include <kernel/mm.h>
 #include <kernel/time.h>
 #include <lib/ctype.h>
+#include <lib/printf.h>
 #include <lib/sort.h>
 #include <lib/string.h>
 
@@ -100,6 +101,98 @@ SHELL_COMMAND(echo, "echo [-n] [ARG...]", "print the arguments, separated by spa
         text[at++] = '\n';
     err = shell_write(ctx, text, at);
     kfree(text);
+    return err ? shell_write_failure_status(err) : 0;
+}
+
+/* One backslash escape of printf's format at *p (just after the backslash): its byte. */
+static char shell_printf_escape(const char **p)
+{
+    static const char from[] = "\\abfnrtv\"'", to[] = "\\\a\b\f\n\r\t\v\"'";
+    const char *s = *p, *hit = *s ? strchr(from, *s) : NULL;
+    unsigned v = 0, n = 0;
+    if (hit) {
+        *p = s + 1;
+        return to[hit - from];
+    }
+    if (*s == 'x' && isxdigit((unsigned char)s[1])) {
+        for (s++; n < 2 && isxdigit((unsigned char)*s); n++, s++)
+            v = v * 16 + (unsigned)(isdigit((unsigned char)*s) ? *s - '0' : tolower(*s) - 'a' + 10);
+        *p = s;
+        return (char)v;
+    }
+    if (*s >= '0' && *s <= '7') {
+        for (; n < 3 && *s >= '0' && *s <= '7'; n++, s++)
+            v = v * 8 + (unsigned)(*s - '0');
+        *p = s;
+        return (char)v;
+    }
+    return '\\'; /* not an escape: the backslash stands for itself */
+}
+
+/*
+ * printf FORMAT [ARG...]: the format's escapes (\\ \n \t \xHH \NNN ...) and conversions %s,
+ * %d, %u, %x, %c and %%, the format used again while arguments remain, as POSIX printf.
+ * An escape may make any byte, NUL included: binary writes (trace_marker_raw) come from
+ * here. The whole text goes out in one write, as echo's.
+ */
+SHELL_COMMAND(printf, "printf FORMAT [ARG...]", "print ARGs as FORMAT says (escapes, %s %d %x %c)")
+{
+    size_t cap = 64, len = 0;
+    int next = 2, err;
+    char *out;
+
+    if (argc < 2)
+        return shell_usage(ctx);
+    for (int i = 1; i < argc; i++)
+        cap += strlen(argv[i]) + 24;
+    cap += strlen(argv[1]) * (size_t)(argc > 2 ? argc - 2 : 1);
+    out = kmalloc(cap);
+    if (!out) {
+        shell_eprintf(ctx, "printf: %s\n", strerror(ENOMEM));
+        return 1;
+    }
+    do {
+        int first = next;
+        for (const char *p = argv[1]; *p;) {
+            if (*p == '\\') {
+                p++;
+                out[len++] = shell_printf_escape(&p);
+                continue;
+            }
+            if (*p != '%' || !p[1] || !strchr("sduxc%", p[1])) {
+                out[len++] = *p++;
+                continue;
+            }
+            char conv = p[1];
+            p += 2;
+            if (conv == '%') {
+                out[len++] = '%';
+                continue;
+            }
+            const char *arg = next < argc ? argv[next++] : "";
+            if (conv == 's') {
+                size_t n = strlen(arg);
+                memcpy(out + len, arg, n);
+                len += n;
+            } else if (conv == 'c') {
+                if (*arg)
+                    out[len++] = *arg;
+            } else {
+                long v = 0;
+                if (*arg && kstrtol(arg, 0, &v) != 0)
+                    shell_eprintf(ctx, "printf: %s: invalid number\n", arg);
+                len += (size_t)snprintf(out + len, 24,
+                                        conv == 'd'   ? "%ld"
+                                        : conv == 'u' ? "%lu"
+                                                      : "%lx",
+                                        v);
+            }
+        }
+        if (next == first)
+            break; /* the format takes no argument: once */
+    } while (next < argc);
+    err = shell_write(ctx, out, len);
+    kfree(out);
     return err ? shell_write_failure_status(err) : 0;
 }
 

@@ -25,6 +25,7 @@ const struct trace_option_def trace_option_defs[TRACE_OPT_COUNT] = {
     [TRACE_OPT_CONTEXT_INFO] = {"context-info", true, NULL},
     [TRACE_OPT_LATENCY_FORMAT] = {"latency-format", false, NULL},
     [TRACE_OPT_OVERWRITE] = {"overwrite", true, NULL},
+    [TRACE_OPT_DISABLE_ON_FREE] = {"disable_on_free", false, NULL},
     [TRACE_OPT_IRQ_INFO] = {"irq-info", true, NULL},
     [TRACE_OPT_MARKERS] = {"markers", true, NULL},
     [TRACE_OPT_EVENT_FORK] = {"event-fork", false, NULL},
@@ -656,6 +657,7 @@ void trace_array_init_on(struct trace_array *tr, struct ring_buffer *rb)
         if (trace_option_defs[o].default_on)
             tr->options |= 1ULL << o;
     tr->tracing_is_on = true;
+    tr->buffer_percent = 50;
     tr->all_cpus = (struct trace_file_ref){tr, -1};
     for (unsigned c = 0; c < MAX_CPUS; c++)
         tr->cpu_refs[c] = (struct trace_file_ref){tr, (int)c};

@@ -413,6 +413,69 @@ TRACEFS_FILE(buffer_size_kb, .path = "buffer_size_kb", .mode = 0644, .show = sho
 TRACEFS_FILE(buffer_total_size_kb, .path = "buffer_total_size_kb", .mode = 0444,
              .show = show_total_size, .instance = true);
 
+/*
+ * buffer_percent: how full a CPU's buffer must be before a reader waiting on
+ * trace_pipe_raw wakes. Linux 6.1 applies it to splice and poll, and wakes a read() at the
+ * first page, whatever the value (tests/reference/linux-6.1-buffer-percent-read.txt):
+ * readers here only read, so the value is kept and read back.
+ */
+static int show_buffer_percent(struct seqbuf *s, void *data)
+{
+    return seq_printf(s, "%u\n", ref_tr(data)->buffer_percent);
+}
+
+static ssize_t store_buffer_percent(void *data, const char *buf, size_t len)
+{
+    unsigned long percent;
+    int err = tracefs_parse_ulong(buf, len, &percent);
+    if (err)
+        return err;
+    if (percent > 100)
+        return -EINVAL;
+    ref_tr(data)->buffer_percent = (unsigned)percent;
+    return len;
+}
+
+TRACEFS_FILE(buffer_percent, .path = "buffer_percent", .mode = 0644, .show = show_buffer_percent,
+             .store = store_buffer_percent, .instance = true);
+
+/*
+ * free_buffer: as Linux's, the release of the file does the work, whether or not anything
+ * was written (a recorder holds it open and its death closes it): tracing_on goes off if
+ * options/disable_on_free is set, and the buffer shrinks to its fewest pages on every CPU,
+ * where buffer_size_kb then reads 7, as on Linux.
+ */
+static int free_buffer_release(struct pfs_file *f)
+{
+    struct trace_array *tr = ref_tr(f->data);
+    if ((tr->options >> TRACE_OPT_DISABLE_ON_FREE) & 1)
+        trace_array_set_on(tr, false);
+    /* Linux ignores a failed resize here too: the file has nothing to report it to. */
+    trace_buffers_resize(tr, -1, 1);
+    return 0;
+}
+
+static const struct pfs_ops free_buffer_ops = {.write = discard_write,
+                                               .release = free_buffer_release};
+
+TRACEFS_FILE(free_buffer, .path = "free_buffer", .mode = 0200, .ops = &free_buffer_ops,
+             .instance = true);
+
+/*
+ * timestamp_mode: the buffers record deltas, as Linux 6.1's always show (its hist
+ * triggers' common_timestamp does not change the file either). Linux's file has no write,
+ * which root's write finds as EINVAL: the file takes writes here to refuse them so.
+ */
+static int show_timestamp_mode(struct seqbuf *s, void *data)
+{
+    return seq_puts(s, "[delta] absolute\n");
+}
+
+static ssize_t store_timestamp_mode(void *data, const char *buf, size_t len) { return -EINVAL; }
+
+TRACEFS_FILE(timestamp_mode, .path = "timestamp_mode", .mode = 0644, .show = show_timestamp_mode,
+             .store = store_timestamp_mode, .instance = true);
+
 static void print_stat_ts(struct seqbuf *s, struct trace_array *tr, const char *label, uint64_t ts)
 {
     if (trace_array_clock_is_ns(tr))

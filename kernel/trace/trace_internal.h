@@ -367,6 +367,7 @@ enum trace_option {
     TRACE_OPT_CONTEXT_INFO,
     TRACE_OPT_LATENCY_FORMAT,
     TRACE_OPT_OVERWRITE,
+    TRACE_OPT_DISABLE_ON_FREE, /* free_buffer's release turns tracing_on off too */
     TRACE_OPT_IRQ_INFO,
     TRACE_OPT_MARKERS,
     TRACE_OPT_EVENT_FORK,
@@ -464,6 +465,10 @@ struct trace_array {
     const char *name;
     /* tracing_on as last written (the buffer's record switch also nests other users). */
     bool tracing_is_on;
+    /* buffer_percent: stored and read back (see trace_files.c). */
+    unsigned buffer_percent;
+    /* An instance's tracing_max_latency, in ns; the top level's is latency_max_ns. */
+    uint64_t max_latency_ns;
     /* Its files' data: the whole array, each CPU's per_cpu/cpuN/ directory, and its
      * set_ftrace_pid and set_ftrace_notrace_pid (cpu: which list). */
     struct trace_file_ref all_cpus;

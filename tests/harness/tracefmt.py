@@ -319,9 +319,9 @@ def backwards_in_time(events):
 # Options and their defaults, restored between tests. Tracer options that belong to
 # other tracers are not touched here.
 DEFAULT_OPTIONS = {"print-parent": 1, "sym-offset": 0, "sym-addr": 0, "context-info": 1,
-                   "latency-format": 0, "overwrite": 1, "irq-info": 1, "markers": 1,
-                   "event-fork": 0, "function-trace": 1, "function-fork": 0, "stacktrace": 0,
-                   "func_stack_trace": 0}
+                   "latency-format": 0, "overwrite": 1, "disable_on_free": 0, "irq-info": 1,
+                   "markers": 1, "event-fork": 0, "function-trace": 1, "function-fork": 0,
+                   "stacktrace": 0, "func_stack_trace": 0}
 DEFAULT_BUFFER_KB = 1408
 # The event systems whose filters reset_tracing clears.
 EVENT_SYSTEMS = ("sched", "irq", "irq_vectors", "preemptirq", "osnoise")
@@ -368,6 +368,7 @@ def reset_tracing(sh):
           "echo 0 > snapshot",
           "echo 0 > tracing_thresh",
           "echo 0 > tracing_max_latency",
+          "echo 50 > buffer_percent",
           "echo 1000000 > hwlat_detector/window",
           "echo 500000 > hwlat_detector/width",
           # The period first: it may never be below the runtime.

@@ -12,7 +12,7 @@ from . import channel, formats, ringpage, stream, tracedat, widen
 from .machine import TRACEFS, Machine, MachineError
 
 FTRACE_EVENTS = ("function", "funcgraph_entry", "funcgraph_exit", "kernel_stack", "print",
-                 "bprint", "bputs")
+                 "bprint", "bputs", "raw_data")
 
 # Ends the traced line's output, followed by the traced command's status.
 STATUS_TAG = "fentros-trace-status:"

@@ -81,8 +81,8 @@ SELFTEST(events_ids)
     static const struct {
         const char *name;
         unsigned id;
-    } fixed[] = {{"function", 1},        {"kernel_stack", 4},     {"print", 5}, {"bprint", 6},
-                 {"funcgraph_exit", 10}, {"funcgraph_entry", 11}, {"bputs", 14}};
+    } fixed[] = {{"function", 1},        {"kernel_stack", 4},     {"print", 5},  {"bprint", 6},
+                 {"funcgraph_exit", 10}, {"funcgraph_entry", 11}, {"bputs", 14}, {"raw_data", 18}};
     for (size_t i = 0; i < ARRAY_SIZE(fixed); i++) {
         const struct trace_event_call *c = trace_event_find("ftrace", fixed[i].name);
         EXPECT(c != NULL);

@@ -76,4 +76,12 @@ FTRACE_ENTRY(bputs, TRACE_EVENT_ID_BPUTS, TRACE_EVENT_FL_NO_NAME,
              F_printk("%ps: %s", (void *)__entry->ip, __entry->str),
              print_bputs)
 
+FTRACE_ENTRY(raw_data, TRACE_EVENT_ID_RAW_DATA, TRACE_EVENT_FL_NO_NAME,
+             TP_STRUCT__entry(
+                 __field(unsigned int, id)
+                 __flex_array(char, buf)
+             ),
+             F_printk("id:%04x %08x", __entry->id, (int)__entry->buf[0]),
+             print_raw_data)
+
 /* clang-format on */

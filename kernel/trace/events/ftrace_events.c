@@ -12,7 +12,8 @@
  *
  * bprint and bputs are real records in Linux's layout: trace_printk() writes them (the
  * format's address and the arguments packed as Linux's vbin_printf packs them) and the
- * reader formats the text, as Linux does.
+ * reader formats the text, as Linux does. So is raw_data, which trace_marker_raw writes
+ * (trace_marker_raw.c).
  */
 #include <kernel/errno.h>
 #include <kernel/symbols.h>
@@ -26,6 +27,7 @@
 
 static void print_bprint(struct seqbuf *s, const void *record, size_t len);
 static void print_bputs(struct seqbuf *s, const void *record, size_t len);
+static void print_raw_data(struct seqbuf *s, const void *record, size_t len);
 
 #define TRACE_EVENT_DEFINITIONS "ftrace_entries.h"
 #include "event_define.h"
@@ -243,6 +245,17 @@ static void print_bputs(struct seqbuf *s, const void *record, size_t len)
     trace_print_sym(s, (unsigned long)r->ip, trace_print_opt(TRACE_OPT_SYM_OFFSET),
                     trace_print_opt(TRACE_OPT_SYM_ADDR));
     seq_printf(s, ": %s", r->str);
+}
+
+/* Linux's trace_raw_data: the id, then every byte of the record after it, the padding of
+ * Linux's sizing included (trace_marker_raw.c). */
+static void print_raw_data(struct seqbuf *s, const void *record, size_t len)
+{
+    const struct trace_event_raw_raw_data *r = record;
+    seq_printf(s, "# %x buf:", r->id);
+    for (size_t i = offsetof(struct trace_event_raw_raw_data, buf); i < len; i++)
+        seq_printf(s, " %02x", ((const uint8_t *)record)[i]);
+    seq_putc(s, '\n');
 }
 
 /* ---- printk_formats ---- */

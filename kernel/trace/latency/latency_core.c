@@ -207,9 +207,19 @@ void latency_function_trace_changed(bool on)
 
 /* ---- tracing_max_latency ---- */
 
+/*
+ * Every trace array has the file, as on Linux; the latency tracers run at the top level
+ * only, so an instance's value is only what was written to it.
+ */
+static volatile uint64_t *max_latency_of(void *data)
+{
+    struct trace_array *tr = ((struct trace_file_ref *)data)->tr;
+    return tr == &trace_global ? &latency_max_ns : &tr->max_latency_ns;
+}
+
 static int show_max_latency(struct seqbuf *s, void *data)
 {
-    return seq_printf(s, "%llu\n", (unsigned long long)(latency_max_ns / 1000));
+    return seq_printf(s, "%llu\n", (unsigned long long)(*max_latency_of(data) / 1000));
 }
 
 static ssize_t store_max_latency(void *data, const char *buf, size_t len)
@@ -220,12 +230,12 @@ static ssize_t store_max_latency(void *data, const char *buf, size_t len)
         return err;
     if (usecs > UINT64_MAX / 1000)
         return -EINVAL;
-    latency_max_ns = (uint64_t)usecs * 1000;
+    *max_latency_of(data) = (uint64_t)usecs * 1000;
     return len;
 }
 
 TRACEFS_FILE(tracing_max_latency, .path = "tracing_max_latency", .mode = 0644,
-             .show = show_max_latency, .store = store_max_latency);
+             .show = show_max_latency, .store = store_max_latency, .instance = true);
 
 /* ---- output ---- */
 

@@ -27,6 +27,7 @@ nosym-addr
 context-info
 nolatency-format
 overwrite
+nodisable_on_free
 irq-info
 markers
 noevent-fork

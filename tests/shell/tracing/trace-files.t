@@ -61,6 +61,7 @@ nosym-addr
 context-info
 nolatency-format
 overwrite
+nodisable_on_free
 irq-info
 markers
 noevent-fork
