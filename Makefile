@@ -22,6 +22,8 @@ QEMU_ACCEL ?= tcg
 SMP        ?= 2
 MEM        ?= 256M
 CMDLINE    ?=
+# QEMU_REBOOT=1: a reset of the guest boots it again (RAM kept) instead of ending QEMU.
+QEMU_REBOOT ?=
 
 GCC_INCLUDE := $(shell $(CC) -print-file-name=include)
 
@@ -115,7 +117,7 @@ GENSYMS  := $(BUILD)/tools/gensyms
 GENINSN  := $(BUILD)/tools/geninsn
 OBJDUMP  ?= objdump
 
-.PHONY: all iso run test bench bench-linux bench-export bench-scale fuzz soak icount ftracetest deps clean check-deps format format-check typecheck check-refs
+.PHONY: FORCE all iso run test bench bench-linux bench-export bench-scale fuzz soak icount ftracetest deps clean check-deps format format-check typecheck check-refs
 all: $(KERNEL) $(ISO)
 iso: $(ISO)
 
@@ -183,12 +185,18 @@ $(KERNEL): $(OBJS) $(BUILD)/linker.ld $(BUILD)/ksyms.empty.o $(GENSYMS) $(GENINS
 	@$(GENSYMS) --check $@.tmp $(BUILD)/ksyms.bin
 	@mv $@.tmp $@
 
-$(ISO): $(KERNEL) iso/grub.cfg.in tools/mkiso.sh
+# The command line the ISO was made with: a new CMDLINE makes the ISO again.
+$(BUILD)/cmdline.txt: FORCE
+	@mkdir -p $(BUILD)
+	@echo '$(CMDLINE)' | cmp -s - $@ || echo '$(CMDLINE)' > $@
+FORCE:
+
+$(ISO): $(KERNEL) iso/grub.cfg.in tools/mkiso.sh $(BUILD)/cmdline.txt
 	@echo "  ISO     $@"
 	@tools/mkiso.sh $(KERNEL) $@ $(CMDLINE)
 
 QEMU_FLAGS = -accel $(QEMU_ACCEL) -smp $(SMP) -m $(MEM) -cdrom $(ISO) -display none \
-	-serial stdio -no-reboot -device isa-debug-exit,iobase=0xf4,iosize=0x04
+	-serial stdio $(if $(QEMU_REBOOT),,-no-reboot) -device isa-debug-exit,iobase=0xf4,iosize=0x04
 
 # poweroff leaves QEMU through isa-debug-exit with status 1: that is success here.
 run: check-deps all

@@ -1,4 +1,5 @@
 #include <arch/cpu.h>
+#include <arch/crash.h>
 #include <arch/power.h>
 
 #include "x86_cpu.h"
@@ -23,11 +24,5 @@ void arch_reboot(void)
     for (int i = 0; i < 1000 && (inb(0x64) & 0x02); i++)
         ;
     outb(0x64, 0xfe);
-    struct {
-        uint16_t limit;
-        uint64_t base;
-    } __packed empty_idt = {0, 0};
-    __asm__ __volatile__("lidt %0; int3" ::"m"(empty_idt));
-    for (;;)
-        arch_halt();
+    arch_crash_triple_fault();
 }

@@ -43,12 +43,12 @@ static void reserve_one(char *value)
         ignored(text, "the name is empty or too long");
         return;
     }
-    if (align < PAGE_SIZE)
-        align = PAGE_SIZE;
-    if (align & (align - 1)) {
+    if (align == 0 || (align & (align - 1))) {
         ignored(text, "ALIGN is not a power of two");
         return;
     }
+    if (align < PAGE_SIZE)
+        align = PAGE_SIZE;
     uint64_t phys, old_size;
     if (reserve_mem_find(name, &phys, &old_size)) {
         ignored(text, "the name is taken");

@@ -366,18 +366,9 @@ bool rb_decode(const struct rb_data_page *dp, unsigned *off, unsigned end, uint6
             pos += RB_STAMP_LEN;
             continue;
         }
-        if (type == RB_TYPE_LEN0) {
-            if (room < 8 || ev->array[0] < 4)
-                break;
-            len = ev->array[0] - 4;
-            payload = pos + 8;
-        } else {
-            len = 4 * type;
-            payload = pos + 4;
-        }
-        size = payload - pos + len;
-        if (len > RB_MAX_PAYLOAD || len & 3 || size > room)
+        if (!rb_data_event(ev, type, room, &len, &payload, &size))
             break;
+        payload += pos;
         u->start = *off;
         u->size = pos + size - *off;
         u->payload = payload;

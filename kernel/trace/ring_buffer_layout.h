@@ -262,6 +262,27 @@ static inline unsigned rb_st_bytes(uint64_t st)
 {
     return (st >> RB_ST_BYTES_SHIFT) & RB_ST_BYTES_MASK;
 }
+/*
+ * A data event (type_len RB_TYPE_LEN0 or 1..RB_TYPE_DATA_MAX) with room bytes from its
+ * header to the end of what is committed: its payload's length and offset from the header,
+ * and its size in all; false when a reader cannot trust its header (it runs past room).
+ */
+static inline bool rb_data_event(const struct rb_event *ev, unsigned type, unsigned room,
+                                 unsigned *len, unsigned *payload, unsigned *size)
+{
+    if (type == RB_TYPE_LEN0) {
+        if (room < 8 || ev->array[0] < 4)
+            return false;
+        *len = ev->array[0] - 4;
+        *payload = 8;
+    } else {
+        *len = 4 * type;
+        *payload = 4;
+    }
+    *size = *payload + *len;
+    return *len <= RB_MAX_PAYLOAD && !(*len & 3) && *size <= room;
+}
+
 /* What reserving an event of `size` bytes adds to a page's state word. */
 static inline uint64_t rb_st_event(unsigned size)
 {

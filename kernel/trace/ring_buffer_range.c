@@ -55,8 +55,7 @@ struct page_walk {
  * sane lengths whose records pass check, time records, padding; times never going back.
  * Stricter than the reader's decoder, which steps over what it cannot use.
  */
-static bool page_valid(const struct rb_data_page *dp, rb_record_check_fn check,
-                       struct page_walk *w)
+static bool page_valid(const struct rb_data_page *dp, rb_record_check_fn check, struct page_walk *w)
 {
     unsigned end = (unsigned)RB_LOAD(dp->commit);
     uint64_t t = dp->time_stamp;
@@ -90,26 +89,17 @@ static bool page_valid(const struct rb_data_page *dp, rb_record_check_fn check,
             if (room < RB_STAMP_LEN + 8)
                 return false;
             uint64_t v = (uint64_t)ev->array[0] << RB_DELTA_BITS | delta;
-            uint64_t next = type == RB_TYPE_TIME_EXTEND ? t + v : (dp->time_stamp & ~RB_TIME_MASK) | v;
+            uint64_t next =
+                type == RB_TYPE_TIME_EXTEND ? t + v : (dp->time_stamp & ~RB_TIME_MASK) | v;
             if (next < t)
                 return false;
             t = next;
             pos += RB_STAMP_LEN;
             continue;
         }
-        if (type == RB_TYPE_LEN0) {
-            if (room < 8 || ev->array[0] < 4)
-                return false;
-            len = ev->array[0] - 4;
-            payload = pos + 8;
-        } else {
-            len = 4 * type;
-            payload = pos + 4;
-        }
-        size = payload - pos + len;
-        if (len == 0 || len > RB_MAX_PAYLOAD || len & 3 || size > room)
+        if (!rb_data_event(ev, type, room, &len, &payload, &size) || len == 0)
             return false;
-        if (check && !check(dp->data + payload, len))
+        if (check && !check(dp->data + pos + payload, len))
             return false;
         t += delta;
         w->entries++;
@@ -198,8 +188,8 @@ static void restore_cpu(struct rb_cpu_buffer *cb, rb_record_check_fn check,
         /* The newest page is the tail, open at its commit; the others are closed. */
         unsigned off = i + 1 == ring_kept ? (unsigned)pg[i].data->commit : RB_DATA_SIZE;
         pg[i].read = 0;
-        pg[i].state = off + (uint64_t)w->entries * RB_ST_ENTRY +
-                      ((uint64_t)w->bytes << RB_ST_BYTES_SHIFT);
+        pg[i].state =
+            off + (uint64_t)w->entries * RB_ST_ENTRY + ((uint64_t)w->bytes << RB_ST_BYTES_SHIFT);
         cb->written += w->entries;
         cb->bytes_written += w->bytes;
         if (w->last_ts > cb->last_ts)
@@ -217,9 +207,9 @@ static void restore_cpu(struct rb_cpu_buffer *cb, rb_record_check_fn check,
         report->events += kept[i].walk.entries;
 }
 
-struct ring_buffer *rb_create_in_range(void *base, size_t size, unsigned ncpus,
-                                       uint64_t identity, uint64_t text_addr,
-                                       rb_record_check_fn check, struct rb_range_report *report)
+struct ring_buffer *rb_create_in_range(void *base, size_t size, unsigned ncpus, uint64_t identity,
+                                       uint64_t text_addr, rb_record_check_fn check,
+                                       struct rb_range_report *report)
 {
     *report = (struct rb_range_report){0};
     if (((uintptr_t)base & (PAGE_SIZE - 1)) || !ncpus)

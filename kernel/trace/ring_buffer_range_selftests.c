@@ -39,8 +39,8 @@ static bool rrt_range_alloc(struct rrt_range *r)
 
 static void rrt_range_free(struct rrt_range *r) { page_free_n(r->phys, r->size / PAGE_SIZE); }
 
-static struct ring_buffer *rrt_open(struct rrt_range *r, uint64_t identity, rb_record_check_fn check,
-                                    struct rb_range_report *rep)
+static struct ring_buffer *rrt_open(struct rrt_range *r, uint64_t identity,
+                                    rb_record_check_fn check, struct rb_range_report *rep)
 {
     struct ring_buffer *rb =
         rb_create_in_range(r->base, r->size, cpus_online, identity, RRT_TEXT, check, rep);
@@ -272,7 +272,7 @@ SELFTEST(rb_range_whole_on_failure)
     ASSERT_TRUE(rb != NULL);
     EXPECT_EQ(rrt_write_all(rb), RRT_EVENTS);
     rb_destroy(rb);
-    const struct selftest_alloc_failures f = {&failslab, 200, 1, rrt_fail_attempt,
+    const struct selftest_alloc_failures f = {&failslab,           200, 1, rrt_fail_attempt,
                                               rrt_fail_left_range, NULL};
     EXPECT_EQ(selftest_alloc_failures(t, &f), 0);
     rrt_range_free(&rrt_fail_range);

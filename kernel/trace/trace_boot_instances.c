@@ -105,7 +105,7 @@ static struct ring_buffer *range_buffer(const char *value, const char *name,
 {
     uint64_t phys, size;
     if (!reserve_mem_find(name, &phys, &size)) {
-        ignored(value, "no reserve_mem range of that name");
+        ignored(value, "no reserved range of that name");
         return NULL;
     }
     struct ring_buffer *rb =
@@ -172,7 +172,8 @@ static void make_one(char *value)
         printk("trace_instance: %s on %s: %s; %u pages with %lu events kept, %u pages dropped "
                "as invalid\n",
                value, range,
-               report.kept ? "the last boot's buffer" : "a new buffer (none of this kernel's there)",
+               report.kept ? "the last boot's buffer"
+                           : "a new buffer (none of this kernel's there)",
                report.pages_kept, report.events, report.pages_dropped);
     }
     if (traceoff)
@@ -186,8 +187,8 @@ static void make_one(char *value)
 void trace_boot_instances_create(void)
 {
     char value[BOOT_CMDLINE_MAX];
-    for (unsigned n = 0; n < BOOT_INSTANCES_MAX &&
-                         cmdline_value_nth("trace_instance", n, value, sizeof(value));
+    for (unsigned n = 0;
+         n < BOOT_INSTANCES_MAX && cmdline_value_nth("trace_instance", n, value, sizeof(value));
          n++)
         make_one(value);
 }

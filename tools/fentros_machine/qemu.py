@@ -18,16 +18,20 @@ def default_accel() -> str:
     return os.environ.get("QEMU_ACCEL", "tcg")
 
 
-def machine_argv(smp: int, mem: str = "256M", accel: Optional[str] = None) -> List[str]:
-    """QEMU with its serial line on stdio and nothing else attached: add the boot medium."""
-    return [qemu_binary(), "-accel", accel or default_accel(), "-smp", str(smp), "-m", mem,
-            "-display", "none", "-serial", "stdio", "-no-reboot", "-monitor", "none"]
+def machine_argv(smp: int, mem: str = "256M", accel: Optional[str] = None,
+                 reboot: bool = False) -> List[str]:
+    """QEMU with its serial line on stdio and nothing else attached: add the boot medium.
+    A reset of the guest ends QEMU (-no-reboot), unless reboot: then the machine starts
+    again, keeping its RAM."""
+    return ([qemu_binary(), "-accel", accel or default_accel(), "-smp", str(smp), "-m", mem,
+             "-display", "none", "-serial", "stdio"] + ([] if reboot else ["-no-reboot"])
+            + ["-monitor", "none"])
 
 
 def fentros_argv(iso: Union[str, "os.PathLike[str]"], smp: int, mem: str = "256M",
-                 accel: Optional[str] = None) -> List[str]:
+                 accel: Optional[str] = None, reboot: bool = False) -> List[str]:
     """fentros booted from its ISO, with the debug exit and $QEMU_EXTRA."""
-    return (machine_argv(smp, mem, accel) + ["-cdrom", os.fspath(iso)] + DEBUG_EXIT
+    return (machine_argv(smp, mem, accel, reboot) + ["-cdrom", os.fspath(iso)] + DEBUG_EXIT
             + shlex.split(os.environ.get("QEMU_EXTRA", "")))
 
 

@@ -4,7 +4,7 @@ import argparse
 import sys
 from typing import List, Optional
 
-from . import channel, convert, hostfs, mount, record, ringpage, tracedat, widen
+from . import channel, convert, extract, hostfs, mount, record, ringpage, tracedat, widen
 from .machine import MachineError
 
 USAGE_EXAMPLES = """examples:
@@ -12,6 +12,9 @@ USAGE_EXAMPLES = """examples:
   fentros-trace record -e sched:sched_switch -e 'irq:*' -- work 0.2
   fentros-trace record -B mine -p function -l 'work_*' -e sched:sched_switch -- work 0.1
   trace-cmd report -i trace.dat
+  fentros-trace extract -B boot_map -o crash.dat \
+      --cmdline 'reserve_mem=2M:4096:trace trace_instance=boot_map@trace panic=reboot' \
+      --before 'echo function > instances/boot_map/current_tracer' --reset 'crash panic'
   fentros-trace convert trace.dat --to chrome-json -o trace.json
   fentros-trace convert graph.dat --to folded -o graph.folded
   fentros-trace mount /mnt/fentros && cat /mnt/fentros/available_tracers
@@ -64,6 +67,30 @@ def parser() -> argparse.ArgumentParser:
                    help="show transfer progress even when stderr is not a terminal")
     r.add_argument("command", nargs=argparse.REMAINDER, metavar="-- COMMAND",
                    help="the shell line to trace")
+
+    x = sub.add_parser("extract", help="boot fentros in QEMU and write a trace array's buffer "
+                       "as it is into trace.dat (trace-cmd extract); with --reset, what the "
+                       "previous boot left in an instance laid on reserved memory")
+    x.add_argument("-B", dest="instance", metavar="NAME",
+                   help="the trace instance instances/NAME (default: the top level)")
+    x.add_argument("-o", dest="output", default="trace.dat", help="output (default trace.dat)")
+    x.add_argument("--cmdline", metavar="CMDLINE",
+                   help="boot build/kernel.elf with this kernel command line (e.g. "
+                   "'reserve_mem=2M:4096:trace trace_instance=boot_map@trace panic=reboot')")
+    x.add_argument("--before", metavar="LINE", action="append", default=[],
+                   help="a shell line to run first, in /sys/kernel/tracing (repeat for more)")
+    x.add_argument("--reset", metavar="LINE",
+                   help="a shell line that resets the machine (`reboot`, `crash panic` with "
+                   "panic=reboot, `crash triple`): QEMU boots it again, RAM kept, and the "
+                   "buffer is taken in the new boot")
+    x.add_argument("--kernel-text", metavar="FILE",
+                   help="also save the kernel's own `cat trace` of the same buffer")
+    x.add_argument("--smp", type=int, default=2, help="CPUs of the machine (default 2)")
+    x.add_argument("--iso", help="boot this image (default build/fentros.iso)")
+    x.add_argument("--workdir", help="keep the serial log and channel capture here")
+    x.add_argument("--timeout", type=float, default=600, help="seconds a line may run")
+    x.add_argument("--progress", action="store_true",
+                   help="show transfer progress even when stderr is not a terminal")
 
     c = sub.add_parser("convert", help="trace.dat -> Chrome trace JSON or folded stacks")
     c.add_argument("input", metavar="FILE.dat")
@@ -122,6 +149,12 @@ def main(argv: Optional[List[str]] = None) -> int:
                       file=sys.stderr)
                 return 2
             return record.record(opts)
+        if verb == "extract":
+            return extract.extract(extract.ExtractOptions(
+                output=args.output, instance=args.instance, cmdline=args.cmdline,
+                before=args.before, reset=args.reset, smp=args.smp, iso=args.iso,
+                workdir=args.workdir, kernel_text=args.kernel_text, timeout=args.timeout,
+                progress=args.progress))
         if verb == "mount":
             return mount.mount(mount.MountOptions(
                 mountpoint=args.mountpoint, smp=args.smp, iso=args.iso, workdir=args.workdir,

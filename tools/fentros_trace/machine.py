@@ -7,6 +7,7 @@ harness and the bench drivers, so the tool boots exactly the machine they boot.
 
 import os
 import shutil
+import subprocess
 from typing import BinaryIO, List, Optional, Tuple
 
 from fentros_machine.console import Console
@@ -31,22 +32,43 @@ def find_iso(iso: Optional[str] = None) -> str:
     return iso
 
 
+def iso_with_cmdline(workdir: str, cmdline: str) -> str:
+    """An ISO of the built kernel (build/kernel.elf) booting with this command line."""
+    kernel = os.path.join(REPO, "build", "kernel.elf")
+    if not os.path.exists(kernel):
+        raise MachineError(f"{kernel}: no kernel built (run `make` first)")
+    iso = os.path.join(workdir, "cmdline.iso")
+    done = subprocess.run([os.path.join(REPO, "tools", "mkiso.sh"), kernel, iso, cmdline],
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if done.returncode != 0:
+        raise MachineError(f"tools/mkiso.sh: {done.stdout.strip()}")
+    return iso
+
+
 class Machine:
     def __init__(self, workdir: str, smp: int = 2, iso: Optional[str] = None,
                  mem: str = "256M", shm: bool = False,
-                 shm_size: int = shmchan.DEFAULT_SIZE) -> None:
+                 shm_size: int = shmchan.DEFAULT_SIZE, cmdline: Optional[str] = None,
+                 reboot: bool = False) -> None:
         """shm: attach the host channel; files then come through it (`xfer -c`) into
-        shm-capture.bin, in the debug console's format, and capture_path names it."""
+        shm-capture.bin, in the debug console's format, and capture_path names it.
+        cmdline: boot the built kernel with this command line (instead of iso). reboot:
+        a reset of the guest boots it again, RAM kept (see reset), instead of ending QEMU."""
+        os.makedirs(workdir, exist_ok=True)
+        if cmdline is not None:
+            if iso:
+                raise MachineError("an ISO and a command line: the ISO has its own")
+            iso = iso_with_cmdline(workdir, cmdline)
         self.iso = find_iso(iso)
         if shutil.which(qemu_binary()) is None:
             raise MachineError(f"{qemu_binary()}: QEMU is not installed (run `make deps`)")
-        os.makedirs(workdir, exist_ok=True)
         self.channel_path = os.path.join(workdir, "debugcon.bin")
         self.capture_path = self.channel_path
         for path in (self.channel_path, os.path.join(workdir, "shm-capture.bin")):
             if os.path.exists(path):
                 os.unlink(path)
-        argv = fentros_argv(self.iso, smp, mem) + ["-debugcon", f"file:{self.channel_path}"]
+        argv = (fentros_argv(self.iso, smp, mem, reboot=reboot)
+                + ["-debugcon", f"file:{self.channel_path}"])
         self.shm_path: Optional[str] = None
         self.shm_fd: Optional[int] = None
         self.reader: Optional[shmchan.Reader] = None
@@ -113,6 +135,21 @@ class Machine:
         if code != 0:
             raise MachineError(f"`{line}` failed: " + ("\n".join(lines) or f"status {code}"))
         return lines
+
+    def reset(self, line: str, timeout: float = 600) -> List[str]:
+        """Types a line that resets the machine (`reboot`, a panic under panic=reboot, `crash
+        triple`) and waits for the shell of the next boot; the lines in between (the end of
+        the old boot, the new boot's log). Needs reboot=True and no host channel."""
+        if self.reader:
+            raise MachineError("a reset with the host channel attached: its ring restarts")
+        reply = self.console.command(line.encode() + b"\n", timeout)
+        if reply.cwd is None:
+            raise MachineError(f"`{line}`: the machine did not come back to its shell"
+                               + (" (QEMU exited)" if reply.exit_status is not None else ""))
+        if not any("fentros version" in out for out in reply.lines):
+            raise MachineError(f"`{line}`: the machine did not reset:\n"
+                               + "\n".join(reply.lines[-10:]))
+        return reply.lines
 
     def channel_size(self) -> int:
         """Bytes of file data received so far (the debug console's: with its framing)."""

@@ -6,7 +6,7 @@ import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from . import channel, formats, ringpage, stream, tracedat, widen
 from .machine import TRACEFS, Machine, MachineError
@@ -266,29 +266,14 @@ def record_in(workdir: str, opts: RecordOptions, progress: bool) -> int:
             got, elapsed = stop_stream(m, receiver, began, progress)
         for line in traced.lines:
             print(line, file=sys.stderr)
-        meta = ["events/header_page", "events/header_event", "/proc/kallsyms", "/proc/version",
-                "printk_formats", "saved_cmdlines", at("trace_clock")]
-        meta += [at(f"per_cpu/cpu{c}/stats") for c in range(ncpus)]
-        fmts = [f"events/{s}/{e}/format" for s, e in event_list(m)]
-        if opts.kernel_text:
-            meta.append(at("trace"))
-        for i in range(0, len(fmts), 16):
-            meta_part = meta if i == 0 else []
-            transfer(m, meta_part + fmts[i:i + 16], False)
-        if not fmts:
-            transfer(m, meta, False)
+        pull(m, at, ncpus, bool(opts.kernel_text))
         if not receiver:
             got, elapsed = transfer(m, raw_paths, progress)
     finally:
         m.close()
         if receiver:
             receiver.close()
-    files = channel.read_files(m.capture_path)
-    if opts.instance:
-        # The instance's files under the names of the top level's, as build() reads them.
-        prefix = opts.array_path("")
-        files = {name[len(prefix):] if name.startswith(prefix) else name: data
-                 for name, data in files.items()}
+    files = array_files(channel.read_files(m.capture_path), opts.array_path(""))
     if opts.kernel_text:
         with open(opts.kernel_text, "wb") as f:
             f.write(files["trace"])
@@ -306,6 +291,31 @@ def record_in(workdir: str, opts: RecordOptions, progress: bool) -> int:
           f"{traced.status}", file=sys.stderr)
     report_counts(files, counts, lost)
     return traced.status
+
+
+def pull(m: Machine, at: Callable[[str], str], ncpus: int, kernel_text: bool) -> None:
+    """Has the kernel send what trace.dat needs beside the pages: the headers, formats,
+    symbols, clock and each CPU's stats of the array at(...) names (and its `trace`)."""
+    meta = ["events/header_page", "events/header_event", "/proc/kallsyms", "/proc/version",
+            "printk_formats", "saved_cmdlines", at("trace_clock")]
+    meta += [at(f"per_cpu/cpu{c}/stats") for c in range(ncpus)]
+    fmts = [f"events/{s}/{e}/format" for s, e in event_list(m)]
+    if kernel_text:
+        meta.append(at("trace"))
+    for i in range(0, len(fmts), 16):
+        meta_part = meta if i == 0 else []
+        transfer(m, meta_part + fmts[i:i + 16], False)
+    if not fmts:
+        transfer(m, meta, False)
+
+
+def array_files(files: Dict[str, bytes], prefix: str) -> Dict[str, bytes]:
+    """An instance's files (under prefix, instances/NAME/) under the names of the top
+    level's, as build() reads them."""
+    if not prefix:
+        return files
+    return {name[len(prefix):] if name.startswith(prefix) else name: data
+            for name, data in files.items()}
 
 
 def start_stream(m: Machine, workdir: str, raw_paths: List[str]) -> stream.StreamReceiver:

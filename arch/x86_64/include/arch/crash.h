@@ -23,4 +23,19 @@ static __always_inline void arch_crash_general_protection(void)
     *(volatile unsigned long *)0x8000000000000000UL = 1;
 }
 
+/*
+ * A triple fault: with an empty interrupt table, the breakpoint cannot be delivered, nor
+ * the double fault that follows, and the CPU resets (QEMU resets the whole machine, keeping
+ * RAM, unless it runs with -no-reboot, when it exits). Nothing is reported: nothing runs.
+ */
+static __always_inline __noreturn void arch_crash_triple_fault(void)
+{
+    struct {
+        uint16_t limit;
+        uint64_t base;
+    } __packed empty_idt = {0, 0};
+    __asm__ __volatile__("cli; lidt %0; int3" ::"m"(empty_idt));
+    __builtin_unreachable();
+}
+
 #endif
