@@ -216,8 +216,7 @@ int trace_array_pids_add(struct trace_array *tr, enum trace_pid_list which, int 
     unsigned long irq = spin_lock_irqsave(&trace_pids_lock);
     int err = pids_add_locked(tr, which, pid);
     spin_unlock_irqrestore(&trace_pids_lock, irq);
-    if (tr == &trace_global)
-        trace_event_update_follow();
+    trace_event_update_follow();
     return err;
 }
 
@@ -228,8 +227,7 @@ void trace_array_pids_clear(struct trace_array *tr, enum trace_pid_list which)
     unsigned long irq = spin_lock_irqsave(&trace_pids_lock);
     __atomic_store_n(count, 0, __ATOMIC_RELEASE);
     spin_unlock_irqrestore(&trace_pids_lock, irq);
-    if (tr == &trace_global)
-        trace_event_update_follow();
+    trace_event_update_follow();
 }
 
 int trace_pids_add(enum trace_pid_list which, int pid)
@@ -241,26 +239,40 @@ void trace_pids_clear(enum trace_pid_list which) { trace_array_pids_clear(&trace
 
 /*
  * options/function-fork, as Linux: a child of a listed thread joins its parent's list
- * (in either file), and a freed thread leaves them. A full list drops the child silently,
- * as a Linux pid bitmap never fills.
+ * (in either file), and a freed thread (parent < 0) leaves them, in each array, the top
+ * level or an instance, that has the option on. A full list drops the child silently, as
+ * a Linux pid bitmap never fills. The instances are held against removal meanwhile.
  */
+static void follow_each(int parent, int child)
+{
+    unsigned reader = sync_read_enter(&trace_instance_writers);
+    for (int slot = -1; slot < TRACE_INSTANCES_MAX; slot++) {
+        struct trace_array *tr = slot < 0 ? &trace_global : READ_ONCE(trace_instances[slot]);
+        if (!tr || !trace_array_opt(tr, TRACE_OPT_FUNCTION_FORK))
+            continue;
+        for (int which = TRACE_PIDS_TRACE; which <= TRACE_PIDS_NOTRACE; which++) {
+            volatile uint16_t *count;
+            int *pids = pid_list(tr, (enum trace_pid_list)which, &count);
+            if (parent < 0)
+                pids_remove_locked(tr, (enum trace_pid_list)which, child);
+            else if (pid_in(pids, *count, parent))
+                pids_add_locked(tr, (enum trace_pid_list)which, child);
+        }
+    }
+    sync_read_exit(&trace_instance_writers, reader);
+}
+
 void trace_pids_follow(int parent, int child)
 {
     unsigned long irq = spin_lock_irqsave(&trace_pids_lock);
-    for (int which = TRACE_PIDS_TRACE; which <= TRACE_PIDS_NOTRACE; which++) {
-        volatile uint16_t *count;
-        int *pids = pid_list(&trace_global, (enum trace_pid_list)which, &count);
-        if (pid_in(pids, *count, parent))
-            pids_add_locked(&trace_global, (enum trace_pid_list)which, child);
-    }
+    follow_each(parent, child);
     spin_unlock_irqrestore(&trace_pids_lock, irq);
 }
 
 void trace_pids_forget(int pid)
 {
     unsigned long irq = spin_lock_irqsave(&trace_pids_lock);
-    pids_remove_locked(&trace_global, TRACE_PIDS_TRACE, pid);
-    pids_remove_locked(&trace_global, TRACE_PIDS_NOTRACE, pid);
+    follow_each(-1, pid);
     spin_unlock_irqrestore(&trace_pids_lock, irq);
 }
 
@@ -494,6 +506,8 @@ void trace_array_set_option(struct trace_array *tr, unsigned opt, bool on)
         __atomic_fetch_and(&tr->options, ~bit, __ATOMIC_SEQ_CST);
     if (opt == TRACE_OPT_OVERWRITE)
         rb_set_overwrite(tr->buffer, on);
+    if (opt == TRACE_OPT_EVENT_FORK || opt == TRACE_OPT_FUNCTION_FORK)
+        trace_event_update_follow();
 }
 
 void trace_set_option(unsigned opt, bool on)

@@ -508,17 +508,12 @@ static bool option_visible(const struct trace_array *tr, unsigned opt)
     return !owner || (tr->current && strcmp(owner, tr->current->name) == 0);
 }
 
-static bool array_opt(const struct trace_array *tr, unsigned opt)
-{
-    return (tr->options >> opt) & 1;
-}
-
 static int show_trace_options(struct seqbuf *s, void *data)
 {
     struct trace_array *tr = ref_tr(data);
     for (unsigned o = 0; o < TRACE_OPT_COUNT; o++)
         if (option_visible(tr, o))
-            seq_printf(s, "%s%s\n", array_opt(tr, o) ? "" : "no", trace_option_defs[o].name);
+            seq_printf(s, "%s%s\n", trace_array_opt(tr, o) ? "" : "no", trace_option_defs[o].name);
     return 0;
 }
 
@@ -554,7 +549,7 @@ struct option_file {
 static int show_option_file(struct seqbuf *s, void *data)
 {
     const struct option_file *f = data;
-    return seq_printf(s, "%d\n", array_opt(f->tr, f->opt) ? 1 : 0);
+    return seq_printf(s, "%d\n", trace_array_opt(f->tr, f->opt) ? 1 : 0);
 }
 
 static ssize_t store_option_file(void *data, const char *buf, size_t len)

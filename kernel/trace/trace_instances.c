@@ -145,6 +145,8 @@ static int instance_rmdir(struct pfs_node *parent, struct pfs_node *entry)
     WRITE_ONCE(trace_instances[tr->instance_slot], NULL);
     synchronize_readers(&trace_instance_writers);
     instance_free(tr);
+    /* Its options/event-fork and function-fork no longer need the fork events. */
+    trace_event_update_follow();
     return 0;
 }
 

@@ -542,6 +542,10 @@ extern struct trace_array *volatile trace_instances[TRACE_INSTANCES_MAX];
 extern struct sync_readers trace_instance_writers;
 
 static inline bool trace_opt(unsigned opt) { return (trace_global.options >> opt) & 1; }
+static inline bool trace_array_opt(const struct trace_array *tr, unsigned opt)
+{
+    return (tr->options >> opt) & 1;
+}
 
 /*
  * The array whose lines are being printed (trace_files.c sets it around a read of an

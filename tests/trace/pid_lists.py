@@ -44,3 +44,35 @@ def test_function_fork_follows_set_ftrace_pid(sh):
     # Freed children leave the list again: only the shell stays.
     sh.check(sh.run("cat set_ftrace_pid") == [str(SHELL_PID)],
              "set_ftrace_pid kept freed children", sh.run("cat set_ftrace_pid"))
+
+
+def test_instance_follows_forks_of_its_own_lists(sh):
+    """options/event-fork and function-fork in an instance follow the instance's lists,
+    and the top level's options (off) keep the top level's lists as they are."""
+    inst = "instances/forks"
+    sh.do(f"mkdir {inst}", f"echo {SHELL_PID} > {inst}/set_ftrace_pid",
+          f"echo {SHELL_PID} > {inst}/set_event_pid",
+          f"echo work_thread_main > {inst}/set_ftrace_filter",
+          f"echo function > {inst}/current_tracer",
+          f"echo 1 > {inst}/events/sched/sched_switch/enable",
+          f"echo 1 > {inst}/options/function-fork", f"echo 1 > {inst}/options/event-fork")
+    try:
+        lines = sh.run("work 0.05 1")
+        sh.check(len(lines) == 1 and lines[0].endswith(": ok"), "work did not end well", lines)
+        sh.do(f"echo 0 > {inst}/tracing_on")
+        trace = tf.read_trace(sh, f"{inst}/trace")
+        workers = {e.pid for e in trace.events if e.comm.startswith("work/")}
+        sh.check(len(workers) == sh.smp,
+                 f"the instance followed {len(workers)} of {sh.smp} work threads")
+        funcs = {e.pid for e in trace.events if e.kind == "function" and e.pid != SHELL_PID}
+        sh.check(funcs == workers, f"work_thread_main traced in {sorted(funcs)}, not in the "
+                 f"forked {sorted(workers)}")
+        # Freed children left the instance's lists; the top level's stayed empty.
+        sh.check(sh.run(f"cat {inst}/set_ftrace_pid") == [str(SHELL_PID)],
+                 "the instance's set_ftrace_pid kept freed children")
+        sh.check(sh.run(f"cat {inst}/set_event_pid") == [str(SHELL_PID)],
+                 "the instance's set_event_pid kept freed children")
+        sh.check(sh.run("cat set_ftrace_pid") == ["no pid"], "the top level's list changed")
+        sh.check(sh.run("cat set_event_pid") == [], "the top level's list changed")
+    finally:
+        sh.do(f"echo nop > {inst}/current_tracer", f"rmdir {inst}")

@@ -81,6 +81,19 @@ void trace_event_update_follow(void)
                   READ_ONCE(trace_event_pids[TRACE_EVENT_PIDS_TRACE].count);
     bool functions = trace_opt(TRACE_OPT_FUNCTION_FORK) &&
                      (trace_global.pid_count | trace_global.notrace_pid_count);
+    /* The instances' own options and lists (their handlers test each array's option). */
+    unsigned reader = sync_read_enter(&trace_instance_writers);
+    for (unsigned slot = 0; slot < TRACE_INSTANCES_MAX; slot++) {
+        struct trace_array *tr = READ_ONCE(trace_instances[slot]);
+        if (!tr)
+            continue;
+        events = events ||
+                 (trace_array_opt(tr, TRACE_OPT_EVENT_FORK) &&
+                  READ_ONCE(trace_event_instance_pid_list(slot, TRACE_EVENT_PIDS_TRACE)->count));
+        functions = functions || (trace_array_opt(tr, TRACE_OPT_FUNCTION_FORK) &&
+                                  (tr->pid_count | tr->notrace_pid_count));
+    }
+    sync_read_exit(&trace_instance_writers, reader);
     trace_event_set_bit(&trace_event_on_sched_process_fork, TRACE_EVENT_ON_FOLLOW, events);
     trace_event_set_bit(&trace_event_on_sched_process_free, TRACE_EVENT_ON_FOLLOW, events);
     trace_event_set_bit(&trace_event_on_sched_process_fork, TRACE_EVENT_ON_FOLLOW_FUNCTIONS,
@@ -513,12 +526,38 @@ static void pids_remove_locked(struct trace_event_pids *l, int pid)
     }
 }
 
+/*
+ * options/event-fork in each array that has it on: a child of a thread in its
+ * set_event_pid joins it, a freed thread leaves it. Under event_pids_lock, with the
+ * instances held against removal.
+ */
+static void follow_each(int parent, int child)
+{
+    if (trace_opt(TRACE_OPT_EVENT_FORK)) {
+        struct trace_event_pids *l = &trace_event_pids[TRACE_EVENT_PIDS_TRACE];
+        if (parent < 0)
+            pids_remove_locked(l, child);
+        else if (pids_contains(l, parent))
+            pids_add_locked(l, child);
+    }
+    unsigned reader = sync_read_enter(&trace_instance_writers);
+    for (unsigned slot = 0; slot < TRACE_INSTANCES_MAX; slot++) {
+        struct trace_array *tr = READ_ONCE(trace_instances[slot]);
+        if (!tr || !trace_array_opt(tr, TRACE_OPT_EVENT_FORK))
+            continue;
+        struct trace_event_pids *l = trace_event_instance_pid_list(slot, TRACE_EVENT_PIDS_TRACE);
+        if (parent < 0)
+            pids_remove_locked(l, child);
+        else if (pids_contains(l, parent))
+            pids_add_locked(l, child);
+    }
+    sync_read_exit(&trace_instance_writers, reader);
+}
+
 void trace_event_pids_follow(int parent, int child)
 {
-    struct trace_event_pids *l = &trace_event_pids[TRACE_EVENT_PIDS_TRACE];
     unsigned long irq = spin_lock_irqsave(&event_pids_lock);
-    if (pids_contains(l, parent))
-        pids_add_locked(l, child);
+    follow_each(parent, child);
     spin_unlock_irqrestore(&event_pids_lock, irq);
     trace_event_pids_changed();
 }
@@ -526,7 +565,7 @@ void trace_event_pids_follow(int parent, int child)
 void trace_event_pids_forget(int pid)
 {
     unsigned long irq = spin_lock_irqsave(&event_pids_lock);
-    pids_remove_locked(&trace_event_pids[TRACE_EVENT_PIDS_TRACE], pid);
+    follow_each(-1, pid);
     spin_unlock_irqrestore(&event_pids_lock, irq);
     /* The list stays non-empty-checked: an emptied list would trace everyone again,
      * which is Linux's rule too (an empty set_event_pid filters nothing). */

@@ -37,6 +37,11 @@ static DEFINE_SPINLOCK(instance_events_lock);
 static struct trace_event_pids instance_pids[TRACE_INSTANCES_MAX][2];
 volatile uint32_t trace_event_instances_with_pids;
 
+struct trace_event_pids *trace_event_instance_pid_list(unsigned slot, int which)
+{
+    return &instance_pids[slot][which];
+}
+
 void trace_event_instance_pids_changed(struct trace_array *tr)
 {
     struct trace_event_pids *l = instance_pids[tr->instance_slot];
@@ -45,6 +50,7 @@ void trace_event_instance_pids_changed(struct trace_array *tr)
         __atomic_fetch_or(&trace_event_instances_with_pids, bit, __ATOMIC_SEQ_CST);
     else
         __atomic_fetch_and(&trace_event_instances_with_pids, ~bit, __ATOMIC_SEQ_CST);
+    trace_event_update_follow();
 }
 
 static bool pid_listed(const struct trace_event_pids *l, int pid)
