@@ -397,6 +397,38 @@ class Overrun(ExportCase):
         self.assertEqual(dropped, overrun)
 
 
+class Timerlat(ExportCase):
+    """The timerlat tracer at 2 CPUs: each activation's irq and thread lines, widened to
+    Linux's ftrace/timerlat records, reported by trace-cmd with the same sequence numbers,
+    contexts and latencies as the kernel printed."""
+    ARGS = ("-p", "timerlat", "--smp", "2")
+    COMMAND = ("sleep", "0.1")
+    KERNEL = re.compile(r"^\s*(?P<comm>.*?)-(?P<pid>\d+)\s+\[(?P<cpu>\d+)\]\s+\S{5}\s+"
+                        r"(?P<ts>\d+\.\d{6}): #(?P<seq>\d+)\s+context\s+(?P<ctx>irq|thread)\s+"
+                        r"timer_latency\s+(?P<lat>\d+) ns$")
+    REPORT = re.compile(r"seq:(?P<seq>\d+)\s+context:(?P<ctx>\d)\s+timer_latency:(?P<lat>\d+)")
+
+    def test_same_samples_as_kernel(self):
+        kernel = []
+        for line in self.rec.kernel_lines():
+            m = self.KERNEL.match(line)
+            if m:
+                kernel.append((int(m["cpu"]), m["ts"], int(m["seq"]),
+                               0 if m["ctx"] == "irq" else 1, int(m["lat"])))
+        report = []
+        for line in self.assert_clean_report("-l"):
+            m = REPORT_LINE.match(line)
+            if m:
+                self.assertEqual(m["event"], "timerlat", line)
+                body = self.REPORT.search(m["body"])
+                self.assertIsNotNone(body, line)
+                report.append((int(m["cpu"]), m["ts"], int(body["seq"]), int(body["ctx"]),
+                               int(body["lat"])))
+        self.assertGreater(len(kernel), 20, "too few activations to compare")
+        self.assertEqual({k[3] for k in kernel}, {0, 1})
+        self.assertEqual(sorted(report), sorted(kernel))
+
+
 class KprobeEvents(ExportCase):
     """kprobe events made at run time at 1 CPU, an entry probe (a string, a signed number,
     memory through a pointer, every other call a faulting pointer) and a return probe:

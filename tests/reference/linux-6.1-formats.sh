@@ -10,6 +10,11 @@ s events/ftrace/print/format; cat events/ftrace/print/format
 s events/ftrace/bprint/format; cat events/ftrace/bprint/format
 s events/ftrace/bputs/format; cat events/ftrace/bputs/format
 s events/ftrace/kernel_stack/format; cat events/ftrace/kernel_stack/format
+s events/ftrace/context_switch/format; cat events/ftrace/context_switch/format
+s events/ftrace/wakeup/format; cat events/ftrace/wakeup/format
+s events/ftrace/hwlat/format; cat events/ftrace/hwlat/format
+s events/ftrace/osnoise/format; cat events/ftrace/osnoise/format
+s events/ftrace/timerlat/format; cat events/ftrace/timerlat/format
 s events/sched/sched_switch/format; cat events/sched/sched_switch/format
 s events/sched/sched_wakeup/format; cat events/sched/sched_wakeup/format
 s events/sched/sched_wakeup_new/format; cat events/sched/sched_wakeup_new/format

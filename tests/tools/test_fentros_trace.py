@@ -153,6 +153,17 @@ def event(fmt: bytes) -> formats.Event:
     return formats.Event("ftrace", fmt)
 
 
+REFERENCE = Path(__file__).resolve().parents[1] / "reference" / "linux-6.1-formats.txt"
+
+
+def captured_format(name: str) -> formats.Event:
+    """events/ftrace/NAME/format as Debian's Linux 6.1 printed it (tests/reference/)."""
+    text = REFERENCE.read_text(encoding="utf-8").split(f"##### events/ftrace/{name}/format\n", 1)
+    if len(text) != 2:
+        raise AssertionError(f"{REFERENCE} has no events/ftrace/{name}/format")
+    return event(text[1].split("\n#####", 1)[0].encode())
+
+
 # ---- the page reader ----
 
 class PageReader(unittest.TestCase):
@@ -294,6 +305,49 @@ class Widening(unittest.TestCase):
         rec = self.w.widen(0, stack_record(2, list(range(1, 11))))
         self.assertEqual(ev.number(rec, "size"), 10)
         self.assertEqual(len(rec), 16 + 80)
+
+    def test_wakeup_and_switch(self) -> None:
+        for wakeup, name, event_id in ((1, "wakeup", 3), (0, "context_switch", 2)):
+            ev = captured_format(name)
+            payload = struct.pack("<IiiBBccBBH", ctx(widen.CTXWAKE, 7), 7, 42, 120, 98, b"S",
+                                  b"R", 1, wakeup, 0)
+            rec = self.w.widen(0, payload)
+            self.assertEqual(len(rec), 24)
+            got = {f: ev.number(rec, f) for f in ("common_type", "prev_pid", "next_pid",
+                                                   "next_cpu", "prev_prio", "prev_state",
+                                                   "next_prio", "next_state")}
+            # States as Linux's task_state_index: S is 1, R is 0.
+            self.assertEqual(got, {"common_type": event_id, "prev_pid": 7, "next_pid": 42,
+                                   "next_cpu": 1, "prev_prio": 120, "prev_state": 1,
+                                   "next_prio": 98, "next_state": 0})
+
+    def test_latency_samples(self) -> None:
+        start = 12 * 10 ** 9 + 345
+        hwlat = self.w.widen(0, struct.pack("<7I", ctx(widen.HWLAT, 3), 9, 12, 11, 2,
+                                            start & 0xffffffff, start >> 32))
+        ev = captured_format("hwlat")
+        self.assertEqual(len(hwlat), 64)
+        self.assertEqual({f: ev.number(hwlat, f) for f in (
+            "common_type", "seqnum", "duration", "outer_duration", "count", "tv_sec",
+            "tv_nsec", "nmi_count", "nmi_total_ts")}, {
+            "common_type": 15, "seqnum": 9, "duration": 12, "outer_duration": 11, "count": 2,
+            "tv_sec": 12, "tv_nsec": 345, "nmi_count": 0, "nmi_total_ts": 0})
+        osnoise = self.w.widen(0, struct.pack("<IQQQ5I", ctx(widen.OSNOISE, 3), 1000, 15, 7,
+                                              1, 0, 30, 2, 5))
+        ev = captured_format("osnoise")
+        self.assertEqual(len(osnoise), 56)
+        self.assertEqual({f: ev.number(osnoise, f) for f in (
+            "common_type", "runtime", "noise", "max_sample", "hw_count", "nmi_count",
+            "irq_count", "softirq_count", "thread_count")}, {
+            "common_type": 16, "runtime": 1000, "noise": 15, "max_sample": 7, "hw_count": 1,
+            "nmi_count": 0, "irq_count": 30, "softirq_count": 2, "thread_count": 5})
+        timerlat = self.w.widen(0, struct.pack("<IIIQ", ctx(widen.TIMERLAT, 3), 4, 1,
+                                               (1 << 32) + 1045))
+        ev = captured_format("timerlat")
+        self.assertEqual(len(timerlat), 24)
+        self.assertEqual({f: ev.number(timerlat, f) for f in (
+            "common_type", "seqnum", "context", "timer_latency")}, {
+            "common_type": 17, "seqnum": 4, "context": 1, "timer_latency": (1 << 32) + 1045})
 
     def test_linux_layout_passes_unchanged(self) -> None:
         rec = struct.pack("<HBBi", 300, 0, 0, 9) + b"payload!"

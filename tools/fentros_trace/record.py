@@ -12,7 +12,8 @@ from . import channel, formats, ringpage, stream, tracedat, widen
 from .machine import TRACEFS, Machine, MachineError
 
 FTRACE_EVENTS = ("function", "funcgraph_entry", "funcgraph_exit", "kernel_stack", "print",
-                 "bprint", "bputs", "raw_data")
+                 "bprint", "bputs", "raw_data", "context_switch", "wakeup", "hwlat", "osnoise",
+                 "timerlat")
 
 # Ends the traced line's output, followed by the traced command's status.
 STATUS_TAG = "fentros-trace-status:"

@@ -15,8 +15,13 @@ import struct
 KERNEL_BASE = 0xffffffff80000000  # KERNEL_VMA_BASE, include/kernel/mm.h
 
 # Compact record types (enum trace_type) and the Linux event ids they widen to.
-FULL, FN, STACK, PRINT, GRAPH_ENT, GRAPH_RET = range(6)
+FULL, FN, STACK, PRINT, GRAPH_ENT, GRAPH_RET, CTXWAKE, HWLAT, OSNOISE, TIMERLAT = range(10)
 ID_FUNCTION, ID_KERNEL_STACK, ID_PRINT, ID_FUNCGRAPH_EXIT, ID_FUNCGRAPH_ENTRY = 1, 4, 5, 10, 11
+ID_CONTEXT_SWITCH, ID_WAKEUP, ID_HWLAT, ID_OSNOISE, ID_TIMERLAT = 2, 3, 15, 16, 17
+
+# A task state as the wakeup tracers' records hold it: Linux's task_state_index, whose
+# letters the compact record keeps (TASK_REPORT's order).
+TASK_STATES = "RSDTtXZPI"
 
 # The context word's flag bits -> Linux's common_flags bits.
 FLAG_MAP = ((0x1, 0x01),   # irqs off
@@ -98,4 +103,30 @@ class Widener:
             callers += [0] * (STACK_DEPTH - len(callers))
             return (common(ID_KERNEL_STACK, ctx) + struct.pack("<i4x", nr)
                     + struct.pack(f"<{len(callers)}Q", *callers))
+        if kind == CTXWAKE:
+            (prev_pid, next_pid, prev_prio, next_prio, prev_state, next_state, next_cpu,
+             wakeup) = struct.unpack_from("<iiBBccBB", payload, 4)
+            return common(ID_WAKEUP if wakeup else ID_CONTEXT_SWITCH, ctx) + struct.pack(
+                "<IIIBBBB", prev_pid, next_pid, next_cpu, prev_prio, state_index(prev_state),
+                next_prio, state_index(next_state))
+        if kind == HWLAT:
+            seqnum, inner, outer, count, ts_lo, ts_hi = struct.unpack_from("<6I", payload, 4)
+            start = ts_hi << 32 | ts_lo
+            return common(ID_HWLAT, ctx) + struct.pack(
+                "<QQQqqIII4x", inner, outer, 0, start // 1_000_000_000, start % 1_000_000_000, 0,
+                seqnum, count)
+        if kind == OSNOISE:
+            (runtime, noise, max_sample, hw, nmi, irq, softirq,
+             thread) = struct.unpack_from("<QQQ5I", payload, 4)
+            return common(ID_OSNOISE, ctx) + struct.pack(
+                "<QQQ5I4x", noise, runtime, max_sample, hw, nmi, irq, softirq, thread)
+        if kind == TIMERLAT:
+            seqnum, context, latency = struct.unpack_from("<IIQ", payload, 4)
+            return common(ID_TIMERLAT, ctx) + struct.pack("<IiQ", seqnum, context, latency)
         raise WidenError(f"unknown record type {kind}")
+
+
+def state_index(state: bytes) -> int:
+    """A compact record's state letter as Linux's index (an unknown one as R's 0)."""
+    index = TASK_STATES.find(state.decode("latin-1"))
+    return max(index, 0)

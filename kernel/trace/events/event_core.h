@@ -49,12 +49,17 @@ _Static_assert(sizeof(struct trace_event_common) == 8, "Linux's common fields ar
 /* ftrace's own events have Linux's fixed ids; the others are numbered from here at boot. */
 enum {
     TRACE_EVENT_ID_FUNCTION = 1,
+    TRACE_EVENT_ID_CONTEXT_SWITCH = 2,
+    TRACE_EVENT_ID_WAKEUP = 3,
     TRACE_EVENT_ID_KERNEL_STACK = 4,
     TRACE_EVENT_ID_PRINT = 5,
     TRACE_EVENT_ID_BPRINT = 6,
     TRACE_EVENT_ID_FUNCGRAPH_EXIT = 10,
     TRACE_EVENT_ID_FUNCGRAPH_ENTRY = 11,
     TRACE_EVENT_ID_BPUTS = 14,
+    TRACE_EVENT_ID_HWLAT = 15,
+    TRACE_EVENT_ID_OSNOISE = 16,
+    TRACE_EVENT_ID_TIMERLAT = 17,
     TRACE_EVENT_ID_RAW_DATA = 18,
     TRACE_EVENT_ID_FIRST_DYNAMIC = 20, /* past Linux's __TRACE_LAST_TYPE */
 };

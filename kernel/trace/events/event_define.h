@@ -40,6 +40,7 @@ typedef int pid_t;
 typedef uint32_t u32;
 typedef unsigned long long u64;
 typedef int32_t s32;
+typedef long long s64;
 
 /*
  * A system whose events need work to start and stop being emitted (preemptirq turns the

@@ -84,4 +84,85 @@ FTRACE_ENTRY(raw_data, TRACE_EVENT_ID_RAW_DATA, TRACE_EVENT_FL_NO_NAME,
              F_printk("id:%04x %08x", __entry->id, (int)__entry->buf[0]),
              print_raw_data)
 
+/*
+ * The latency tracers' records (the wakeup tracers' switch and wakeup lines, hwlat,
+ * osnoise, timerlat): written in compact form (trace_internal.h) and printed by the
+ * tracers; these are the layouts tools/fentros_trace/widen.py gives them in a trace.dat.
+ */
+FTRACE_ENTRY(context_switch, TRACE_EVENT_ID_CONTEXT_SWITCH, 0,
+             TP_STRUCT__entry(
+                 __field(unsigned int, prev_pid)
+                 __field(unsigned int, next_pid)
+                 __field(unsigned int, next_cpu)
+                 __field(unsigned char, prev_prio)
+                 __field(unsigned char, prev_state)
+                 __field(unsigned char, next_prio)
+                 __field(unsigned char, next_state)
+             ),
+             F_printk("%u:%u:%u  ==> %u:%u:%u [%03u]",
+                      __entry->prev_pid, __entry->prev_prio, __entry->prev_state,
+                      __entry->next_pid, __entry->next_prio, __entry->next_state,
+                      __entry->next_cpu),
+             NULL)
+
+FTRACE_ENTRY(wakeup, TRACE_EVENT_ID_WAKEUP, 0,
+             TP_STRUCT__entry(
+                 __field(unsigned int, prev_pid)
+                 __field(unsigned int, next_pid)
+                 __field(unsigned int, next_cpu)
+                 __field(unsigned char, prev_prio)
+                 __field(unsigned char, prev_state)
+                 __field(unsigned char, next_prio)
+                 __field(unsigned char, next_state)
+             ),
+             F_printk("%u:%u:%u  ==+ %u:%u:%u [%03u]",
+                      __entry->prev_pid, __entry->prev_prio, __entry->prev_state,
+                      __entry->next_pid, __entry->next_prio, __entry->next_state,
+                      __entry->next_cpu),
+             NULL)
+
+FTRACE_ENTRY(hwlat, TRACE_EVENT_ID_HWLAT, 0,
+             TP_STRUCT__entry(
+                 __field(u64, duration)
+                 __field(u64, outer_duration)
+                 __field(u64, nmi_total_ts)
+                 __field(s64, tv_sec)
+                 __field(long, tv_nsec)
+                 __field(unsigned int, nmi_count)
+                 __field(unsigned int, seqnum)
+                 __field(unsigned int, count)
+             ),
+             F_printk("cnt:%u\tts:%010llu.%010lu\tinner:%llu\touter:%llu\tcount:%d\tnmi-ts:%llu\tnmi-count:%u\n",
+                      __entry->seqnum, __entry->tv_sec, __entry->tv_nsec,
+                      __entry->duration, __entry->outer_duration, __entry->count,
+                      __entry->nmi_total_ts, __entry->nmi_count),
+             NULL)
+
+FTRACE_ENTRY(osnoise, TRACE_EVENT_ID_OSNOISE, 0,
+             TP_STRUCT__entry(
+                 __field(u64, noise)
+                 __field(u64, runtime)
+                 __field(u64, max_sample)
+                 __field(unsigned int, hw_count)
+                 __field(unsigned int, nmi_count)
+                 __field(unsigned int, irq_count)
+                 __field(unsigned int, softirq_count)
+                 __field(unsigned int, thread_count)
+             ),
+             F_printk("noise:%llu\tmax_sample:%llu\thw:%u\tnmi:%u\tirq:%u\tsoftirq:%u\tthread:%u\n",
+                      __entry->noise, __entry->max_sample, __entry->hw_count,
+                      __entry->nmi_count, __entry->irq_count, __entry->softirq_count,
+                      __entry->thread_count),
+             NULL)
+
+FTRACE_ENTRY(timerlat, TRACE_EVENT_ID_TIMERLAT, 0,
+             TP_STRUCT__entry(
+                 __field(unsigned int, seqnum)
+                 __field(int, context)
+                 __field(u64, timer_latency)
+             ),
+             F_printk("seq:%u\tcontext:%d\ttimer_latency:%llu\n",
+                      __entry->seqnum, __entry->context, __entry->timer_latency),
+             NULL)
+
 /* clang-format on */

@@ -105,6 +105,99 @@ format:
 ~
 print fmt: "\t=> %ps\n\t=> %ps\n\t=> %ps\n" "\t=> %ps\n\t=> %ps\n\t=> %ps\n" "\t=> %ps\n\t=> %ps\n", (void *)REC->caller[0], (void *)REC->caller[1], (void *)REC->caller[2], (void *)REC->caller[3], (void *)REC->caller[4], (void *)REC->caller[5], (void *)REC->caller[6], (void *)REC->caller[7]
 
+$ cat events/ftrace/context_switch/format
+name: context_switch
+ID: 2
+format:
+	field:unsigned short common_type;	offset:0;	size:2;	signed:0;
+	field:unsigned char common_flags;	offset:2;	size:1;	signed:0;
+	field:unsigned char common_preempt_count;	offset:3;	size:1;	signed:0;
+	field:int common_pid;	offset:4;	size:4;	signed:1;
+~
+	field:unsigned int prev_pid;	offset:8;	size:4;	signed:0;
+	field:unsigned int next_pid;	offset:12;	size:4;	signed:0;
+	field:unsigned int next_cpu;	offset:16;	size:4;	signed:0;
+	field:unsigned char prev_prio;	offset:20;	size:1;	signed:0;
+	field:unsigned char prev_state;	offset:21;	size:1;	signed:0;
+	field:unsigned char next_prio;	offset:22;	size:1;	signed:0;
+	field:unsigned char next_state;	offset:23;	size:1;	signed:0;
+~
+print fmt: "%u:%u:%u  ==> %u:%u:%u [%03u]", REC->prev_pid, REC->prev_prio, REC->prev_state, REC->next_pid, REC->next_prio, REC->next_state, REC->next_cpu
+
+$ cat events/ftrace/wakeup/format
+name: wakeup
+ID: 3
+format:
+	field:unsigned short common_type;	offset:0;	size:2;	signed:0;
+	field:unsigned char common_flags;	offset:2;	size:1;	signed:0;
+	field:unsigned char common_preempt_count;	offset:3;	size:1;	signed:0;
+	field:int common_pid;	offset:4;	size:4;	signed:1;
+~
+	field:unsigned int prev_pid;	offset:8;	size:4;	signed:0;
+	field:unsigned int next_pid;	offset:12;	size:4;	signed:0;
+	field:unsigned int next_cpu;	offset:16;	size:4;	signed:0;
+	field:unsigned char prev_prio;	offset:20;	size:1;	signed:0;
+	field:unsigned char prev_state;	offset:21;	size:1;	signed:0;
+	field:unsigned char next_prio;	offset:22;	size:1;	signed:0;
+	field:unsigned char next_state;	offset:23;	size:1;	signed:0;
+~
+print fmt: "%u:%u:%u  ==+ %u:%u:%u [%03u]", REC->prev_pid, REC->prev_prio, REC->prev_state, REC->next_pid, REC->next_prio, REC->next_state, REC->next_cpu
+
+$ cat events/ftrace/hwlat/format
+name: hwlat
+ID: 15
+format:
+	field:unsigned short common_type;	offset:0;	size:2;	signed:0;
+	field:unsigned char common_flags;	offset:2;	size:1;	signed:0;
+	field:unsigned char common_preempt_count;	offset:3;	size:1;	signed:0;
+	field:int common_pid;	offset:4;	size:4;	signed:1;
+~
+	field:u64 duration;	offset:8;	size:8;	signed:0;
+	field:u64 outer_duration;	offset:16;	size:8;	signed:0;
+	field:u64 nmi_total_ts;	offset:24;	size:8;	signed:0;
+	field:s64 tv_sec;	offset:32;	size:8;	signed:1;
+	field:long tv_nsec;	offset:40;	size:8;	signed:1;
+	field:unsigned int nmi_count;	offset:48;	size:4;	signed:0;
+	field:unsigned int seqnum;	offset:52;	size:4;	signed:0;
+	field:unsigned int count;	offset:56;	size:4;	signed:0;
+~
+print fmt: "cnt:%u\tts:%010llu.%010lu\tinner:%llu\touter:%llu\tcount:%d\tnmi-ts:%llu\tnmi-count:%u\n", REC->seqnum, REC->tv_sec, REC->tv_nsec, REC->duration, REC->outer_duration, REC->count, REC->nmi_total_ts, REC->nmi_count
+
+$ cat events/ftrace/osnoise/format
+name: osnoise
+ID: 16
+format:
+	field:unsigned short common_type;	offset:0;	size:2;	signed:0;
+	field:unsigned char common_flags;	offset:2;	size:1;	signed:0;
+	field:unsigned char common_preempt_count;	offset:3;	size:1;	signed:0;
+	field:int common_pid;	offset:4;	size:4;	signed:1;
+~
+	field:u64 noise;	offset:8;	size:8;	signed:0;
+	field:u64 runtime;	offset:16;	size:8;	signed:0;
+	field:u64 max_sample;	offset:24;	size:8;	signed:0;
+	field:unsigned int hw_count;	offset:32;	size:4;	signed:0;
+	field:unsigned int nmi_count;	offset:36;	size:4;	signed:0;
+	field:unsigned int irq_count;	offset:40;	size:4;	signed:0;
+	field:unsigned int softirq_count;	offset:44;	size:4;	signed:0;
+	field:unsigned int thread_count;	offset:48;	size:4;	signed:0;
+~
+print fmt: "noise:%llu\tmax_sample:%llu\thw:%u\tnmi:%u\tirq:%u\tsoftirq:%u\tthread:%u\n", REC->noise, REC->max_sample, REC->hw_count, REC->nmi_count, REC->irq_count, REC->softirq_count, REC->thread_count
+
+$ cat events/ftrace/timerlat/format
+name: timerlat
+ID: 17
+format:
+	field:unsigned short common_type;	offset:0;	size:2;	signed:0;
+	field:unsigned char common_flags;	offset:2;	size:1;	signed:0;
+	field:unsigned char common_preempt_count;	offset:3;	size:1;	signed:0;
+	field:int common_pid;	offset:4;	size:4;	signed:1;
+~
+	field:unsigned int seqnum;	offset:8;	size:4;	signed:0;
+	field:int context;	offset:12;	size:4;	signed:1;
+	field:u64 timer_latency;	offset:16;	size:8;	signed:0;
+~
+print fmt: "seq:%u\tcontext:%d\ttimer_latency:%llu\n", REC->seqnum, REC->context, REC->timer_latency
+
 $ cat events/sched/sched_switch/format
 name: sched_switch
 ~ ID: \d+
