@@ -881,6 +881,30 @@ bool trace_format_latency(struct trace_iter *it, struct seqbuf *s);
 void trace_print_flags(struct seqbuf *s, uint32_t ctx);
 bool trace_format_body(struct seqbuf *s, const struct rb_record *rec);
 
+/*
+ * function_graph's printer (trace_graph_output.c), for the function_graph tracer and the
+ * latency tracers' options/display-graph: the columns a caller wants (Linux's
+ * TRACE_GRAPH_PRINT_* flags). The line prints a graph record, or a marker or event as a
+ * comment in the graph (false for anything else); the header, with latency-format, is
+ * Linux's latency banner over the legend of the flags column.
+ */
+#define TRACE_GRAPH_COL_ABS_TIME 0x001
+#define TRACE_GRAPH_COL_REL_TIME 0x002
+#define TRACE_GRAPH_COL_CPU 0x004
+#define TRACE_GRAPH_COL_PROC 0x008
+#define TRACE_GRAPH_COL_DURATION 0x010
+#define TRACE_GRAPH_COL_OVERHEAD 0x020
+#define TRACE_GRAPH_COL_IRQS 0x040
+#define TRACE_GRAPH_COL_OVERRUN 0x080
+#define TRACE_GRAPH_COL_TAIL 0x100
+#define TRACE_GRAPH_COL_RETVAL 0x200
+#define TRACE_GRAPH_COL_RETVAL_HEX 0x400
+bool trace_graph_print_line(struct trace_iter *it, struct seqbuf *s, unsigned cols);
+void trace_graph_print_header(struct trace_iter *it, struct seqbuf *s, unsigned cols);
+/* The latency banner (`# TRACER latency trace v1.1.5 on ...` to its closing `#`); false,
+ * printing nothing, when the buffer shows no entry (latency_core.c). */
+bool trace_latency_banner(struct trace_iter *it, struct seqbuf *s);
+
 /* ==== the function graph core (fgraph.c) and its clients ==== */
 
 /*

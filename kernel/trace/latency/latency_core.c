@@ -281,18 +281,16 @@ static void latency_count(struct ring_buffer *rb, int cpu_only, uint64_t time_st
 
 uint64_t latency_max_time_start(void) { return latency_max_data.time_start; }
 
-void trace_latency_header(struct trace_iter *it, struct seqbuf *s)
+bool trace_latency_banner(struct trace_iter *it, struct seqbuf *s)
 {
     static const struct latency_max none;
-    if (!trace_print_opt(TRACE_OPT_CONTEXT_INFO))
-        return;
     const struct tracer *t = trace_global.current;
     const struct latency_max *m = t && t->use_max_tr ? &latency_max_data : &none;
     unsigned long entries, total;
     latency_count(it->buffer, it->cpu_only, it->skip_before, &entries, &total);
     /* As Linux: nothing but the tracer's name while there is nothing to show. */
     if (!entries)
-        return;
+        return false;
     seq_printf(s, "# %s latency trace v1.1.5 on %s\n", t ? t->name : "nop", FENTROS_VERSION);
     seq_puts(s, "# --------------------------------------------------------------------\n");
     seq_printf(s,
@@ -312,6 +310,13 @@ void trace_latency_header(struct trace_iter *it, struct seqbuf *s)
         seq_puts(s, "\n#\n");
     }
     seq_puts(s, "#\n");
+    return true;
+}
+
+void trace_latency_header(struct trace_iter *it, struct seqbuf *s)
+{
+    if (!trace_print_opt(TRACE_OPT_CONTEXT_INFO) || !trace_latency_banner(it, s))
+        return;
     seq_puts(s, "#                    _------=> CPU#            \n"
                 "#                   / _-----=> irqs-off/BH-disabled\n"
                 "#                  | / _----=> need-resched    \n"
