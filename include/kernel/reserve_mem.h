@@ -24,6 +24,8 @@
 void reserve_mem_init(void);
 /* The range named `name`: true with its physical base and size. */
 bool reserve_mem_find(const char *name, uint64_t *phys, uint64_t *size);
+/* Takes the range named `name` for one user: false when another took it already. */
+bool reserve_mem_claim(const char *name);
 
 /* The page allocator's part: the lowest free run of size bytes aligned to align at or
  * above from, taken out of the allocator; 0 when there is none. */

@@ -80,24 +80,25 @@ void pmm_init(void)
            (unsigned long long)pmm_free_pages);
 }
 
-static bool run_free(uint64_t first, uint64_t n)
-{
-    for (uint64_t pfn = first; pfn < first + n; pfn++)
-        if (pfn >= pmm_pages || page_used(pfn))
-            return false;
-    return true;
-}
-
 /* Boot only, before any allocation: the lowest aligned start at or above from whose run
  * is free, so that the same memory map always gives the same range. */
 uint64_t pmm_reserve_low(uint64_t size, uint64_t align, uint64_t from)
 {
+    uint64_t limit = pmm_pages * PAGE_SIZE;
+    if (!size || size > limit || from > limit - size)
+        return 0;
     uint64_t n = size / PAGE_SIZE;
-    for (uint64_t at = ALIGN_UP(from, align); (at + size) / PAGE_SIZE <= pmm_pages; at += align) {
-        if (run_free(at / PAGE_SIZE, n)) {
+    for (uint64_t at = ALIGN_UP(from, align); at <= limit - size;) {
+        /* The first used page in the run, if any: the next try starts past it. */
+        uint64_t used = 0;
+        for (uint64_t pfn = at / PAGE_SIZE; pfn < at / PAGE_SIZE + n && !used; pfn++)
+            if (page_used(pfn))
+                used = pfn + 1;
+        if (!used) {
             reserve_range(at, size);
             return at;
         }
+        at = ALIGN_UP(used * PAGE_SIZE, align);
     }
     return 0;
 }

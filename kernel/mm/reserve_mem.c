@@ -14,6 +14,7 @@ struct reserved_range {
     char name[RESERVE_MEM_NAME_MAX];
     uint64_t phys;
     uint64_t size;
+    bool claimed;
 };
 
 static struct reserved_range reserved[RESERVE_MEM_MAX];
@@ -58,6 +59,12 @@ static void reserve_one(char *value)
         ignored(text, "too many ranges");
         return;
     }
+    uint64_t total_pages, free_pages;
+    pmm_get_stats(&total_pages, &free_pages);
+    if (size > free_pages * PAGE_SIZE || align > (1ULL << 40)) {
+        ignored(text, "no free range that large");
+        return;
+    }
     size = ALIGN_UP(size, PAGE_SIZE);
     phys = pmm_reserve_low(size, align, RESERVE_MEM_FROM);
     if (!phys) {
@@ -89,4 +96,17 @@ bool reserve_mem_find(const char *name, uint64_t *phys, uint64_t *size)
         }
     }
     return false;
+}
+
+bool reserve_mem_claim(const char *name)
+{
+    for (unsigned i = 0; i < reserved_count; i++) {
+        if (!strcmp(reserved[i].name, name)) {
+            if (reserved[i].claimed)
+                return false;
+            reserved[i].claimed = true;
+            return true;
+        }
+    }
+    return true; /* no such range: its user finds that out (reserve_mem_find) */
 }

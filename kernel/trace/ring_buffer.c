@@ -349,9 +349,11 @@ bool rb_decode(const struct rb_data_page *dp, unsigned *off, unsigned end, uint6
         unsigned size, len, payload;
 
         if (type == RB_TYPE_PADDING) {
-            size = room < 8 ? room : 4 + ev->array[0];
-            if (size > room || size & 3)
+            /* In 64 bits: a corrupted length must not wrap to a step of 0. */
+            uint64_t padded = room < 8 ? room : 4 + (uint64_t)ev->array[0];
+            if (padded < 4 || padded > room || padded & 3)
                 break;
+            size = (unsigned)padded;
             t += delta;
             pos += size;
             *off = pos;

@@ -57,16 +57,17 @@ struct page_walk {
  */
 static bool page_valid(const struct rb_data_page *dp, rb_record_check_fn check, struct page_walk *w)
 {
-    unsigned end = (unsigned)RB_LOAD(dp->commit);
+    uint64_t commit = RB_LOAD(dp->commit);
     uint64_t t = dp->time_stamp;
 
     *w = (struct page_walk){0, 0, t};
-    if (RB_LOAD(dp->commit) > RB_DATA_SIZE)
+    if (commit > RB_DATA_SIZE)
         return false;
-    if (end == 0)
+    if (commit == 0)
         return true;
     if (t == 0)
         return false;
+    unsigned end = (unsigned)commit, stamp_bytes = 0;
     for (unsigned pos = 0; pos < end;) {
         unsigned room = end - pos;
         if (room < 4)
@@ -77,12 +78,14 @@ static bool page_valid(const struct rb_data_page *dp, rb_record_check_fn check, 
         unsigned size, len, payload;
 
         if (type == RB_TYPE_PADDING) {
-            /* A discarded event, or the rest of a closed page (4 bytes alone at its end). */
-            size = room < 8 ? room : 4 + ev->array[0];
-            if (size > room || size & 3)
+            /* A discarded event, or the rest of a closed page (4 bytes alone at its end);
+             * its length read in 64 bits, so that no value wraps to a step of 0. */
+            uint64_t padded = room < 8 ? room : 4 + (uint64_t)ev->array[0];
+            if (padded < 4 || padded > room || padded & 3)
                 return false;
             t += delta;
-            pos += size;
+            pos += (unsigned)padded;
+            stamp_bytes = 0;
             continue;
         }
         if (type == RB_TYPE_TIME_EXTEND || type == RB_TYPE_TIME_STAMP) {
@@ -95,6 +98,8 @@ static bool page_valid(const struct rb_data_page *dp, rb_record_check_fn check, 
                 return false;
             t = next;
             pos += RB_STAMP_LEN;
+            /* The writer counts a time record in the bytes of the event it precedes. */
+            stamp_bytes += RB_STAMP_LEN;
             continue;
         }
         if (!rb_data_event(ev, type, room, &len, &payload, &size) || len == 0)
@@ -103,7 +108,8 @@ static bool page_valid(const struct rb_data_page *dp, rb_record_check_fn check, 
             return false;
         t += delta;
         w->entries++;
-        w->bytes += size;
+        w->bytes += size + stamp_bytes;
+        stamp_bytes = 0;
         pos += size;
     }
     w->last_ts = t;
@@ -151,8 +157,11 @@ static void restore_cpu(struct rb_cpu_buffer *cb, rb_record_check_fn check,
             dp->commit = 0;
             continue;
         }
-        if (w.entries || RB_LOAD(dp->commit))
+        /* A page of discarded events only has nothing to show: blank, as if unused. */
+        if (w.entries)
             kept[k++] = (struct kept_page){dp, w};
+        else
+            dp->commit = 0;
     }
     sort(kept, k, sizeof(*kept), kept_page_cmp);
 
@@ -278,7 +287,9 @@ struct ring_buffer *rb_create_in_range(void *base, size_t size, unsigned ncpus, 
         want.crc = meta_crc(&want);
         *meta = want;
     }
-    rb_record_enable(rb);
+    /* Kept events are read before anything records after them: the owner starts it. */
+    if (!report->events)
+        rb_record_enable(rb);
     return rb;
 }
 

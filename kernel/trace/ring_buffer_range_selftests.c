@@ -44,11 +44,13 @@ static struct ring_buffer *rrt_open(struct rrt_range *r, uint64_t identity,
 {
     struct ring_buffer *rb =
         rb_create_in_range(r->base, r->size, cpus_online, identity, RRT_TEXT, check, rep);
-    if (rb) {
+    if (!rb)
+        return NULL;
+    /* Kept events leave recording off (rb_create_in_range); else it is on. */
+    if (!rep->events)
         rb_record_disable(rb);
-        rb_range_restore_clock(rb, rrt_clock);
-        rb_record_enable(rb);
-    }
+    rb_range_restore_clock(rb, rrt_clock);
+    rb_record_enable(rb);
     return rb;
 }
 
@@ -223,6 +225,20 @@ SELFTEST(rb_range_invalid_pages_are_dropped)
     EXPECT_EQ(rrt_read_all(t, rb, cpu, &first, &last), RRT_EVENTS - lost);
     EXPECT_EQ(first, lost);
 
+    /* A padding whose length wraps to nothing in 32 bits: refused, not stepped by 0. */
+    rb_reset(rb, -1);
+    EXPECT_EQ(rrt_write_all(rb), RRT_EVENTS);
+    rb_destroy(rb);
+    dp = rrt_nth_page(&r, cpu, 2);
+    ASSERT_TRUE(dp != NULL);
+    ev = (struct rb_event *)(dp->data + 16);
+    ev->header = RB_TYPE_PADDING;
+    ev->array[0] = 0xfffffffcu;
+    rb = rrt_open(&r, RRT_IDENTITY, NULL, &rep);
+    ASSERT_TRUE(rb != NULL);
+    EXPECT_EQ(rep.pages_dropped, 1);
+    EXPECT_EQ(rrt_read_all(t, rb, cpu, &first, &last), 2 * 255);
+
     /* A record the caller's check refuses drops its page. */
     rb_reset(rb, -1);
     EXPECT_EQ(rrt_write_all(rb), RRT_EVENTS);
@@ -232,6 +248,48 @@ SELFTEST(rb_range_invalid_pages_are_dropped)
     EXPECT_EQ(rep.pages_dropped, 1);
     EXPECT_EQ(rrt_read_all(t, rb, cpu, &first, &last), RRT_EVENTS - 255);
     EXPECT_EQ(first, 255);
+    rb_destroy(rb);
+    rrt_range_free(&r);
+}
+
+SELFTEST(rb_range_counts_bytes_as_the_writer)
+{
+    /* Events far apart in time carry time records, which count in their bytes. */
+    struct rrt_range r;
+    ASSERT_TRUE(rrt_range_alloc(&r));
+    struct rb_range_report rep;
+    struct ring_buffer *rb = rrt_open(&r, RRT_IDENTITY, NULL, &rep);
+    ASSERT_TRUE(rb != NULL);
+    unsigned cpu = this_cpu_id();
+    rrt_now = 1000;
+    preempt_disable();
+    for (uint32_t seq = 0; seq < 10; seq++, rrt_now += 1ULL << 30) {
+        struct rb_reservation res;
+        uint32_t *p = rb_reserve(rb, 12, &res);
+        if (p) {
+            p[0] = seq;
+            rb_commit(rb, &res);
+        }
+    }
+    preempt_enable();
+    struct rb_stats before, after;
+    rb_get_stats(rb, cpu, &before);
+    EXPECT_EQ(before.entries, 10);
+    rb_destroy(rb);
+    rb = rrt_open(&r, RRT_IDENTITY, NULL, &rep);
+    ASSERT_TRUE(rb != NULL);
+    rb_get_stats(rb, cpu, &after);
+    EXPECT_EQ(after.entries, before.entries);
+    EXPECT_EQ(after.bytes, before.bytes);
+    struct rb_record rec;
+    unsigned long lost;
+    unsigned n = 0;
+    while (rb_consume(rb, cpu, &rec, &lost))
+        n++;
+    EXPECT_EQ(n, 10);
+    rb_get_stats(rb, cpu, &after);
+    EXPECT_EQ(after.entries, 0);
+    EXPECT_EQ(after.bytes, 0);
     rb_destroy(rb);
     rrt_range_free(&r);
 }

@@ -13,10 +13,12 @@
  *
  * While the instance shows the last boot (tr->last_boot), its buffer records nothing, and
  * last_boot_info gives that boot's clock and kernel text address; the first thing that
- * records into it (a tracer, an event, a trigger, a marker, a clear or a clock change)
- * ends it: the old events go and the instance traces this boot, as Linux's
- * update_last_data does. Such an instance has no snapshot (its pages cannot be swapped)
- * and its buffer_size_kb is the range's.
+ * records into it (a tracer, an event, a trigger, a marker, tracing_on, a clear or a
+ * clock change) ends it: the old events go and the instance traces this boot, as Linux's
+ * update_last_data does. EVENTS given with ^traceoff are made ready without ending it;
+ * without ^traceoff they start at once, and so end it. Such an instance has no snapshot
+ * (its pages cannot be swapped) and its buffer_size_kb is the range's; a range serves
+ * one instance.
  *
  * Values that cannot be used are reported in the boot log as `trace_instance: VALUE: why;
  * ignored` (or, for a part of one, `...: EVENT: why`), and the rest still applies.
@@ -25,6 +27,7 @@
 #include <kernel/errno.h>
 #include <kernel/ksymtab.h>
 #include <kernel/mm.h>
+#include <kernel/mutex.h>
 #include <kernel/printk.h>
 #include <kernel/pseudofs.h>
 #include <kernel/reserve_mem.h>
@@ -76,13 +79,22 @@ static bool record_plausible(const void *payload, unsigned len)
     }
 }
 
+/* Process context only (markers, enables, clears): ending it may wait for writers. */
+static DEFINE_MUTEX(last_boot_lock);
+
 void trace_array_last_boot_end(struct trace_array *tr)
 {
-    if (!tr->last_boot || !__atomic_exchange_n(&tr->last_boot, false, __ATOMIC_ACQ_REL))
+    if (!READ_ONCE(tr->last_boot))
         return;
-    rb_reset(tr->buffer, -1);
-    rb_range_set_clock_id(tr->buffer, (uint32_t)tr->clock);
-    rb_record_enable(tr->buffer);
+    /* A second caller waits for the first: its record goes in after the reset. */
+    mutex_lock(&last_boot_lock);
+    if (tr->last_boot) {
+        rb_reset(tr->buffer, -1);
+        rb_range_set_clock_id(tr->buffer, (uint32_t)tr->clock);
+        WRITE_ONCE(tr->last_boot, false);
+        rb_record_enable(tr->buffer);
+    }
+    mutex_unlock(&last_boot_lock);
 }
 
 static int show_last_boot_info(struct seqbuf *s, void *data)
@@ -116,6 +128,14 @@ static struct ring_buffer *range_buffer(const char *value, const char *name,
     return rb;
 }
 
+static void enable_events(struct trace_array *tr, const char *name, char *events)
+{
+    for (char *word; events && (word = strsep(&events, ",")) != NULL;) {
+        if (*word && trace_events_set_word(word, tr, true) != 0)
+            printk("trace_instance: %s: %s: no such event; ignored\n", name, word);
+    }
+}
+
 static void make_one(char *value)
 {
     char text[BOOT_CMDLINE_MAX];
@@ -145,6 +165,10 @@ static void make_one(char *value)
 
     struct rb_range_report report = {0};
     struct ring_buffer *rb = NULL;
+    if (range && !reserve_mem_claim(range)) {
+        ignored(text, "the range has an instance already");
+        return;
+    }
     if (range && !(rb = range_buffer(text, range, &report)))
         return;
     struct trace_array *tr;
@@ -161,14 +185,9 @@ static void make_one(char *value)
         return;
     }
     if (rb) {
-        if (report.kept)
+        /* Only over kept events, whose recording rb_create_in_range left off. */
+        if (report.events)
             trace_array_restore_clock(tr, report.clock_id);
-        if (report.kept && report.events) {
-            /* Off until something records here: trace_array_last_boot_end. */
-            rb_record_disable(rb);
-            tr->last_boot_text = report.text_addr;
-            tr->last_boot = true;
-        }
         printk("trace_instance: %s on %s: %s; %u pages with %lu events kept, %u pages dropped "
                "as invalid\n",
                value, range,
@@ -176,12 +195,22 @@ static void make_one(char *value)
                            : "a new buffer (none of this kernel's there)",
                report.pages_kept, report.events, report.pages_dropped);
     }
-    if (traceoff)
+    /*
+     * ^traceoff: tracing off, and the events only made ready, before the last boot's trace
+     * is held: it stays until tracing starts (tracing_on, or anything that records). Without
+     * it the events start at once and replace that trace, as on Linux 6.12.
+     */
+    if (traceoff) {
         trace_array_set_on(tr, false);
-    for (char *word; events && (word = strsep(&events, ",")) != NULL;) {
-        if (*word && trace_events_set_word(word, tr, true) != 0)
-            printk("trace_instance: %s: %s: no such event; ignored\n", value, word);
+        enable_events(tr, value, events);
     }
+    if (rb && report.events) {
+        /* rb_create_in_range left recording off: trace_array_last_boot_end starts it. */
+        tr->last_boot_text = report.text_addr;
+        WRITE_ONCE(tr->last_boot, true);
+    }
+    if (!traceoff)
+        enable_events(tr, value, events);
 }
 
 void trace_boot_instances_create(void)

@@ -103,6 +103,9 @@ static ssize_t store_tracing_on(void *data, const char *buf, size_t len)
     unsigned long v;
     if (tracefs_parse_ulong(buf, len, &v) != 0)
         return -EINVAL;
+    /* Turning tracing on in an instance showing the last boot's trace starts this boot's. */
+    if (v)
+        trace_array_last_boot_end(ref_tr(data));
     trace_array_set_on(ref_tr(data), v != 0);
     return len;
 }

@@ -412,9 +412,9 @@ bool trace_graph_print_line(struct trace_iter *it, struct seqbuf *s, unsigned co
 /* Linux's print_lat_header: the flags' legend, its width that of the columns before it. */
 static void print_lat_legend(struct seqbuf *s, unsigned cols)
 {
-    static const char *const lines[] = {"  _-----=> irqs-off        ", " / _----=> need-resched    ",
-                                        "| / _---=> hardirq/softirq ", "|| / _--=> preempt-depth   ",
-                                        "||| /                      "};
+    static const char *const lines[] = {
+        "  _-----=> irqs-off        ", " / _----=> need-resched    ", "| / _---=> hardirq/softirq ",
+        "|| / _--=> preempt-depth   ", "||| /                      "};
     int width = 0;
     if (cols & TRACE_GRAPH_COL_ABS_TIME)
         width += 16;

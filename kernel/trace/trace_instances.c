@@ -67,9 +67,14 @@ int trace_instance_create(const char *name, struct ring_buffer *buffer, struct t
     unsigned slot = 0;
     while (slot < TRACE_INSTANCES_MAX && trace_instances[slot])
         slot++;
-    if (slot == TRACE_INSTANCES_MAX || !instances_dir) {
+    struct pfs_node *existing;
+    int err = !instances_dir                                       ? -ENOENT
+              : pfs_lookup_at(instances_dir, name, &existing) == 0 ? -EEXIST
+              : slot == TRACE_INSTANCES_MAX                        ? -ENOSPC
+                                                                   : 0;
+    if (err) {
         rb_destroy(buffer);
-        return -ENOSPC;
+        return err;
     }
     struct trace_array *tr = kzalloc(sizeof(*tr));
     if (!tr) {
@@ -79,7 +84,7 @@ int trace_instance_create(const char *name, struct ring_buffer *buffer, struct t
     tr->instance_slot = slot;
     tr->name = kstrdup(name);
     tr->function_ops = kzalloc(sizeof(*tr->function_ops));
-    int err = -ENOMEM;
+    err = -ENOMEM;
     if (buffer)
         trace_array_init_on(tr, buffer);
     if (!tr->name || !tr->function_ops ||

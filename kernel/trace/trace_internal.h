@@ -101,8 +101,11 @@ struct rb_cpu_buffer *rb_cpu_buffer(struct ring_buffer *rb, unsigned cpu);
  * range already holds a buffer written by the same kernel (identity) with the same
  * geometry, each page is validated (its layout, every event in it, and each record by
  * check) and the valid ones are kept in time order, readable as they were; an invalid page
- * is blanked and counted, never read. Otherwise the range is laid out afresh. Such a
- * buffer cannot be resized (-EBUSY for another size) nor swapped into a snapshot.
+ * is blanked and counted, never read. Otherwise the range is laid out afresh. A buffer
+ * with kept events comes back with recording off (rb_record_enable starts it, after
+ * rb_reset if the kept events are to go). Such a buffer cannot be resized (-EBUSY for
+ * another size) nor swapped into a snapshot. Events a reader consumed in the boot that
+ * wrote them but whose page it had not handed back yet come back unread.
  */
 struct rb_range_report {
     bool kept;              /* the range held a buffer this kernel wrote */

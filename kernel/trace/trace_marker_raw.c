@@ -39,6 +39,8 @@ static ssize_t tracing_mark_raw_write(void *data, const char *buf, size_t len)
     size_t cnt = MIN(MIN(len, (size_t)TRACE_BUF_SIZE), RAW_DATA_MAX_COPY);
     size_t size = RAW_DATA_HEADER + MAX(cnt, FAULT_SIZE_ID);
     size = (size + 3) & ~(size_t)3;
+    /* Into an instance showing the last boot's trace: this boot's starts (a marker does). */
+    trace_array_last_boot_end(tr);
 
     preempt_disable();
     /* As trace_marker: a CPU outside tracing_cpumask records nothing, and a write the

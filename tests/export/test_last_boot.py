@@ -159,5 +159,41 @@ class TripleFaultThenReboot(unittest.TestCase):
         self.assertTrue(any("sched_wakeup: comm=" in line for line in trace))
 
 
+class TraceoffKeepsItUntilTracingOn(unittest.TestCase):
+    """trace_instance=NAME^traceoff@RANGE,EVENTS: after a reset the events are ready and
+    tracing is off, and the last boot's trace stays until tracing_on starts this boot's."""
+
+    def test_held_until_tracing_on(self) -> None:
+        machine = Machine(str(log_dir("last-boot-traceoff")), smp=2,
+                          cmdline=f"{RANGE} trace_instance=boot_map^traceoff@trace,"
+                                  "sched:sched_switch", reboot=True)
+        try:
+            self.check(machine)
+        finally:
+            machine.close()
+
+    def check(self, m: Machine) -> None:
+        m.must("cd /sys/kernel/tracing/instances/boot_map")
+        self.assertEqual(m.must("cat tracing_on"), ["0"])
+        self.assertEqual(m.must("cat set_event"), ["sched:sched_switch"])
+        m.must("echo 1 > tracing_on")
+        m.must("echo before-the-reboot > trace_marker")
+        m.must("sleep 0.05")
+        m.reset("reboot")
+        m.must("cd /sys/kernel/tracing/instances/boot_map")
+        self.assertEqual(m.must("cat set_event"), ["sched:sched_switch"])
+        self.assertEqual(m.must("cat tracing_on"), ["0"])
+        self.assertEqual(m.must("cat last_boot_info")[0], "trace_clock: local")
+        m.must("sleep 0.05")
+        trace = m.must("cat trace")
+        self.assertTrue(any(line.endswith("before-the-reboot") for line in trace))
+        m.must("echo 1 > tracing_on")
+        self.assertEqual(m.must("cat last_boot_info"), ["# Current"])
+        m.must("sleep 0.05")
+        trace = m.must("cat trace")
+        self.assertFalse(any(line.endswith("before-the-reboot") for line in trace))
+        self.assertTrue(any("sched_switch: prev_comm=" in line for line in trace))
+
+
 if __name__ == "__main__":
     unittest.main()
