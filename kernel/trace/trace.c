@@ -31,6 +31,7 @@ const struct trace_option_def trace_option_defs[TRACE_OPT_COUNT] = {
     [TRACE_OPT_EVENT_FORK] = {"event-fork", false, NULL},
     [TRACE_OPT_FUNCTION_TRACE] = {"function-trace", true, NULL},
     [TRACE_OPT_FUNCTION_FORK] = {"function-fork", false, NULL},
+    [TRACE_OPT_DISPLAY_GRAPH] = {"display-graph", false, NULL},
     [TRACE_OPT_STACKTRACE] = {"stacktrace", false, NULL},
     [TRACE_OPT_FUNC_STACK_TRACE] = {"func_stack_trace", false, "function"},
     [TRACE_OPT_GRAPH_OVERRUN] = {"funcgraph-overrun", false, "function_graph"},

@@ -352,8 +352,8 @@ static bool print_return(struct trace_iter *it, struct seqbuf *s, struct graph_p
 
 /*
  * trace_marker text and trace events inside the graph: a C comment one level deeper than
- * the last call, holding the marker text or the event line ("sched_switch: ..."), as Linux
- * prints them.
+ * the last call, holding the marker text or the event line ("sched_switch: ..."; a wakeup
+ * tracer's wakeup or switch), as Linux prints them.
  */
 static bool print_comment(struct trace_iter *it, struct seqbuf *s, struct graph_print_state *st)
 {
@@ -362,8 +362,12 @@ static bool print_comment(struct trace_iter *it, struct seqbuf *s, struct graph_
     struct seqbuf event_text = {0};
     const char *text;
     size_t len;
-    if (trace_ctx_type(p->ctx) == TRACE_EVENT_FULL) {
-        if (!trace_event_print_record(&event_text, rec)) {
+    unsigned type = trace_ctx_type(p->ctx);
+    if (type == TRACE_EVENT_FULL || type == TRACE_CTXWAKE) {
+        /* An event's line, or a wakeup tracer's wakeup or switch as its latency line has it. */
+        bool made = type == TRACE_EVENT_FULL ? trace_event_print_record(&event_text, rec)
+                                             : trace_format_body(&event_text, rec);
+        if (!made) {
             seqbuf_free(&event_text);
             return false;
         }
@@ -403,6 +407,7 @@ bool trace_graph_print_line(struct trace_iter *it, struct seqbuf *s, unsigned co
         return print_return(it, s, st);
     case TRACE_PRINT:
     case TRACE_EVENT_FULL:
+    case TRACE_CTXWAKE:
         return print_comment(it, s, st);
     default:
         return false;

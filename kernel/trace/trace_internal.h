@@ -376,6 +376,7 @@ enum trace_option {
     TRACE_OPT_EVENT_FORK,
     TRACE_OPT_FUNCTION_TRACE, /* the latency tracers trace functions inside a section */
     TRACE_OPT_FUNCTION_FORK,
+    TRACE_OPT_DISPLAY_GRAPH,    /* the latency tracers record and print as function_graph */
     TRACE_OPT_STACKTRACE,       /* a kernel stack after each event */
     TRACE_OPT_FUNC_STACK_TRACE, /* function tracer */
     TRACE_OPT_GRAPH_OVERRUN,    /* function_graph ... */

@@ -321,7 +321,7 @@ def backwards_in_time(events):
 DEFAULT_OPTIONS = {"print-parent": 1, "sym-offset": 0, "sym-addr": 0, "context-info": 1,
                    "latency-format": 0, "overwrite": 1, "disable_on_free": 0, "irq-info": 1,
                    "markers": 1, "event-fork": 0, "function-trace": 1, "function-fork": 0,
-                   "stacktrace": 0, "func_stack_trace": 0}
+                   "display-graph": 0, "stacktrace": 0, "func_stack_trace": 0}
 DEFAULT_BUFFER_KB = 1408
 # The event systems whose filters reset_tracing clears.
 EVENT_SYSTEMS = ("sched", "irq", "irq_vectors", "preemptirq", "osnoise")

@@ -233,6 +233,75 @@ def test_function_trace_shows_the_section(sh):
              bodies[:20])
 
 
+# options/display-graph: the irqsoff tracers' trace as function_graph prints it with Linux's
+# columns for them (REL TIME, CPU, TASK/PID, the flags, DURATION), under the latency banner.
+GRAPH_LEGEND = [
+    "#                                       _-----=> irqs-off        ",
+    "#                                      / _----=> need-resched    ",
+    "#                                     | / _---=> hardirq/softirq ",
+    "#                                     || / _--=> preempt-depth   ",
+    "#                                     ||| /                      ",
+    "#   REL TIME      CPU  TASK/PID       ||||     DURATION                  FUNCTION CALLS",
+    "#      |          |     |    |        ||||      |   |                     |   |   |   |",
+]
+GRAPH_LINE = re.compile(r" *(?P<rel>\d+) us \|  +(?P<cpu>\d+)\) (?P<task>.{14}) \|  "
+                        r"(?P<flags>[.d][.N][.hz][.0-9a-f]\.) \| (?P<duration>.{14}\|)  "
+                        r"(?P<body>.*)")
+
+
+def test_display_graph_shows_the_section(sh):
+    sh.do("echo 1 > options/function-trace", "echo 1 > options/display-graph",
+          "echo irqsoff > current_tracer")
+    lat = delay_until_recorded(sh, f"-d {DELAY_US * 2} -c {sh.smp - 1}", DELAY_US * 2)
+    lines = sh.run("cat trace")
+    # The banner as in the latency format, then the graph's legend and columns.
+    pos = 0
+    for want in HEADER + STARTED:
+        sh.check(pos < len(lines) and re.fullmatch(want, lines[pos]) is not None,
+                 f"header line {pos + 1} not Linux's: {lines[pos] if pos < len(lines) else ''!r}",
+                 lines[:20])
+        pos += 1
+    sh.check(lines[pos] == "#", "no `#` line after the banner", lines[:20])
+    sh.check(lines[pos + 1:pos + 1 + len(GRAPH_LEGEND)] == GRAPH_LEGEND,
+             "the graph legend and columns are not Linux's for irqsoff", lines[pos:pos + 9])
+    body = lines[pos + 1 + len(GRAPH_LEGEND):]
+    graph = [GRAPH_LINE.fullmatch(line) for line in body]
+    parsed = [m for m in graph if m]
+    sh.check(len(parsed) >= 3, "too few graph lines", body[:20])
+    rel = [int(m["rel"]) for m in parsed]
+    sh.check(rel[0] == 0 and rel == sorted(rel), "REL TIME does not start at 0 and rise",
+             body[:20])
+    # The section's end, then the check that recorded it (after the latency was taken).
+    sh.check(DELAY_US * 2 <= rel[-2] <= lat <= rel[-1],
+             f"the section ends at {rel[-2]} us, checked at {rel[-1]} us; latency {lat} us",
+             body[-6:])
+    funcs = " ".join(m["body"] for m in parsed)
+    sh.check("preemptirq_delay_busy_wait" in funcs,
+             "the busy wait inside the section is not in the graph", body[:20])
+    # Lines the graph does not draw (the stack trace at the end) keep the latency format.
+    rest = [line for line, m in zip(body, graph) if not m]
+    sh.check(any(line.endswith(": <stack trace>") for line in rest), "no stack trace", rest)
+    # Off again: the latency format, from a clean slate.
+    # (the idle loop's short sections set a new one at once: it only has to be below).
+    sh.do("echo 0 > options/display-graph")
+    sh.check(max_latency(sh) < DELAY_US, "display-graph did not restart tracing_max_latency")
+
+
+def test_wakeup_display_graph(sh):
+    """wakeup_rt with display-graph: its columns (CPU, TASK/PID, overhead marks), and its
+    wakeup and switch lines as comments in the graph, as Linux's print_graph_comment."""
+    cpu = sh.smp - 1
+    sh.do("echo 1 > options/display-graph", "echo wakeup_rt > current_tracer")
+    delay_until_recorded(sh, f"-t wakeup -d {DELAY_US} -c {cpu}", DELAY_US)
+    lines = sh.run("cat trace")
+    sh.check("#   REL TIME      CPU  TASK/PID       ||||     DURATION                  "
+             "FUNCTION CALLS" in lines, "no graph column line for wakeup_rt", lines[:24])
+    comment = re.compile(r" *\d+ us \|  +\d+\) .{14} \|  \S{5} \|               \|  +"
+                         r"/\* +\d+:120:[RS] (  \+|==>) \[\d{3}\] +\d+: 49:R preemptirq_wake \*/")
+    found = [line for line in lines if comment.fullmatch(line)]
+    sh.check(len(found) == 2, f"{len(found)} wakeup/switch comments, expected 2", lines[:40])
+
+
 def check_wakeup(sh, tracer):
     cpu = sh.smp - 1
     sh.do("echo 0 > options/function-trace", f"echo {tracer} > current_tracer",

@@ -56,9 +56,11 @@ void latency_update_max(uint64_t delta_ns, uint64_t start_ts, struct thread *tas
 extern unsigned long latency_swaps_missed;
 
 /*
- * A function event (ip called from parent_ip), and a stack trace from site (an address in
- * the function that ended the section) up through its callers, written now on this CPU.
- * The function event's time stamp is returned (0 when it was not written).
+ * A function event (ip called from parent_ip; with options/display-graph a graph entry
+ * and its return, of no duration, as Linux's trace_graph_function), and a stack trace
+ * from site (an address in the function that ended the section) up through its callers,
+ * written now on this CPU. The function event's time stamp is returned (0 when it was not
+ * written).
  */
 uint64_t latency_trace_function(unsigned long ip, unsigned long parent_ip, unsigned extra_preempt);
 void latency_trace_stack(unsigned long site, unsigned extra_preempt);
@@ -66,19 +68,31 @@ void latency_trace_stack(unsigned long site, unsigned extra_preempt);
 /*
  * Starting and stopping a latency tracer (thread context): allocates the max buffer,
  * clears it and tracing_max_latency, turns options/latency-format on (and back to what it
- * was at stop), and with options/function-trace registers callback on the global filter.
+ * was at stop), and with options/function-trace traces the functions run while
+ * in_section() says this CPU is in a section: each as a function event (the default), or
+ * with options/display-graph its entry and return as function_graph records them.
  */
-int latency_tracer_start(ftrace_func_t callback);
+int latency_tracer_start(bool (*in_section)(void));
 void latency_tracer_stop(void);
-/* options/function-trace changed while a latency tracer runs. */
-void latency_function_trace_changed(bool on);
+/* options/function-trace or display-graph changed while a latency tracer runs. */
+void latency_option_changed(unsigned opt, bool on);
+
+/*
+ * With options/display-graph, the trace as function_graph prints it with these columns
+ * (Linux's GRAPH_TRACER_FLAGS of each tracer), else the latency format.
+ */
+#define LATENCY_IRQSOFF_GRAPH_COLS                                                                 \
+    (TRACE_GRAPH_COL_CPU | TRACE_GRAPH_COL_PROC | TRACE_GRAPH_COL_REL_TIME |                       \
+     TRACE_GRAPH_COL_DURATION)
+#define LATENCY_WAKEUP_GRAPH_COLS                                                                  \
+    (TRACE_GRAPH_COL_PROC | TRACE_GRAPH_COL_CPU | TRACE_GRAPH_COL_REL_TIME |                       \
+     TRACE_GRAPH_COL_DURATION | TRACE_GRAPH_COL_OVERHEAD | TRACE_GRAPH_COL_IRQS)
+bool latency_print_line(struct trace_iter *it, struct seqbuf *s, unsigned graph_cols);
+void latency_print_header_cols(struct trace_iter *it, struct seqbuf *s, unsigned graph_cols);
 
 /* Linux's trace_find_mark: the gap to the next entry (ns) as one character ('+' over
  * 10 us, '!' over 100 us, '#' over 1 ms, '*' over 10 ms, '@' over 100 ms, '$' over 1 s). */
 char latency_mark(uint64_t ns);
-
-/* The tracers' print_header: Linux's latency header over the max buffer. */
-void latency_print_header(struct trace_iter *it, struct seqbuf *s);
 
 /* The latency tracers (trace_irqsoff.c), called by the hooks (preemptirq.c). */
 void irqsoff_hardirqs_off(unsigned long ip, unsigned long parent_ip);

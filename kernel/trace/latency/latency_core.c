@@ -12,6 +12,7 @@
 #include <lib/string.h>
 
 #include "latency.h"
+#include "trace_graph_record.h"
 
 volatile uint64_t latency_max_ns;
 struct latency_max latency_max_data;
@@ -69,11 +70,36 @@ void latency_update_max(uint64_t delta_ns, uint64_t start_ts, struct thread *tas
     arch_irq_restore(flags);
 }
 
+/* A graph entry at depth 0 and its return, of no duration: the section's start or end. */
+static uint64_t latency_trace_graph_pair(struct percpu *cpu, unsigned long ip,
+                                         unsigned extra_preempt)
+{
+    struct rb_reservation res;
+    struct trace_graph_ent_event *ent = rb_reserve(trace_global.buffer, sizeof(*ent), &res);
+    if (!ent)
+        return 0;
+    ent->ctx = trace_ctx_on(cpu, TRACE_GRAPH_ENT, extra_preempt);
+    ent->func = trace_addr_pack(ip);
+    ent->depth = 0;
+    rb_commit(trace_global.buffer, &res);
+    uint64_t ts = res.ts;
+    struct trace_graph_ret_event *ret = rb_reserve(trace_global.buffer, sizeof(*ret), &res);
+    if (ret) {
+        memset(ret, 0, sizeof(*ret));
+        ret->ctx = trace_ctx_on(cpu, TRACE_GRAPH_RET, extra_preempt);
+        ret->func = trace_addr_pack(ip);
+        rb_commit(trace_global.buffer, &res);
+    }
+    return ts;
+}
+
 uint64_t latency_trace_function(unsigned long ip, unsigned long parent_ip, unsigned extra_preempt)
 {
     struct percpu *cpu = this_cpu();
     if (!trace_should_record_on(cpu))
         return 0;
+    if (trace_opt(TRACE_OPT_DISPLAY_GRAPH))
+        return latency_trace_graph_pair(cpu, ip, extra_preempt);
     struct rb_reservation res;
     struct trace_fn_event *ev = rb_reserve(trace_global.buffer, sizeof(*ev), &res);
     if (!ev)
@@ -147,18 +173,68 @@ void latency_trace_stack(unsigned long site, unsigned extra_preempt)
 /* ---- starting and stopping ---- */
 
 static bool saved_latency_format;
-static bool function_trace_registered;
-static ftrace_func_t latency_callback;
+static bool function_trace_registered; /* the function op, or the graph client */
+static bool function_trace_as_graph;
+static bool (*latency_in_section)(void);
+
+/* options/function-trace without display-graph: each function as a function event. */
+static void latency_function_call(unsigned long ip, unsigned long parent_ip, struct ftrace_ops *op,
+                                  struct ftrace_regs *fregs)
+{
+    if (latency_in_section && latency_in_section())
+        latency_trace_function(ip, parent_ip, 1);
+}
+
+/* With display-graph: entries and returns, as the function_graph tracer writes them. */
+static bool latency_graph_entry(struct fgraph_frame *f, const struct fgraph_thread *g,
+                                struct fgraph_ops *gops)
+{
+    struct percpu *cpu = this_cpu();
+    if ((f->flags & FGRAPH_FRAME_OVERFLOW) || !latency_in_section || !latency_in_section() ||
+        !trace_should_record_on(cpu))
+        return false;
+    struct rb_reservation res;
+    struct trace_graph_ent_event *ev = rb_reserve_on(cpu->trace_buffer, sizeof(*ev), &res);
+    if (!ev)
+        return false;
+    ev->ctx = trace_ctx_on(cpu, TRACE_GRAPH_ENT, GRAPH_EXTRA_PREEMPT);
+    ev->func = trace_text_pack(f->func);
+    ev->depth = f->depth | (f->flags & FGRAPH_FRAME_IRQ_ENTRY) << 13;
+    rb_commit_inline(&res);
+    f->calltime = res.ts;
+    return true;
+}
+
+static void latency_graph_return(const struct fgraph_frame *f, struct fgraph_ret *ret,
+                                 struct fgraph_ops *gops)
+{
+    /* As Linux: a return after the section ended is not recorded. */
+    if (!latency_in_section || !latency_in_section())
+        return;
+    ret->rettime = graph_write_return(this_cpu(), f, ret->rettime, ret->overrun, ret->retval,
+                                      sizeof(struct trace_graph_ret_event));
+}
+
+static struct fgraph_ops latency_graph_ops = {.entryfunc = latency_graph_entry,
+                                              .retfunc = latency_graph_return};
 
 static int latency_register_functions(void)
 {
-    if (function_trace_registered || !latency_callback)
+    if (function_trace_registered || !latency_in_section)
         return 0;
-    ftrace_global_ops->func = latency_callback;
-    ftrace_global_ops->handler = NULL;
-    int err = register_ftrace_function(ftrace_global_ops);
-    if (!err)
+    bool graph = trace_opt(TRACE_OPT_DISPLAY_GRAPH);
+    int err;
+    if (graph) {
+        err = register_ftrace_graph(&latency_graph_ops);
+    } else {
+        ftrace_global_ops->func = latency_function_call;
+        ftrace_global_ops->handler = NULL;
+        err = register_ftrace_function(ftrace_global_ops);
+    }
+    if (!err) {
         function_trace_registered = true;
+        function_trace_as_graph = graph;
+    }
     return err;
 }
 
@@ -166,11 +242,14 @@ static void latency_unregister_functions(void)
 {
     if (!function_trace_registered)
         return;
-    unregister_ftrace_function(ftrace_global_ops);
+    if (function_trace_as_graph)
+        unregister_ftrace_graph(&latency_graph_ops);
+    else
+        unregister_ftrace_function(ftrace_global_ops);
     function_trace_registered = false;
 }
 
-int latency_tracer_start(ftrace_func_t callback)
+int latency_tracer_start(bool (*in_section)(void))
 {
     /* trace_set_tracer allocated and cleared the max buffer before its lock. */
     if (!tracing_snapshot_allocated(&trace_global))
@@ -179,7 +258,7 @@ int latency_tracer_start(ftrace_func_t callback)
     memset(&latency_max_data, 0, sizeof(latency_max_data));
     saved_latency_format = trace_opt(TRACE_OPT_LATENCY_FORMAT);
     trace_set_option(TRACE_OPT_LATENCY_FORMAT, true);
-    latency_callback = callback;
+    latency_in_section = in_section;
     if (trace_opt(TRACE_OPT_FUNCTION_TRACE)) {
         int err = latency_register_functions();
         if (err) {
@@ -193,16 +272,39 @@ int latency_tracer_start(ftrace_func_t callback)
 void latency_tracer_stop(void)
 {
     latency_unregister_functions();
-    latency_callback = NULL;
+    latency_in_section = NULL;
     trace_set_option(TRACE_OPT_LATENCY_FORMAT, saved_latency_format);
 }
 
-void latency_function_trace_changed(bool on)
+void latency_option_changed(unsigned opt, bool on)
 {
-    if (on)
-        latency_register_functions();
-    else
+    if (opt == TRACE_OPT_FUNCTION_TRACE) {
+        if (on)
+            latency_register_functions();
+        else
+            latency_unregister_functions();
+    } else if (opt == TRACE_OPT_DISPLAY_GRAPH) {
+        /* As Linux's irqsoff_display_graph: the other recording, from a clean slate. */
+        bool was = function_trace_registered;
         latency_unregister_functions();
+        latency_max_ns = 0;
+        trace_clear(-1);
+        if (was || trace_opt(TRACE_OPT_FUNCTION_TRACE))
+            latency_register_functions();
+    }
+}
+
+bool latency_print_line(struct trace_iter *it, struct seqbuf *s, unsigned graph_cols)
+{
+    return trace_print_opt(TRACE_OPT_DISPLAY_GRAPH) && trace_graph_print_line(it, s, graph_cols);
+}
+
+void latency_print_header_cols(struct trace_iter *it, struct seqbuf *s, unsigned graph_cols)
+{
+    if (trace_print_opt(TRACE_OPT_DISPLAY_GRAPH))
+        trace_graph_print_header(it, s, graph_cols);
+    else
+        trace_latency_header(it, s);
 }
 
 /* ---- tracing_max_latency ---- */
@@ -327,8 +429,6 @@ void trace_latency_header(struct trace_iter *it, struct seqbuf *s)
                 "#  cmd     pid     |||||| time  |   caller     \n"
                 "#     \\   /        ||||||  \\    |    /       \n");
 }
-
-void latency_print_header(struct trace_iter *it, struct seqbuf *s) { trace_latency_header(it, s); }
 
 char latency_mark(uint64_t ns)
 {

@@ -141,20 +141,17 @@ void irqsoff_preempt_on(unsigned long ip, unsigned long parent_ip, bool irqs_off
 }
 
 /* options/function-trace: the functions a CPU runs inside its section. */
-static void irqsoff_function_call(unsigned long ip, unsigned long parent_ip, struct ftrace_ops *op,
-                                  struct ftrace_regs *fregs)
+static bool irqsoff_in_section(void)
 {
     struct percpu *cpu = this_cpu();
-    struct irqsoff_cpu *d = &irqsoff_cpus[cpu->cpu];
-    /* The callback's guard holds one preemption level: more is a preempt-off section. */
-    if (!d->tracing || (arch_irqs_enabled() && cpu->preempt_count <= 1))
-        return;
-    latency_trace_function(ip, parent_ip, 1);
+    /* The callback's guard (or the graph core) holds one preemption level: more is a
+     * preempt-off section. */
+    return irqsoff_cpus[cpu->cpu].tracing && (!arch_irqs_enabled() || cpu->preempt_count > 1);
 }
 
 static int irqsoff_start(unsigned type)
 {
-    int err = latency_tracer_start(irqsoff_function_call);
+    int err = latency_tracer_start(irqsoff_in_section);
     if (err)
         return err;
     for (unsigned c = 0; c < MAX_CPUS; c++)
@@ -174,10 +171,14 @@ static void irqsoff_reset(void)
     latency_tracer_stop();
 }
 
-static void irqsoff_option_changed(unsigned opt, bool on)
+static bool irqsoff_print_line(struct trace_iter *it, struct seqbuf *s)
 {
-    if (opt == TRACE_OPT_FUNCTION_TRACE)
-        latency_function_trace_changed(on);
+    return latency_print_line(it, s, LATENCY_IRQSOFF_GRAPH_COLS);
+}
+
+static void irqsoff_print_header(struct trace_iter *it, struct seqbuf *s)
+{
+    latency_print_header_cols(it, s, LATENCY_IRQSOFF_GRAPH_COLS);
 }
 
 static int irqsoff_init(void) { return irqsoff_start(IRQSOFF_TRACE_IRQS); }
@@ -188,11 +189,12 @@ static int preemptirqsoff_init(void)
 }
 
 TRACER(irqsoff, .name = "irqsoff", .init = irqsoff_init, .reset = irqsoff_reset,
-       .print_header = latency_print_header, .option_changed = irqsoff_option_changed,
-       .use_max_tr = true);
+       .print_header = irqsoff_print_header, .print_line = irqsoff_print_line,
+       .option_changed = latency_option_changed, .use_max_tr = true);
 TRACER(preemptoff, .name = "preemptoff", .init = preemptoff_init, .reset = irqsoff_reset,
-       .print_header = latency_print_header, .option_changed = irqsoff_option_changed,
-       .use_max_tr = true);
+       .print_header = irqsoff_print_header, .print_line = irqsoff_print_line,
+       .option_changed = latency_option_changed, .use_max_tr = true);
 TRACER(preemptirqsoff, .name = "preemptirqsoff", .init = preemptirqsoff_init,
-       .reset = irqsoff_reset, .print_header = latency_print_header,
-       .option_changed = irqsoff_option_changed, .use_max_tr = true);
+       .reset = irqsoff_reset, .print_header = irqsoff_print_header,
+       .print_line = irqsoff_print_line, .option_changed = latency_option_changed,
+       .use_max_tr = true);

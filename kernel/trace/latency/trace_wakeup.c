@@ -141,17 +141,11 @@ void trace_sched_switch_latency(struct thread *prev, struct thread *next)
 }
 
 /* options/function-trace: the functions the woken thread's CPU runs until it switches. */
-static void wakeup_function_call(unsigned long ip, unsigned long parent_ip, struct ftrace_ops *op,
-                                 struct ftrace_regs *fregs)
-{
-    if ((int)this_cpu_id() != READ_ONCE(wakeup_cpu))
-        return;
-    latency_trace_function(ip, parent_ip, 1);
-}
+static bool wakeup_in_section(void) { return (int)this_cpu_id() == READ_ONCE(wakeup_cpu); }
 
 static int wakeup_start(bool rt_only)
 {
-    int err = latency_tracer_start(wakeup_function_call);
+    int err = latency_tracer_start(wakeup_in_section);
     if (err)
         return err;
     unsigned long flags = arch_irq_save();
@@ -177,18 +171,22 @@ static void wakeup_reset(void)
     latency_tracer_stop();
 }
 
-static void wakeup_option_changed(unsigned opt, bool on)
+static bool wakeup_print_line(struct trace_iter *it, struct seqbuf *s)
 {
-    if (opt == TRACE_OPT_FUNCTION_TRACE)
-        latency_function_trace_changed(on);
+    return latency_print_line(it, s, LATENCY_WAKEUP_GRAPH_COLS);
+}
+
+static void wakeup_print_header(struct trace_iter *it, struct seqbuf *s)
+{
+    latency_print_header_cols(it, s, LATENCY_WAKEUP_GRAPH_COLS);
 }
 
 static int wakeup_init(void) { return wakeup_start(false); }
 static int wakeup_rt_init(void) { return wakeup_start(true); }
 
 TRACER(wakeup, .name = "wakeup", .init = wakeup_init, .reset = wakeup_reset,
-       .print_header = latency_print_header, .option_changed = wakeup_option_changed,
-       .use_max_tr = true);
+       .print_header = wakeup_print_header, .print_line = wakeup_print_line,
+       .option_changed = latency_option_changed, .use_max_tr = true);
 TRACER(wakeup_rt, .name = "wakeup_rt", .init = wakeup_rt_init, .reset = wakeup_reset,
-       .print_header = latency_print_header, .option_changed = wakeup_option_changed,
-       .use_max_tr = true);
+       .print_header = wakeup_print_header, .print_line = wakeup_print_line,
+       .option_changed = latency_option_changed, .use_max_tr = true);

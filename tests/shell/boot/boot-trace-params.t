@@ -33,6 +33,7 @@ markers
 noevent-fork
 function-trace
 nofunction-fork
+nodisplay-graph
 nostacktrace
 $ cat set_graph_function
 ftrace_test_chain_a

@@ -67,6 +67,7 @@ markers
 noevent-fork
 function-trace
 nofunction-fork
+nodisplay-graph
 nostacktrace
 $ echo function > current_tracer
 $ cat trace_options | tail -n 1
