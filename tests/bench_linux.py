@@ -17,6 +17,21 @@ repository) with a busybox initramfs and tools/linux-bench/syscall_loop, and mea
   events and triggers        raw_syscalls:sys_enter on, alone and with a `traceoff:0`
                              trigger; a two-key hist trigger on it with the event off and
                              on: per sys_enter, against the same loop with tracing off
+  snapshot swap              the snapshot allocated (`echo 1 > snapshot`), then writes of
+                             `1` to snapshot from user space on one open file, each timed:
+                             a swap of every CPU's buffer, syscall included (fentros's
+                             snapshot.write: the same write through its file, which has no
+                             system call to make); also less a getppid() round trip
+  wakeup-latency pair        histogram.rst's example: the synthetic event wakeup_latency, a
+                             hist trigger saving ts0 on sched_waking, one on sched_switch
+                             whose onmatch() generates wakeup_latency, and a hist on that,
+                             all filtered on comm bench_pingpong; a ping-pong between two
+                             such threads of one process over pipes (SCHED_FIFO, pinned to
+                             CPU 0: two wakeups and two switches a round trip, four system
+                             calls), `syscall_loop -p`, timed without and with
+                             the triggers: ns per round trip and the triggers' cost per
+                             round trip (fentros's wakeup_latency row: two kernel threads
+                             over wait queues, the same triggers through the same files)
 
 then boots fentros with the same accelerator, CPU count and memory, runs `bench`, and
 prints both with the ratio fentros/Linux and the targets relative to Linux.
@@ -122,7 +137,7 @@ def build_tool():
     if TOOL_BIN.is_file() and TOOL_BIN.stat().st_mtime >= TOOL_SRC.stat().st_mtime:
         return TOOL_BIN
     TOOL_BIN.parent.mkdir(parents=True, exist_ok=True)
-    run_quiet(["gcc", "-static", "-O2", "-Wall", "-Wextra", "-o", str(TOOL_BIN),
+    run_quiet(["gcc", "-static", "-O2", "-pthread", "-Wall", "-Wextra", "-o", str(TOOL_BIN),
                str(TOOL_SRC)])
     return TOOL_BIN
 
@@ -167,7 +182,7 @@ def make_initrd(busybox, tool, script):
 
 # ---- the guest script ----
 
-def guest_script(calls, chunk, reps, enable_reps):
+def guest_script(calls, chunk, reps, enable_reps, swaps=1000, trips=10000):
     """A busybox sh script run in /sys/kernel/tracing; every result is a `BENCH` line."""
     funcs = " ".join(SYSCALL_FUNCS)
     return f"""\
@@ -274,6 +289,35 @@ for i in $(seq {reps}); do
 done
 echo > kprobe_events
 echo > trace
+
+# A snapshot swap (fentros's snapshot.write): allocated once with a first swap, then
+# writes of 1 on one open file, each swapping every CPU's buffer; freed after.
+for i in $(seq {reps}); do
+    echo 1 > snapshot || say error cannot allocate the snapshot
+    say snapshot $(/bin/syscall_loop -n {swaps} snapshot 1)
+    echo 0 > snapshot
+done
+
+# histogram.rst's wakeup-latency pair (fentros's wakeup_latency row) around a ping-pong of
+# two threads named bench_pingpong: without the triggers, then with them; the synthetic
+# event's hits count the wakeup+switch pairs that matched.
+synth='wakeup_latency u64 lat; pid_t pid; int prio'
+waking='hist:keys=pid:ts0=common_timestamp.usecs if comm=="bench_pingpong"'
+switch='hist:keys=next_pid:wakeup_lat=common_timestamp.usecs-$ts0:onmatch(sched.sched_waking).wakeup_latency($wakeup_lat,next_pid,next_prio) if next_comm=="bench_pingpong"'
+lathist='hist:keys=pid,prio,lat:sort=pid,lat'
+for i in $(seq {reps}); do
+    say pingpong_off $(/bin/syscall_loop -p {trips} {chunk})
+    echo "$synth" >> synthetic_events || say error cannot define wakeup_latency
+    echo "$waking" >> events/sched/sched_waking/trigger || say error cannot add the waking trigger
+    echo "$switch" >> events/sched/sched_switch/trigger || say error cannot add the switch trigger
+    echo "$lathist" >> events/synthetic/wakeup_latency/trigger || say error cannot add the hist
+    line=$(/bin/syscall_loop -p {trips} {chunk})
+    say pingpong_on $line hits=$(sed -n 's/^ *Hits: //p' events/synthetic/wakeup_latency/hist)
+    echo "!$lathist" >> events/synthetic/wakeup_latency/trigger
+    echo "!$switch" >> events/sched/sched_switch/trigger
+    echo "!$waking" >> events/sched/sched_waking/trigger
+    echo '!wakeup_latency' >> synthetic_events
+done
 
 for i in $(seq {enable_reps}); do
     before=$(cal_ipis)
@@ -478,6 +522,27 @@ def linux_figures(guest):
                                                 (on_mid - off_mid) / events), "ns")
             fig[f"{kind}.events_per_call"] = (per_call, "events")
 
+    writes = LooplessRuns(guest, "snapshot")
+    if writes.ints("min") and writes.ints("median"):
+        lo, mid = min(writes.ints("min")), statistics.median(writes.ints("median"))
+        fig["snapshot.write"] = (cycles_stat(lo, mid), "ns")
+        # Less a system call's round trip: what the kernel spends past its entry and exit.
+        loop_lo, loop_mid = off.chunk_stat()
+        fig["snapshot.write_nosyscall"] = (cycles_stat(lo - loop_lo / chunk,
+                                                       mid - loop_mid / chunk), "ns")
+
+    pingpong = {kind: PingPongRuns(guest, kind) for kind in ("pingpong_off", "pingpong_on")}
+    if all(p.chunk_min for p in pingpong.values()):
+        trips = {}
+        for kind, runs in pingpong.items():
+            trips[kind] = runs.per_trip()
+            fig[f"{kind}.trip"] = (cycles_stat(*trips[kind]), "ns")
+        (on_lo, on_mid), (off_lo, off_mid) = trips["pingpong_on"], trips["pingpong_off"]
+        fig["pingpong.cost"] = (cycles_stat(on_lo - off_lo, on_mid - off_mid), "ns")
+        matches = pingpong["pingpong_on"].matches()
+        if matches is not None:
+            fig["pingpong.matches"] = (matches, "per mille")
+
     records = guest.get("records", [{}])[0]
     entries, pages = int(records.get("entries", "0")), int(records.get("pages", "0"))
     if entries and pages:
@@ -501,7 +566,7 @@ def linux_figures(guest):
 
 
 class LooplessRuns:
-    """Timed single writes (`syscall_loop -w`): ns and cycles of each."""
+    """Timed writes (`syscall_loop -w`, `-n`): ns and cycles of each line."""
 
     def __init__(self, guest, kind):
         self.items = guest.get(kind, [])
@@ -509,6 +574,28 @@ class LooplessRuns:
 
     def ints(self, key):
         return [int(d[key]) for d in self.items if d.get(key, "").isdigit()]
+
+
+class PingPongRuns(LooplessRuns):
+    """The ping-pong loops of one setting (`syscall_loop -p`): cycles per round trip."""
+
+    def __init__(self, guest, kind):
+        super().__init__(guest, kind)
+        self.trips, self.chunk = self.ints("trips"), self.ints("chunk")
+        self.chunk_min, self.chunk_median = self.ints("chunk_min"), self.ints("chunk_median")
+        self.hits = self.ints("hits")
+
+    def per_trip(self):
+        """Cycles per round trip: the smallest chunk minimum, the median of chunk medians."""
+        chunk = self.chunk[0]
+        return min(self.chunk_min) / chunk, statistics.median(self.chunk_median) / chunk
+
+    def matches(self):
+        """wakeup_latency events per 1000 round trips, the untimed first chunk counted."""
+        if not self.hits or not self.trips:
+            return None
+        return statistics.median(1000 * h / (t + c) for h, t, c in
+                                 zip(self.hits, self.trips, self.chunk))
 
 
 def linux_table(fig):
@@ -544,6 +631,12 @@ def linux_table(fig):
         ("kprobe_kr.events_per_call", "  kretprobe events per getppid()"),
         ("kprobe_ki.event", "int3 kprobe at +5, two fetch args: overhead per event"),
         ("kprobe_ki.events_per_call", "  int3 kprobe events per getppid()"),
+        ("snapshot.write", "a write of 1 to snapshot (every CPU swapped)"),
+        ("snapshot.write_nosyscall", "  the same less a getppid() round trip"),
+        ("pingpong_off.trip", "ping-pong round trip, no triggers"),
+        ("pingpong_on.trip", "  with histogram.rst's wakeup_latency triggers"),
+        ("pingpong.cost", "  the triggers' cost per round trip"),
+        ("pingpong.matches", "  wakeup_latency events per 1000 round trips"),
     ]
     lines = [f"{'row':<32} {'what':<46} {'min cyc':>12} {'median cyc':>12} "
                      f"{'min ns':>12} {'median ns':>12}"]
@@ -651,6 +744,27 @@ def comparison(run, fig):
          ours(run, "kprobe.fexit"), theirs("kprobe_kr.event"), "ns", None),
         ("fprobe exit, $retval (Linux: kretprobe): per event, min",
          ours(run, "kprobe.fexit", "min_ns"), theirs("kprobe_kr.event", "min"), "ns", None),
+        # The same write on both: fentros's through its file's write path, Linux's from user
+        # space, so a system call's round trip is in Linux's figure and not in fentros's.
+        ("snapshot swap, a write of 1 (every CPU), median", ours(run, "snapshot.write"),
+         theirs("snapshot.write"), "ns", None),
+        ("snapshot swap, a write of 1 (every CPU), min", ours(run, "snapshot.write", "min_ns"),
+         theirs("snapshot.write", "min"), "ns", None),
+        ("snapshot swap, Linux less a getppid() round trip, median", ours(run, "snapshot.write"),
+         theirs("snapshot.write_nosyscall"), "ns", None),
+        # Round trips of two kernel threads over wait queues (fentros) and of two user threads
+        # over pipes (Linux, four system calls): not the same work, shown for scale; the
+        # triggers' cost per round trip is.
+        ("ping-pong round trip, no triggers (kernel threads / pipes), median",
+         ours(run, "wakeup_latency.off"), theirs("pingpong_off.trip"), "ns", None),
+        ("ping-pong round trip, wakeup_latency triggers, median",
+         ours(run, "wakeup_latency.on"), theirs("pingpong_on.trip"), "ns", None),
+        ("wakeup_latency triggers: cost per round trip (2 wakeups, 2 switches), median",
+         ours(run, "wakeup_latency.cost"), theirs("pingpong.cost"), "ns", 0.5),
+        ("wakeup_latency triggers: cost per round trip (2 wakeups, 2 switches), min",
+         ours(run, "wakeup_latency.cost", "min_ns"), theirs("pingpong.cost", "min"), "ns", 0.5),
+        ("wakeup_latency events per 1000 round trips", ours(run, "wakeup_latency.matches"),
+         theirs("pingpong.matches"), "per mille", None),
     ]
 
 
@@ -683,6 +797,14 @@ RESULTS_ROWS = (
      "two-key hist trigger, event off, median", "two-key hist trigger, event off, min", "ns"),
     ("two-key hist trigger, event on (sched_wakeup / sys_enter), per event",
      "two-key hist trigger, event on, median", "two-key hist trigger, event on, min", "ns"),
+    ("snapshot swap: a write of `1` to `snapshot`, every CPU's buffer (Linux: a system call "
+     "included), per write",
+     "snapshot swap, a write of 1 (every CPU), median",
+     "snapshot swap, a write of 1 (every CPU), min", "ns"),
+    ("wakeup-latency pair (histogram.rst's triggers on sched_waking, sched_switch and "
+     "wakeup_latency): cost per ping-pong round trip of 2 wakeups and 2 switches",
+     "wakeup_latency triggers: cost per round trip (2 wakeups, 2 switches), median",
+     "wakeup_latency triggers: cost per round trip (2 wakeups, 2 switches), min", "ns"),
 )
 
 
@@ -752,7 +874,8 @@ def target_lines(rows):
 
 def measure_linux(args, accel, tool, round_no):
     """One boot of Linux running the script: its BENCH lines parsed, and its log."""
-    script = guest_script(args.calls, args.chunk, args.reps, args.enable_reps)
+    script = guest_script(args.calls, args.chunk, args.reps, args.enable_reps,
+                          getattr(args, "swaps", 1000), getattr(args, "trips", 10000))
     log = LOG_DIR / f"linux-smp{args.smp}-{round_no}.log"
     stream = sys.stderr if args.verbose else None
     lines = boot_linux(args.cache, tool, script, args.smp, accel, args.mem, log, stream)
@@ -803,6 +926,10 @@ def parse_args(argv):
                         help="calls per timed chunk of a loop (default 20)")
     parser.add_argument("--reps", type=int, default=5,
                         help="loops per tracer setting in Linux (default 5)")
+    parser.add_argument("--swaps", type=int, default=1000,
+                        help="writes of 1 to snapshot per loop in Linux (default 1000)")
+    parser.add_argument("--trips", type=int, default=10000,
+                        help="ping-pong round trips per loop in Linux (default 10000)")
     parser.add_argument("--enable-reps", type=int, default=3,
                         help="times Linux enables the function tracer on all functions "
                              "(default 3)")
@@ -815,10 +942,11 @@ def parse_args(argv):
                         help="rewrite the rows this run measured in the current table of "
                              "tests/BENCH_RESULTS.md (or of the file given)")
     args = parser.parse_args(argv)
-    if min(args.smp, args.rounds, args.reps, args.enable_reps, args.chunk) < 1:
-        parser.error("--smp, --rounds, --reps, --enable-reps and --chunk must be at least 1")
-    if args.calls < args.chunk:
-        parser.error("--calls must be at least --chunk")
+    if min(args.smp, args.rounds, args.reps, args.enable_reps, args.chunk, args.swaps) < 1:
+        parser.error("--smp, --rounds, --reps, --enable-reps, --chunk and --swaps must be at "
+                     "least 1")
+    if args.calls < args.chunk or args.trips < args.chunk:
+        parser.error("--calls and --trips must be at least --chunk")
     return args
 
 

@@ -65,6 +65,32 @@ class ResultsTests(unittest.TestCase):
                            "0.16"]])
         self.assertEqual(cells[0][6], "`make bench-linux`")
 
+    def test_snapshot_and_wakeup_latency_rows(self):
+        comparison = [
+            ("snapshot swap, a write of 1 (every CPU), median", 5000.0, 4400.0, "ns", None),
+            ("snapshot swap, a write of 1 (every CPU), min", 4900.0, 4300.0, "ns", None),
+            ("wakeup_latency triggers: cost per round trip (2 wakeups, 2 switches), median",
+             6000.0, 16000.0, "ns", 0.5),
+            ("wakeup_latency triggers: cost per round trip (2 wakeups, 2 switches), min",
+             5800.0, 15000.0, "ns", 0.5)]
+        cells = [[c.strip() for c in row.split("|")[1:-1]]
+                 for row in bench_linux.results_rows(comparison)]
+        self.assertEqual([c[1:4] for c in cells], [["5000 (4900) ns", "4400 (4300) ns",
+                                                    "1.14 (1.14)"],
+                                                   ["6000 (5800) ns", "16000 (15000) ns",
+                                                    "0.38 (0.39)"]])
+        self.assertTrue(cells[0][0].startswith("snapshot swap: a write of `1`"))
+        self.assertTrue(cells[1][0].startswith("wakeup-latency pair"))
+        self.assertEqual([line.split()[0] for line in bench_linux.target_lines(comparison)],
+                         ["met"])
+
+    def test_pingpong_runs(self):
+        line = ("BENCH pingpong_on pingpong trips=4000 chunk=20 ns=1 cycles=2 chunk_min=1000 "
+                "chunk_median=1200 hits=8041")
+        runs = bench_linux.PingPongRuns(bench_linux.parse_guest([line]), "pingpong_on")
+        self.assertEqual(runs.per_trip(), (50.0, 60.0))
+        self.assertAlmostEqual(runs.matches(), 2000.25, places=2)
+
     def test_icount_row(self):
         cells = [c.strip() for c in icount.results_row("function", 160).split("|")[1:-1]]
         self.assertEqual(cells[:4], ["instructions per traced call, function", "160", "667",

@@ -129,8 +129,10 @@ $ bench -s livepatch
 
 $ bench -s snapshot
 ...
-~ snapshot\.file +.* +[1-9][0-9]* +[1-9][0-9]* +[0-9]+\.[0-9] +[0-9]+\.[0-9]
-~ bench: name=snapshot\.file min_cycles=[1-9][0-9]* median_cycles=[1-9][0-9]* min_ns=[0-9]+\.[0-9] median_ns=[0-9]+\.[0-9]
+~ snapshot\.write +.* +[1-9][0-9]* +[1-9][0-9]* +[0-9]+\.[0-9] +[0-9]+\.[0-9]
+~ bench: name=snapshot\.write min_cycles=[1-9][0-9]* median_cycles=[1-9][0-9]* min_ns=[0-9]+\.[0-9] median_ns=[0-9]+\.[0-9]
+~ snapshot\.swap_all +.* +[1-9][0-9]* +[1-9][0-9]* +[0-9]+\.[0-9] +[0-9]+\.[0-9]
+~ bench: name=snapshot\.swap_all min_cycles=[1-9][0-9]* median_cycles=[1-9][0-9]* min_ns=[0-9]+\.[0-9] median_ns=[0-9]+\.[0-9]
 ~ snapshot\.trigger +.* +[1-9][0-9]* +[1-9][0-9]* +[0-9]+\.[0-9] +[0-9]+\.[0-9]
 ~ bench: name=snapshot\.trigger min_cycles=[1-9][0-9]* median_cycles=[1-9][0-9]* min_ns=[0-9]+\.[0-9] median_ns=[0-9]+\.[0-9]
 ~ snapshot\.missed +.* +[0-9]+ swaps
@@ -155,6 +157,26 @@ $ bench -s hist_trigger
 ~ bench: name=hist_trigger\.on min_cycles=[1-9][0-9]* median_cycles=[1-9][0-9]* min_ns=[0-9]+\.[0-9] median_ns=[0-9]+\.[0-9]
 ! skipped
 ! failed
+
+# Two events per round trip: each wakeup of one thread and the switch to it match (the
+# first switch to each thread has no wakeup before it, the last one an extra: 1999 or 2000).
+$ bench -s wakeup_latency
+...
+~ wakeup_latency\.off +.* +[1-9][0-9]* +[1-9][0-9]* +[0-9]+\.[0-9] +[0-9]+\.[0-9]
+~ bench: name=wakeup_latency\.off min_cycles=[1-9][0-9]* median_cycles=[1-9][0-9]* min_ns=[0-9]+\.[0-9] median_ns=[0-9]+\.[0-9]
+~ wakeup_latency\.on +.* +[1-9][0-9]* +[1-9][0-9]* +[0-9]+\.[0-9] +[0-9]+\.[0-9]
+~ bench: name=wakeup_latency\.on min_cycles=[1-9][0-9]* median_cycles=[1-9][0-9]* min_ns=[0-9]+\.[0-9] median_ns=[0-9]+\.[0-9]
+~ wakeup_latency\.cost +.* +[1-9][0-9]* +[1-9][0-9]* +[0-9]+\.[0-9] +[0-9]+\.[0-9]
+~ bench: name=wakeup_latency\.cost min_cycles=[1-9][0-9]* median_cycles=[1-9][0-9]* min_ns=[0-9]+\.[0-9] median_ns=[0-9]+\.[0-9]
+~ wakeup_latency\.matches +.* +(1999|2000) per mille
+~ bench: name=wakeup_latency\.matches value=(1999|2000) unit=per mille
+! skipped
+! failed
+$ cat /sys/kernel/tracing/synthetic_events; cat /sys/kernel/tracing/events/sched/sched_waking/trigger; cat /sys/kernel/tracing/events/sched/sched_switch/trigger
+# Available triggers:
+# traceon traceoff snapshot stacktrace enable_event disable_event enable_hist disable_hist hist
+# Available triggers:
+# traceon traceoff snapshot stacktrace enable_event disable_event enable_hist disable_hist hist
 
 $ bench -s latency
 ...
