@@ -10,6 +10,7 @@
 #include <kernel/errno.h>
 #include <kernel/ftrace.h>
 #include <kernel/mm.h>
+#include <kernel/pseudofs.h>
 #include <kernel/shell.h>
 #include <lib/printf.h>
 #include <lib/string.h>
@@ -102,6 +103,115 @@ BENCH_ROW(kprobe, "kprobe events per call: an entry probe with two args, a retur
                                    (t.median > u.median ? t.median - u.median : 0) /
                                        BENCH_KP_CALLS};
         bench_report_cycles(ctx, bench_kp[k].row, bench_kp[k].what, over);
+    }
+    kfree(off);
+}
+
+/* ---- the same entry probe among many ---- */
+
+#define BENCH_KP_MANY 1000
+
+/* `echo TEXT > events/bench_many/FILE`: 0 or the errno. */
+static int bench_many_write(const char *file, const char *text)
+{
+    char path[96];
+    snprintf(path, sizeof(path), TRACEFS_ROOT "/events/bench_many/%s", file);
+    struct pfs_file *f;
+    int err = pfs_open(NULL, path, PFS_WRITE | PFS_TRUNC, &f);
+    if (err)
+        return err;
+    ssize_t n = pfs_write(f, text, strlen(text));
+    int closed = pfs_close(f);
+    return n < 0 ? (int)n : closed;
+}
+
+static unsigned bench_many_enable(unsigned made)
+{
+    if (made &&
+        (bench_many_write("filter", "common_pid < 0") != 0 || bench_many_write("enable", "1") != 0))
+        return 0;
+    return made;
+}
+
+/*
+ * n entry probes on other functions, as places of BENCH_KP_MANY_EVENTS events (a kprobe
+ * event may have several: the table the handler searches holds places), each on sites of
+ * its own, armed, with a filter no record passes: the functions the other CPUs run
+ * meanwhile leave nothing in the buffer. Sites the blacklist refuses are passed over.
+ * Returns how many places were made.
+ */
+#define BENCH_KP_MANY_EVENTS 10
+static unsigned bench_many_add(unsigned n)
+{
+    unsigned per_event = (n + BENCH_KP_MANY_EVENTS - 1) / BENCH_KP_MANY_EVENTS, made = 0;
+    char line[160];
+    for (unsigned e = 0; e < BENCH_KP_MANY_EVENTS && made < n; e++) {
+        unsigned here = 0;
+        for (size_t r = 0; r < ftrace_rec_total() && here < per_event && made < n; r++) {
+            const char *name = ftrace_rec_name(ftrace_rec(r));
+            if (!name || !strncmp(name, "ftrace_test_target", 18))
+                continue;
+            snprintf(line, sizeof(line), "p:bench_many/k%u %s", e, name);
+            if (kprobe_command(line) == 0) {
+                here++;
+                made++;
+            }
+        }
+    }
+    return bench_many_enable(made);
+}
+
+static void bench_many_remove(unsigned made)
+{
+    char line[64];
+    if (made)
+        bench_many_write("enable", "0");
+    for (unsigned e = 0; made && e < BENCH_KP_MANY_EVENTS; e++) {
+        snprintf(line, sizeof(line), "-:bench_many/k%u", e);
+        kprobe_command(line);
+    }
+}
+
+BENCH_ROW(kprobe_many, "the entry probe of bench kprobe with 10, then 1000, other entry probes "
+                       "armed on other functions")
+{
+    if (ftrace_is_dead() || !bench_tracer_target_is_nop()) {
+        bench_row_skipped(ctx, "kprobe_many", "ftrace is dead or ftrace_test_target is traced");
+        return;
+    }
+    unsigned runs = ctx->runs;
+    uint64_t *off = bench_samples_alloc(ctx, "kprobe_many", runs, 2), *on = off + runs;
+    if (!off)
+        return;
+    bench_tracer_sample(off, runs, BENCH_KP_CALLS);
+    struct bench_stats u = bench_stats_of(off, runs);
+    static const unsigned counts[] = {10, BENCH_KP_MANY};
+    for (unsigned c = 0; c < ARRAY_SIZE(counts); c++) {
+        char row[32], what[96], why[96];
+        snprintf(row, sizeof(row), "kprobe_many.%u", counts[c]);
+        snprintf(what, sizeof(what), "entry probe, two fetch args, %u others armed, per call",
+                 counts[c]);
+        unsigned made = bench_many_add(counts[c]);
+        uint64_t events = 0;
+        char short_of[64];
+        snprintf(short_of, sizeof(short_of), "only %u of the other probes could be armed", made);
+        const char *problem = made == counts[c] ? bench_kp_measure(0, on, runs, &events) : short_of;
+        uint64_t calls = (uint64_t)(runs + 1) * BENCH_KP_CALLS;
+        if (!problem && events != calls) {
+            snprintf(why, sizeof(why), "%llu records for %llu calls", (unsigned long long)events,
+                     (unsigned long long)calls);
+            problem = why;
+        }
+        bench_many_remove(made);
+        if (problem) {
+            bench_row_skipped(ctx, row, "%s", problem);
+            continue;
+        }
+        struct bench_stats t = bench_stats_of(on, runs);
+        struct bench_stats over = {(t.min > u.min ? t.min - u.min : 0) / BENCH_KP_CALLS,
+                                   (t.median > u.median ? t.median - u.median : 0) /
+                                       BENCH_KP_CALLS};
+        bench_report_cycles(ctx, row, what, over);
     }
     kfree(off);
 }

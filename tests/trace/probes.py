@@ -138,3 +138,40 @@ def test_fprobe_entry_and_exit(sh):
     sh.check(not bad, f"{len(bad)} bad lines", bad[:10])
     sh.check(entries == exits and entries >= runs,
              f"{entries} entries and {exits} exits for {runs} opens at least")
+
+
+MANY = 300  # more than the armed table held before the site index (256)
+
+
+def test_many_probes_armed_at_once(sh):
+    """MANY entry probes on as many functions, all enabled, beside one on
+    ftrace_test_target: the handler finds each site's probe through the site index, so the
+    target's probe fires exactly once per call, with its own arguments, and every other
+    probe that was hit wrote its own event's records."""
+    funcs = [line.split()[0] for line in sh.run("cat available_filter_functions")
+             if line.split() and not line.startswith("ftrace_test_target")]
+    sh.check(len(funcs) >= MANY, f"only {len(funcs)} functions to probe")
+    chosen = funcs[:MANY]
+    for i in range(0, MANY, 10):
+        sh.do("; ".join(f"echo 'p:many/k{j} {chosen[j]}' >> kprobe_events"
+                        for j in range(i, min(i + 10, MANY))))
+    sh.do("echo 'p:one/target ftrace_test_target a=%di:u64' >> kprobe_events",
+          "echo 1 > events/many/enable", "echo 1 > events/one/enable")
+    calls = 200
+    sh.run(f"ftrace_test_call target {calls}")
+    sh.do("echo 0 > tracing_on", "echo 0 > events/one/enable", "echo 0 > events/many/enable")
+    profile = {line.split()[0]: line.split() for line in sh.run("cat kprobe_profile")}
+    sh.check(profile.get("target", [None, "0"])[1] == str(calls),
+             f"the target's probe was hit {profile.get('target')} times for {calls} calls")
+    lines = [body for _n, _cpu, _flags, body, _pid in read_lines(sh)]
+    target = [b for b in lines if b.startswith("target: (ftrace_test_target+0x0/")]
+    sh.check(len(target) == calls, f"{len(target)} target records for {calls} calls",
+             target[:3])
+    # Each other probe's records name its own function.
+    wrong = []
+    for body in lines:
+        m = re.match(r"k(\d+): \((\w[\w.]*)\+0x0/0x[0-9a-f]+\)$", body)
+        if m and chosen[int(m.group(1))] != m.group(2):
+            wrong.append(body)
+    sh.check(not wrong, "records of one probe name another's function", wrong[:5])
+    sh.do("echo > kprobe_events")

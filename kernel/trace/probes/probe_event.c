@@ -37,8 +37,11 @@ int probe_event_init(struct probe_event *pe, struct probe_cmd *cmd, enum probe_h
     cmd->args = NULL;
     cmd->nargs = 0;
     pe->fixed_size = head == PROBE_HEAD_RETURN ? 24 : head == PROBE_HEAD_IP ? 16 : 8;
-    for (unsigned i = 0; i < pe->nargs; i++)
+    pe->has_strings = false;
+    for (unsigned i = 0; i < pe->nargs; i++) {
         pe->fixed_size += probe_arg_size(&pe->args[i]);
+        pe->has_strings |= probe_type_is_string(pe->args[i].type);
+    }
     pe->fields = probe_make_fields(pe->args, pe->nargs, head, &pe->nfields);
     pe->print_fmt = probe_make_print_fmt(pe->args, pe->nargs, head);
     int err = 0;
@@ -78,7 +81,8 @@ void probe_event_release(struct probe_event *pe)
 void probe_event_write(struct probe_event *pe, const struct probe_ctx *ctx,
                        const unsigned long *head, unsigned nhead, bool less_preempt)
 {
-    size_t dyn = probe_dynamic_size(pe->args, pe->nargs, ctx);
+    /* Strings are measured first; an event without any has a size known in advance. */
+    size_t dyn = pe->has_strings ? probe_dynamic_size(pe->args, pe->nargs, ctx) : 0;
     if (pe->fixed_size + dyn > RB_MAX_PAYLOAD)
         dyn = RB_MAX_PAYLOAD - pe->fixed_size;
     size_t size = pe->fixed_size + dyn;
@@ -89,7 +93,9 @@ void probe_event_write(struct probe_event *pe, const struct probe_ctx *ctx,
     struct trace_event_common *c = (struct trace_event_common *)rec;
     if (less_preempt && c->preempt_count)
         c->preempt_count--;
-    memcpy(rec + 8, head, 8 * (size_t)nhead);
+    /* The head's words (the probed address, a return's too): whole-word stores. */
+    for (unsigned i = 0; i < nhead; i++)
+        __builtin_memcpy(rec + 8 + 8 * (size_t)i, &head[i], 8);
     probe_store_args(pe->args, pe->nargs, ctx, rec, pe->fixed_size, dyn);
     trace_event_commit(&pe->call, rec, size, &res);
 }

@@ -11,11 +11,15 @@
  * the return value. Only function entries can be probed: SYM or SYM+0 (an offset inside
  * the call instruction is EILSEQ, as on Linux; a later one EINVAL with its own message).
  *
- * Lifetimes: handlers find places in the armed table without a lock and count themselves
- * in per CPU; disarming empties the slot, then waits until every CPU was seen outside a
- * handler, so a place or event is freed only when no handler can hold it. A pending
- * return carries its place's serial, not a pointer: if the place was disarmed meanwhile
- * the return is dropped.
+ * Lookups: the handler finds a site's places in a hash of armed sites (site_index, by
+ * address), so a hit costs the same with 10 or 1,000 probes armed elsewhere; a pending
+ * return carries its place's slot in the armed table and serial, not a pointer, and finds
+ * it there in one load (if the place was disarmed meanwhile the serial differs and the
+ * return is dropped).
+ *
+ * Lifetimes: handlers find places without a lock and count themselves in per CPU;
+ * disarming unlinks the place and empties its slot, then waits until every CPU was seen
+ * outside a handler, so a place or event is freed only when no handler can hold it.
  */
 #include <arch/ftrace.h>
 #include <arch/local.h>
@@ -56,16 +60,64 @@ struct kprobe_place {
     uint64_t serial;
     uint64_t order; /* dynamic_event_order() when made: dynamic_events lists by it */
     int armed_slot; /* -1 when not armed (ftrace places) */
-    bool int3;      /* placed by int3 (kprobe_int3.c), not on an ftrace site */
+    struct kprobe_place *volatile site_next; /* the next armed place in its site_index chain */
+    bool int3; /* placed by int3 (kprobe_int3.c), not on an ftrace site */
     bool int3_armed;
     unsigned long nhit[MAX_CPUS]; /* each CPU counts its own (local_inc: safe in interrupts) */
     volatile uint64_t nmissed;
     volatile unsigned nactive; /* return probes: calls hooked and not yet returned */
 };
 
-#define KPROBE_ARMED_MAX 256
+#define KPROBE_ARMED_MAX 4096
 static struct kprobe_place *volatile armed[KPROBE_ARMED_MAX];
-static volatile unsigned armed_end; /* slots at and above it are empty */
+
+/*
+ * The armed places on ftrace sites by address: chains in arming order, appended and
+ * unlinked under kprobe_lock, walked by handlers without it (a place's link is set before
+ * the store that makes it reachable).
+ */
+#define KPROBE_SITE_BUCKETS 1024
+static struct kprobe_place *volatile site_index[KPROBE_SITE_BUCKETS];
+static unsigned armed_on_sites; /* places in site_index */
+
+static struct kprobe_place *volatile *site_chain(unsigned long addr)
+{
+    return &site_index[(addr >> 4 ^ addr >> 14) & (KPROBE_SITE_BUCKETS - 1)];
+}
+
+static void site_link(struct kprobe_place *p)
+{
+    p->site_next = NULL;
+    struct kprobe_place *volatile *link = site_chain(p->addr);
+    while (*link)
+        link = &(*link)->site_next;
+    __atomic_store_n(link, p, __ATOMIC_RELEASE);
+    armed_on_sites++;
+}
+
+static void site_unlink(struct kprobe_place *p)
+{
+    for (struct kprobe_place *volatile *link = site_chain(p->addr); *link;
+         link = &(*link)->site_next) {
+        if (*link == p) {
+            /* A handler on p goes on to its successor, still linked from p. */
+            WRITE_ONCE(*link, p->site_next);
+            armed_on_sites--;
+            return;
+        }
+    }
+}
+
+/* What a pending return carries: its place's slot and the low bits of its serial. */
+#define KPROBE_RET_SERIAL_BITS 48
+#define KPROBE_RET_SERIAL_MASK ((1ULL << KPROBE_RET_SERIAL_BITS) - 1)
+_Static_assert(KPROBE_ARMED_MAX <= 1u << (64 - KPROBE_RET_SERIAL_BITS), "a slot fits the tag");
+
+static unsigned long return_tag(const struct kprobe_place *p)
+{
+    return (unsigned long)p->armed_slot << KPROBE_RET_SERIAL_BITS |
+           (p->serial & KPROBE_RET_SERIAL_MASK);
+}
 /* Handlers are a read side of the armed table: a disarmed place is freed only after them. */
 static struct sync_readers kprobe_handlers = SYNC_READERS_INIT;
 
@@ -109,7 +161,7 @@ static void emit(struct kprobe_event *ev, const struct probe_ctx *ctx, unsigned 
 static void kretprobe_hook(struct kprobe_place *p, unsigned long ip, unsigned long *ret_slot)
 {
     if (__atomic_add_fetch(&p->nactive, 1, __ATOMIC_RELAXED) > p->maxactive ||
-        !fgraph_push_return(&kretprobe_gops, ip, ret_slot, p->serial)) {
+        !fgraph_push_return(&kretprobe_gops, ip, ret_slot, return_tag(p))) {
         __atomic_sub_fetch(&p->nactive, 1, __ATOMIC_RELAXED);
         __atomic_add_fetch(&p->nmissed, 1, __ATOMIC_RELAXED);
     }
@@ -136,10 +188,9 @@ static void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip, str
     unsigned cpu = handler_enter();
     bool nested = kprobe_active[cpu];
     kprobe_active[cpu] = 1;
-    unsigned end = READ_ONCE(armed_end);
-    for (unsigned i = 0; i < end; i++) {
-        struct kprobe_place *p = READ_ONCE(armed[i]);
-        if (!p || p->addr != ip)
+    for (struct kprobe_place *p = __atomic_load_n(site_chain(ip), __ATOMIC_ACQUIRE); p;
+         p = __atomic_load_n(&p->site_next, __ATOMIC_ACQUIRE)) {
+        if (p->addr != ip)
             continue;
         if (nested) {
             __atomic_add_fetch(&p->nmissed, 1, __ATOMIC_RELAXED);
@@ -197,11 +248,9 @@ static void kretprobe_return(const struct fgraph_frame *f, struct fgraph_ret *re
                              struct fgraph_ops *gops)
 {
     unsigned cpu = handler_enter();
-    unsigned end = READ_ONCE(armed_end);
-    for (unsigned i = 0; i < end; i++) {
-        struct kprobe_place *p = READ_ONCE(armed[i]);
-        if (!p || p->serial != f->data)
-            continue;
+    unsigned slot = (unsigned)(f->data >> KPROBE_RET_SERIAL_BITS);
+    struct kprobe_place *p = slot < KPROBE_ARMED_MAX ? READ_ONCE(armed[slot]) : NULL;
+    if (p && (p->serial & KPROBE_RET_SERIAL_MASK) == (f->data & KPROBE_RET_SERIAL_MASK)) {
         unsigned active = READ_ONCE(p->nactive);
         while (active && !__atomic_compare_exchange_n(&p->nactive, &active, active - 1, false,
                                                       __ATOMIC_RELAXED, __ATOMIC_RELAXED))
@@ -215,7 +264,6 @@ static void kretprobe_return(const struct fgraph_frame *f, struct fgraph_ret *re
             struct probe_ctx ctx = {.regs = &regs, .retval = ret->retval};
             emit(p->ev, &ctx, f->func, caller, true);
         }
-        break;
     }
     handler_exit(cpu);
 }
@@ -224,20 +272,14 @@ static void kretprobe_return(const struct fgraph_frame *f, struct fgraph_ret *re
 
 static bool addr_armed_elsewhere(unsigned long addr, const struct kprobe_place *self)
 {
-    for (unsigned i = 0; i < armed_end; i++)
-        if (armed[i] && armed[i] != self && armed[i]->addr == addr)
+    for (struct kprobe_place *p = *site_chain(addr); p; p = p->site_next)
+        if (p != self && p->addr == addr)
             return true;
     return false;
 }
 
 /* Whether a place on an ftrace site is armed (int3 return places sit in the table too). */
-static bool any_armed(void)
-{
-    for (unsigned i = 0; i < armed_end; i++)
-        if (armed[i] && !armed[i]->int3)
-            return true;
-    return false;
-}
+static bool any_armed(void) { return armed_on_sites != 0; }
 
 /* A free slot of the armed table, or -ENOSPC. */
 static int armed_slot_get(void)
@@ -252,8 +294,6 @@ static void armed_slot_set(struct kprobe_place *p, unsigned slot)
 {
     p->armed_slot = (int)slot;
     __atomic_store_n(&armed[slot], p, __ATOMIC_RELEASE);
-    if (slot >= armed_end)
-        __atomic_store_n(&armed_end, slot + 1, __ATOMIC_RELEASE);
 }
 
 static void disarm(struct kprobe_place *p)
@@ -274,6 +314,7 @@ static void disarm(struct kprobe_place *p)
         return;
     WRITE_ONCE(armed[p->armed_slot], NULL);
     p->armed_slot = -1;
+    site_unlink(p);
     if (!addr_armed_elsewhere(p->addr, p)) {
         /* An empty filter means every function: unregister before the last site goes. */
         if (!any_armed())
@@ -326,6 +367,7 @@ static int arm(struct kprobe_place *p)
     }
     p->nactive = 0;
     armed_slot_set(p, slot);
+    site_link(p);
     return 0;
 }
 

@@ -215,6 +215,7 @@ struct probe_event {
     struct probe_arg *args;
     unsigned nargs;
     size_t fixed_size; /* the common fields, head and arguments' fields; strings follow */
+    bool has_strings;  /* some argument is a string: the record's size varies */
     struct event_field *fields;
     size_t nfields;
     char *print_fmt;

@@ -112,6 +112,15 @@ $ bench -s kprobe
 ~ kprobe\.fexit +.* +[1-9][0-9]* +[1-9][0-9]* +[0-9]+\.[0-9] +[0-9]+\.[0-9]
 ~ bench: name=kprobe\.fexit min_cycles=[1-9][0-9]* median_cycles=[1-9][0-9]* min_ns=[0-9]+\.[0-9] median_ns=[0-9]+\.[0-9]
 
+# The same entry probe with 10 and 1000 other probes armed, which it leaves as it found.
+$ bench -s kprobe_many
+...
+~ bench: name=kprobe_many\.10 min_cycles=[1-9][0-9]* median_cycles=[1-9][0-9]* min_ns=[0-9]+\.[0-9] median_ns=[0-9]+\.[0-9]
+~ kprobe_many\.1000 +.* +[1-9][0-9]* +[1-9][0-9]* +[0-9]+\.[0-9] +[0-9]+\.[0-9]
+~ bench: name=kprobe_many\.1000 min_cycles=[1-9][0-9]* median_cycles=[1-9][0-9]* min_ns=[0-9]+\.[0-9] median_ns=[0-9]+\.[0-9]
+$ cat /sys/kernel/tracing/kprobe_events | grep -c bench_many
+0
+
 $ bench -s function_all
 ...
 ~ bench: name=function_all\.event min_cycles=[1-9][0-9]* median_cycles=[1-9][0-9]* min_ns=[0-9]+\.[0-9] median_ns=[0-9]+\.[0-9]
