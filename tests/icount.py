@@ -6,6 +6,8 @@
     python3 tests/icount.py nop             # the site a NOP: the untraced baseline
     python3 tests/icount.py kprobe          # a kprobe event with two arguments on it
     python3 tests/icount.py sched_switch    # one sched_switch event written (its tracepoint on)
+    python3 tests/icount.py hist_off        # the same with a two-key hist trigger, event off
+    python3 tests/icount.py hist_on         # ... and with the event on
 
 Boots build/kernel.elf's ISO at -smp 1 under single-threaded TCG with -icount (the guest
 clock counts instructions, so slow stepping adds no time between events) and a gdbstub, selects
@@ -46,7 +48,11 @@ TARGET = "ftrace_test_target"
 # Modes that step another target than TARGET: (target, its ftrace_test_call name).
 TARGETS = {
     "sched_switch": ("ftrace_test_sched_switch", "sched_switch"),
+    "hist_off": ("ftrace_test_sched_switch", "sched_switch"),
+    "hist_on": ("ftrace_test_sched_switch", "sched_switch"),
 }
+HIST = ("echo 'hist:keys=prev_pid,next_pid:vals=prev_prio' > "
+        "/sys/kernel/tracing/events/sched/sched_switch/trigger")
 SETUP = {
     "nop": [],
     "function": [f"echo {TARGET} > /sys/kernel/tracing/set_ftrace_filter",
@@ -57,6 +63,10 @@ SETUP = {
     "kprobe": [f"echo 'p:icount {TARGET} a=%di b=%si' > /sys/kernel/tracing/kprobe_events",
                "echo 1 > /sys/kernel/tracing/events/kprobes/icount/enable"],
     "sched_switch": ["echo 1 > /sys/kernel/tracing/events/sched/sched_switch/enable"],
+    # A two-key hist trigger on it: the event off (soft mode, the record built for the
+    # trigger alone), then on.
+    "hist_off": [HIST],
+    "hist_on": [HIST, "echo 1 > /sys/kernel/tracing/events/sched/sched_switch/enable"],
 }
 
 # Runs inside gdb: stops at the target's third call, steps it, writes one pc per line.

@@ -113,6 +113,24 @@ static uint32_t key_hash(const void *key, unsigned size)
     return folded ? folded : 1;
 }
 
+/* Keys are whole words (tracing_map_create): compared and copied a word at a time. */
+static bool keys_equal(const void *a, const void *b, unsigned size)
+{
+    const uint64_t *x = a, *y = b;
+    for (unsigned i = 0; i < size / 8; i++)
+        if (x[i] != y[i])
+            return false;
+    return true;
+}
+
+static void key_copy(void *dst, const void *src, unsigned size)
+{
+    uint64_t *d = dst;
+    const uint64_t *s = src;
+    for (unsigned i = 0; i < size / 8; i++)
+        d[i] = s[i];
+}
+
 struct tracing_map_elt *tracing_map_insert(struct tracing_map *map, const void *key, void *ctx)
 {
     uint32_t hash = key_hash(key, map->key_size);
@@ -136,7 +154,7 @@ struct tracing_map_elt *tracing_map_insert(struct tracing_map *map, const void *
             if (e - 1 >= map->max_elts)
                 break;
             struct tracing_map_elt *elt = elt_at(map, e - 1);
-            if (memcmp(tracing_map_key(map, elt), key, map->key_size) == 0) {
+            if (keys_equal(tracing_map_key(map, elt), key, map->key_size)) {
                 __atomic_fetch_add(&map->hits, 1, __ATOMIC_RELAXED);
                 return elt;
             }
@@ -154,7 +172,7 @@ struct tracing_map_elt *tracing_map_insert(struct tracing_map *map, const void *
                 break;
             }
             struct tracing_map_elt *elt = elt_at(map, n);
-            memcpy((uint8_t *)elt + map->key_offset, key, map->key_size);
+            key_copy((uint8_t *)elt + map->key_offset, key, map->key_size);
             if (map->init && map->private_size)
                 map->init(tracing_map_private(map, elt), key, ctx);
             __atomic_store_n(&slot->word, hash | (uint64_t)(n + 1) << 32, __ATOMIC_RELEASE);
@@ -182,7 +200,7 @@ struct tracing_map_elt *tracing_map_lookup(const struct tracing_map *map, const 
         if (slot_hash(seen) != hash || (e & SLOT_CLAIMED) || e - 1 >= map->max_elts)
             continue;
         struct tracing_map_elt *elt = elt_at(map, e - 1);
-        if (memcmp(tracing_map_key(map, elt), key, map->key_size) == 0)
+        if (keys_equal(tracing_map_key(map, elt), key, map->key_size))
             return elt;
     }
     return NULL;
