@@ -5,6 +5,7 @@
     python3 tests/icount.py function_graph  # function_graph, filtered to the target
     python3 tests/icount.py nop             # the site a NOP: the untraced baseline
     python3 tests/icount.py kprobe          # a kprobe event with two arguments on it
+    python3 tests/icount.py kretprobe       # a return probe with $retval on it
     python3 tests/icount.py sched_switch    # one sched_switch event written (its tracepoint on)
     python3 tests/icount.py hist_off        # the same with a two-key hist trigger, event off
     python3 tests/icount.py hist_on         # ... and with the event on
@@ -62,6 +63,9 @@ SETUP = {
     # A SAVE_REGS op through the regs-saving trampoline and the generic dispatcher.
     "kprobe": [f"echo 'p:icount {TARGET} a=%di b=%si' > /sys/kernel/tracing/kprobe_events",
                "echo 1 > /sys/kernel/tracing/events/kprobes/icount/enable"],
+    # A return probe with $retval: the hook at the entry, the record at the return.
+    "kretprobe": [f"echo 'r:icount {TARGET} ret=$retval' > /sys/kernel/tracing/kprobe_events",
+                  "echo 1 > /sys/kernel/tracing/events/kprobes/icount/enable"],
     "sched_switch": ["echo 1 > /sys/kernel/tracing/events/sched/sched_switch/enable"],
     # A two-key hist trigger on it: the event off (soft mode, the record built for the
     # trigger alone), then on.
