@@ -15,7 +15,8 @@ must still trace a known call exactly.
 
 On a failure it prints the seed, the line number and the line, so the run replays:
 the same seed gives the same lines. `make test` runs a short fixed-seed run at 1, 2 and 4
-CPUs (tests/trace/fuzz_short.py).
+CPUs (tests/trace/fuzz_short.py). `make fuzz` boots with an instance laid on reserved
+memory too (BOOT_CMDLINE), whose files join the vocabulary.
 """
 
 import argparse
@@ -30,7 +31,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
 from fentros_machine import qemu  # noqa: E402
 from fentros_machine.console import Console  # noqa: E402
 from harness import tracefmt  # noqa: E402
-from harness.paths import ISO, TEST_LOG_DIR  # noqa: E402
+from harness.isos import IsoCache  # noqa: E402
+from harness.paths import (GRUB_TEMPLATE, ISO_DIR, KERNEL, MKISO, ROOT,  # noqa: E402
+                           TEST_CMDLINE, TEST_LOG_DIR)
 from harness.tracetest import Running, Shell, TestFailure  # noqa: E402
 
 TRACEFS = tracefmt.TRACEFS
@@ -228,7 +231,18 @@ FILES = {
     "instances/fz/buffer_percent": NUMBERS, "instances/fz/free_buffer": ["", "1", "x"],
     "instances/fz/trace_marker_raw": RAW_MARKS, "instances/fz/timestamp_mode": TIMESTAMP_MODES,
     "instances/fz/tracing_max_latency": NUMBERS, "instances/fz/options/disable_on_free": NUMBERS,
+    # The instance `make fuzz` lays on reserved memory at boot (BOOT_CMDLINE below): its
+    # fixed-size buffer, its last boot's trace (its first write of a tracer, event, marker
+    # or clock starts this boot's) and last_boot_info; ENOENT elsewhere.
+    "instances/fzboot/current_tracer": TRACERS, "instances/fzboot/tracing_on": NUMBERS,
+    "instances/fzboot/buffer_size_kb": NUMBERS, "instances/fzboot/trace_marker": WORDS,
+    "instances/fzboot/trace_clock": CLOCKS, "instances/fzboot/free_buffer": ["", "1"],
+    "instances/fzboot/events/sched/sched_switch/enable": NUMBERS,
+    "instances/fzboot/trace": ["", "x"],
 }
+# `make fuzz` boots with an instance on a reserve_mem range (tests/export/test_last_boot.py
+# resets the machine under one; here its files take the fuzzer's lines).
+BOOT_CMDLINE = "reserve_mem=1M:4096:fzrange trace_instance=fzboot@fzrange"
 # mkdir and rmdir: the instances the files above name, and paths they must refuse.
 DIRS = ["instances/fz", "instances/fz", "instances/fy", "instances", "instances/fz/x", "events",
         "instances/", "nosuch/x", "/", ".", "..", "instances/.", "instances/fz/events",
@@ -248,7 +262,9 @@ READ_ONLY_SAFE = ["available_filter_functions", "enabled_functions", "trace",
                   "instances/fz/per_cpu/cpu0/stats", "instances/fz/snapshot",
                   "instances/fz/events/sched/sched_switch/hist", "instances/fz/error_log",
                   "events/osnoise/irq_noise/format", "osnoise", "osnoise/cpus", "timestamp_mode",
-                  "instances/fz/timestamp_mode", "events/ftrace/raw_data/format"]
+                  "instances/fz/timestamp_mode", "events/ftrace/raw_data/format",
+                  "instances/fzboot/last_boot_info", "instances/fzboot/trace",
+                  "instances/fzboot/per_cpu/cpu0/stats", "instances/fzboot/snapshot"]
 
 
 class Generator:
@@ -399,7 +415,9 @@ def main():
     p.add_argument("-v", "--verbose", action="store_true", help="print every line typed")
     args = p.parse_args()
     TEST_LOG_DIR.mkdir(parents=True, exist_ok=True)
-    console = Console(qemu.fentros_argv(ISO, args.smp), TEST_LOG_DIR / f"fuzz-seed{args.seed}.log")
+    iso = IsoCache(ROOT, KERNEL, MKISO, ISO_DIR, extra_inputs=[GRUB_TEMPLATE]).get(
+        f"{TEST_CMDLINE} {BOOT_CMDLINE}")
+    console = Console(qemu.fentros_argv(iso, args.smp), TEST_LOG_DIR / f"fuzz-seed{args.seed}.log")
     began = time.monotonic()
     try:
         boot = console.wait_boot(120)
