@@ -149,6 +149,8 @@ static int instance_rmdir(struct pfs_node *parent, struct pfs_node *entry)
     trace_event_instance_disable_all(tr);
     WRITE_ONCE(trace_instances[tr->instance_slot], NULL);
     synchronize_readers(&trace_instance_writers);
+    /* Nothing follows forks into it now: its lists are left empty for the slot's next. */
+    trace_event_instance_pids_empty(tr);
     instance_free(tr);
     /* Its options/event-fork and function-fork no longer need the fork events. */
     trace_event_update_follow();

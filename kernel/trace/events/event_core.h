@@ -228,6 +228,8 @@ void trace_event_instances_write(const struct trace_event_call *call, const void
 /* A bit per instance slot whose set_event_pid or set_event_notrace_pid is not empty. */
 extern volatile uint32_t trace_event_instances_with_pids;
 void trace_event_instance_count(bool entering);
+/* Empties tr's set_event_pid and set_event_notrace_pid. */
+void trace_event_instance_pids_empty(struct trace_array *tr);
 /* Every event off in tr, and its filters and triggers gone (its rmdir). */
 void trace_event_instance_disable_all(struct trace_array *tr);
 /* call's state in tr; made (all zero) when make is true and there is none: NULL then only

@@ -507,23 +507,32 @@ static int pids_add_locked(struct trace_event_pids *l, int pid)
 {
     if (pids_contains(l, pid))
         return 0;
-    if (l->count == TRACE_EVENT_PIDS_MAX)
+    unsigned n = l->count; /* read once: a count is only changed under the lock */
+    if (n >= TRACE_EVENT_PIDS_MAX)
         return -ENOSPC;
-    l->pids[l->count] = pid;
-    __atomic_store_n(&l->count, l->count + 1, __ATOMIC_RELEASE);
+    l->pids[n] = pid;
+    __atomic_store_n(&l->count, n + 1, __ATOMIC_RELEASE);
     return 0;
 }
 
 static void pids_remove_locked(struct trace_event_pids *l, int pid)
 {
-    for (unsigned i = 0; i < l->count; i++) {
+    unsigned n = l->count;
+    for (unsigned i = 0; i < n && n <= TRACE_EVENT_PIDS_MAX; i++) {
         if (l->pids[i] != pid)
             continue;
         /* The last pid takes its place: a racing reader sees one or the other. */
-        l->pids[i] = l->pids[l->count - 1];
-        __atomic_store_n(&l->count, l->count - 1, __ATOMIC_RELEASE);
+        l->pids[i] = l->pids[n - 1];
+        __atomic_store_n(&l->count, n - 1, __ATOMIC_RELEASE);
         return;
     }
+}
+
+void trace_event_pids_empty(struct trace_event_pids *l)
+{
+    unsigned long irq = spin_lock_irqsave(&event_pids_lock);
+    __atomic_store_n(&l->count, 0, __ATOMIC_RELEASE);
+    spin_unlock_irqrestore(&event_pids_lock, irq);
 }
 
 /*

@@ -34,6 +34,8 @@ struct pfs_ops;
 extern const struct pfs_ops trace_event_pids_ops;
 /* A pid of an instance's lists changed (event_instances.c). */
 void trace_event_instance_pids_changed(struct trace_array *tr);
+/* Empties a pid list under the lock its other writers (fork following) take. */
+void trace_event_pids_empty(struct trace_event_pids *l);
 /* An instance's set_event_pid (which 0) or set_event_notrace_pid (1), by its slot. */
 struct trace_event_pids *trace_event_instance_pid_list(unsigned slot, int which);
 /* Whether an instance's pid lists let a record of pid (or of other_pid, -1 for none) in. */

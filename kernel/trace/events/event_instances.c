@@ -248,13 +248,19 @@ void trace_event_instance_soft_set(const struct trace_event_call *call,
         __atomic_fetch_and(&call->state->instance_mask, ~bit, __ATOMIC_RELEASE);
 }
 
+void trace_event_instance_pids_empty(struct trace_array *tr)
+{
+    struct trace_event_pids *l = instance_pids[tr->instance_slot];
+    trace_event_pids_empty(&l[0]);
+    trace_event_pids_empty(&l[1]);
+    trace_event_instance_pids_changed(tr);
+}
+
 void trace_event_instance_disable_all(struct trace_array *tr)
 {
-    /* Its pid lists empty for the next instance in the slot. */
-    struct trace_event_pids *l = instance_pids[tr->instance_slot];
-    __atomic_store_n(&l[0].count, 0, __ATOMIC_RELEASE);
-    __atomic_store_n(&l[1].count, 0, __ATOMIC_RELEASE);
-    trace_event_instance_pids_changed(tr);
+    /* Its pid lists empty (fork following may still add to them until the instance is
+     * out of reach: the removal empties them again then, for the next in the slot). */
+    trace_event_instance_pids_empty(tr);
     for (size_t i = 0; i < trace_event_count(); i++) {
         const struct trace_event_call *c = trace_event_at(i);
         if (trace_event_instance_is_enabled(c, tr))

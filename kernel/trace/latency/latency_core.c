@@ -174,14 +174,21 @@ void latency_trace_stack(unsigned long site, unsigned extra_preempt)
 
 static bool saved_latency_format;
 static bool function_trace_registered; /* the function op, or the graph client */
-static bool function_trace_as_graph;
-static bool (*latency_in_section)(void);
+static volatile bool function_trace_as_graph;
+static bool (*volatile latency_in_section)(void);
+
+/* Whether this CPU is in a section of the running tracer (none: false). */
+static bool in_section(void)
+{
+    bool (*f)(void) = READ_ONCE(latency_in_section);
+    return f && f();
+}
 
 /* options/function-trace without display-graph: each function as a function event. */
 static void latency_function_call(unsigned long ip, unsigned long parent_ip, struct ftrace_ops *op,
                                   struct ftrace_regs *fregs)
 {
-    if (latency_in_section && latency_in_section())
+    if (in_section())
         latency_trace_function(ip, parent_ip, 1);
 }
 
@@ -190,8 +197,7 @@ static bool latency_graph_entry(struct fgraph_frame *f, const struct fgraph_thre
                                 struct fgraph_ops *gops)
 {
     struct percpu *cpu = this_cpu();
-    if ((f->flags & FGRAPH_FRAME_OVERFLOW) || !latency_in_section || !latency_in_section() ||
-        !trace_should_record_on(cpu))
+    if ((f->flags & FGRAPH_FRAME_OVERFLOW) || !in_section() || !trace_should_record_on(cpu))
         return false;
     struct rb_reservation res;
     struct trace_graph_ent_event *ev = rb_reserve_on(cpu->trace_buffer, sizeof(*ev), &res);
@@ -208,8 +214,9 @@ static bool latency_graph_entry(struct fgraph_frame *f, const struct fgraph_thre
 static void latency_graph_return(const struct fgraph_frame *f, struct fgraph_ret *ret,
                                  struct fgraph_ops *gops)
 {
-    /* As Linux: a return after the section ended is not recorded. */
-    if (!latency_in_section || !latency_in_section())
+    /* As Linux: a return after the section ended is not recorded; nor one of a call
+     * entered before the client was unregistered (display-graph turned off). */
+    if (!READ_ONCE(function_trace_as_graph) || !in_section())
         return;
     ret->rettime = graph_write_return(this_cpu(), f, ret->rettime, ret->overrun, ret->retval,
                                       sizeof(struct trace_graph_ret_event));
@@ -247,6 +254,7 @@ static void latency_unregister_functions(void)
     else
         unregister_ftrace_function(ftrace_global_ops);
     function_trace_registered = false;
+    WRITE_ONCE(function_trace_as_graph, false);
 }
 
 int latency_tracer_start(bool (*in_section)(void))
@@ -262,6 +270,7 @@ int latency_tracer_start(bool (*in_section)(void))
     if (trace_opt(TRACE_OPT_FUNCTION_TRACE)) {
         int err = latency_register_functions();
         if (err) {
+            latency_in_section = NULL;
             trace_set_option(TRACE_OPT_LATENCY_FORMAT, saved_latency_format);
             return err;
         }
@@ -278,7 +287,13 @@ void latency_tracer_stop(void)
 
 void latency_option_changed(unsigned opt, bool on)
 {
-    if (opt == TRACE_OPT_FUNCTION_TRACE) {
+    if (opt == TRACE_OPT_COUNT) {
+        /* Once current (trace_set_tracer): an option set while the tracer started may have
+         * been missed; the recording is made to match them all again. */
+        latency_unregister_functions();
+        if (trace_opt(TRACE_OPT_FUNCTION_TRACE))
+            latency_register_functions();
+    } else if (opt == TRACE_OPT_FUNCTION_TRACE) {
         if (on)
             latency_register_functions();
         else
@@ -287,7 +302,7 @@ void latency_option_changed(unsigned opt, bool on)
         /* As Linux's irqsoff_display_graph: the other recording, from a clean slate. */
         bool was = function_trace_registered;
         latency_unregister_functions();
-        latency_max_ns = 0;
+        WRITE_ONCE(latency_max_ns, 0); /* sections ending from now on start afresh */
         trace_clear(-1);
         if (was || trace_opt(TRACE_OPT_FUNCTION_TRACE))
             latency_register_functions();

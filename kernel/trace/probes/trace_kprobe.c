@@ -115,8 +115,9 @@ _Static_assert(KPROBE_ARMED_MAX <= 1u << (64 - KPROBE_RET_SERIAL_BITS), "a slot 
 
 static unsigned long return_tag(const struct kprobe_place *p)
 {
-    return (unsigned long)p->armed_slot << KPROBE_RET_SERIAL_BITS |
-           (p->serial & KPROBE_RET_SERIAL_MASK);
+    /* A place being disarmed may read -1: a slot past the table, the return dropped. */
+    unsigned slot = (unsigned)READ_ONCE(p->armed_slot) & 0xffffu;
+    return (unsigned long)slot << KPROBE_RET_SERIAL_BITS | (p->serial & KPROBE_RET_SERIAL_MASK);
 }
 /* Handlers are a read side of the armed table: a disarmed place is freed only after them. */
 static struct sync_readers kprobe_handlers = SYNC_READERS_INIT;
@@ -340,6 +341,8 @@ static int arm(struct kprobe_place *p)
         if (p->ev->is_return && got < 0)
             return got;
         p->nactive = 0;
+        /* Returns pending from an earlier arming must not match this one. */
+        p->serial = next_serial++;
         if (p->ev->is_return)
             armed_slot_set(p, (unsigned)got);
         int err = kprobe_site_attach(p);
@@ -366,6 +369,7 @@ static int arm(struct kprobe_place *p)
         return err;
     }
     p->nactive = 0;
+    p->serial = next_serial++; /* returns pending from an earlier arming must not match */
     armed_slot_set(p, slot);
     site_link(p);
     return 0;
