@@ -214,9 +214,12 @@ CLANG_FORMAT := clang-format
 format: check-deps
 	@$(CLANG_FORMAT) -i $(FORMAT_SRCS)
 
+# One clang-format over every file first (a process per file took 8 s of make test); only
+# when that one finds something does a file-by-file pass name the files.
 format-check: check-deps
-	@bad=""; for f in $(FORMAT_SRCS); do $(CLANG_FORMAT) --dry-run -Werror $$f >/dev/null 2>&1 || bad="$$bad $$f"; done; \
-	if [ -n "$$bad" ]; then echo "format-check: not formatted (run make format):$$bad"; exit 1; fi; \
+	@if ! $(CLANG_FORMAT) --dry-run -Werror $(FORMAT_SRCS) >/dev/null 2>&1; then \
+	bad=""; for f in $(FORMAT_SRCS); do $(CLANG_FORMAT) --dry-run -Werror $$f >/dev/null 2>&1 || bad="$$bad $$f"; done; \
+	if [ -n "$$bad" ]; then echo "format-check: not formatted (run make format):$$bad"; exit 1; fi; fi; \
 	echo "format-check: every C file is formatted"
 
 # The host tool's Python checked as typed code: tools/fentros-trace, its packages and their

@@ -15,6 +15,7 @@ import shlex
 import sys
 import threading
 import time
+import traceback
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -34,6 +35,32 @@ from harness.paths import TEST_LOG_DIR as LOG_DIR  # noqa: E402
 TAIL_LINES = 15
 # Lines of a failure's details that the summary at the end repeats.
 SUMMARY_DETAILS = 12
+
+
+class LineWriter:
+    """stdout for threads that print at once: each thread's text goes out in whole lines,
+    one thread's at a time (print() writes a line and its newline in two calls)."""
+
+    def __init__(self, stream):
+        self.stream = stream
+        self._lock = threading.Lock()
+        self._pending = threading.local()
+
+    def write(self, text):
+        pending = getattr(self._pending, "text", "") + text
+        head, newline, rest = pending.rpartition("\n")
+        self._pending.text = rest
+        if newline:
+            with self._lock:
+                self.stream.write(head + newline)
+        return len(text)
+
+    def flush(self):
+        with self._lock:
+            self.stream.flush()
+
+    def __getattr__(self, name):
+        return getattr(self.stream, name)
 
 
 def rel(path):
@@ -606,6 +633,10 @@ def parse_args(argv):
                              "(default 60)")
     parser.add_argument("--boot-timeout", type=float, default=120,
                         help="seconds from QEMU start to the first prompt (default 120)")
+    parser.add_argument("--host-checks-first", action="store_true",
+                        help="run the checks without the shared boots (unit tests, host "
+                             "stress, export, mount, ftracetest) before the boots, not "
+                             "beside them")
     parser.add_argument("--selftest-timeout", type=float, default=300,
                         help="seconds the selftest command may take (default 300)")
     parser.add_argument("-l", "--list", action="store_true",
@@ -631,6 +662,16 @@ def clear_logs():
         old.unlink()
 
 
+def run_host_checks(reporter, wanted):
+    """hostchecks.run_all in a thread of its own: an error that ends it is a failure of
+    the run, as it would be if it ran first."""
+    try:
+        hostchecks.run_all(reporter, wanted)
+    except Exception as err:  # noqa: BLE001 - reported, not lost with the thread
+        reporter.fail("host-checks", Failure(f"the host checks stopped: {type(err).__name__}: "
+                                             f"{err}", traceback.format_exc().splitlines()[-15:]))
+
+
 def main(argv=None):
     args = parse_args(argv)
     reporter = Reporter(args.keep_going)
@@ -648,8 +689,20 @@ def main(argv=None):
                 print(unit.name)
         return 0
     clear_logs()
+    host_thread = None
     if with_host_checks:
-        hostchecks.run_all(reporter, lambda name: name_matches(name, args.filter))
+        def wanted(name):
+            return name_matches(name, args.filter)
+        if args.host_checks_first:
+            hostchecks.run_all(reporter, wanted)
+        else:
+            # The host checks boot QEMUs of their own (or none) and share nothing with the
+            # boots below, so they run beside them: their results interleave with the
+            # boots' results, a line at a time.
+            sys.stdout = LineWriter(sys.stdout)
+            host_thread = threading.Thread(target=run_host_checks, args=(reporter, wanted),
+                                           name="host-checks", daemon=True)
+            host_thread.start()
     session = Session(args, reporter)
     groups = plan(args, load_tests(args, reporter), reporter, load_trace_tests(args, reporter))
     pool = ThreadPoolExecutor(max_workers=args.jobs) if args.jobs > 1 else None
@@ -660,6 +713,8 @@ def main(argv=None):
         else:
             for future in [pool.submit(session.run_group, group) for group in groups]:
                 future.result()
+        if host_thread:
+            host_thread.join()
     except KeyboardInterrupt:
         session.stop_all()
         print("interrupted", flush=True)
@@ -667,8 +722,20 @@ def main(argv=None):
         if pool:
             # Groups not started yet are dropped; running ones end fast once interrupted.
             pool.shutdown(wait=True, cancel_futures=True)
+        if host_thread and host_thread.is_alive():
+            # Interrupted: the host checks stop after the test that is running (its
+            # class's teardown stops its QEMU); a second Ctrl-C leaves without waiting.
+            print("waiting for the running host check to end", flush=True)
+            try:
+                host_thread.join()
+            except KeyboardInterrupt:
+                pass
     reporter.fail_always_skipped()
-    return reporter.summary()
+    status = reporter.summary()
+    if isinstance(sys.stdout, LineWriter):
+        sys.stdout.flush()
+        sys.stdout = sys.stdout.stream
+    return status
 
 
 if __name__ == "__main__":

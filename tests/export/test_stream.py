@@ -13,7 +13,10 @@ keep up with: its losses are in the pages, where trace-cmd shows them, and equal
 kernel's overrun count."""
 
 import re
+import subprocess
 import sys
+import tempfile
+import threading
 import time
 import unittest
 from pathlib import Path
@@ -45,12 +48,71 @@ class StreamRecording(base.Recording):
                                 self.dir / "machine", "-o", self.dat, "--", *command])
 
 
+class ReportSummary:
+    """What the tests ask of the recording's `trace-cmd report -l --ts-check`, read in one
+    pass as trace-cmd writes it. A streamed recording holds millions of records: one run of
+    report with both options instead of one each, and no list of its lines kept. --ts-check
+    leaves report's output as it is and adds a warning for each record that goes back in
+    time (`WARNING: Record on cpu N went backwards`)."""
+
+    def __init__(self, rec):
+        self.records = {}   # cpu: function records
+        self.dropped = {}   # cpu: events trace-cmd says were dropped
+        self.bad = []       # lines trace-cmd could not read (base.BAD_REPORT)
+        self.backwards = []  # lines, of the output or the errors, saying "backwards"
+        with tempfile.TemporaryFile() as errors:
+            proc = subprocess.Popen([str(base.TRACE_CMD), "report", "-l", "--ts-check", "-i",
+                                     str(rec.dat)], stdout=subprocess.PIPE, stderr=errors,
+                                    text=True)
+            # The time base.run allows a report, for the reading and the exit together.
+            deadline = threading.Timer(600, proc.kill)
+            deadline.start()
+            try:
+                for line in proc.stdout:
+                    self.read_line(line.rstrip("\n"))
+                self.code = proc.wait()
+            finally:
+                deadline.cancel()
+                if proc.poll() is None:
+                    proc.kill()
+                    proc.wait()
+                proc.stdout.close()
+            errors.seek(0)
+            self.err = errors.read().decode(errors="replace")
+        self.backwards += [line for line in self.err.splitlines() if "backwards" in line]
+
+    def read_line(self, line):
+        if base.bad_report_line(line):
+            self.bad.append(line)
+        if "backwards" in line:
+            self.backwards.append(line)
+        m = base.REPORT_LINE.match(line)
+        if m:
+            cpu = int(m["cpu"])
+            self.records[cpu] = self.records.get(cpu, 0) + 1
+        # DROPPED's own text, looked for first: most lines are records.
+        if "EVENTS DROPPED" in line:
+            m = base.DROPPED.match(line.strip())
+            if m:
+                self.dropped[int(m[1])] = self.dropped.get(int(m[1]), 0) + int(m[2])
+
+
 class StreamCase(base.ExportCase):
+    summary = None
+
     @classmethod
     def setUpClass(cls):
         if not base.TRACE_CMD:
             raise unittest.SkipTest("trace-cmd is not installed (make deps installs it)")
         cls.rec = StreamRecording(cls.__name__, cls.ARGS, cls.COMMAND)
+        cls.summary = None
+
+    def report_summary(self):
+        """The recording's report, read once for the class's tests."""
+        cls = type(self)
+        if cls.summary is None:
+            cls.summary = ReportSummary(self.rec)
+        return cls.summary
 
     def printed_counts(self):
         """{cpu: (recorded, lost, rest of the line)} as record printed them."""
@@ -63,16 +125,18 @@ class StreamCase(base.ExportCase):
 
     def report_per_cpu(self):
         """{cpu: function records} and {cpu: events trace-cmd says were dropped}, from a
-        report that must be clean."""
-        records, dropped = {}, {}
-        for line in self.assert_clean_report("-l"):
-            m = base.REPORT_LINE.match(line)
-            if m:
-                records[int(m["cpu"])] = records.get(int(m["cpu"]), 0) + 1
-            m = base.DROPPED.match(line.strip())
-            if m:
-                dropped[int(m[1])] = dropped.get(int(m[1]), 0) + int(m[2])
-        return records, dropped
+        report that must be clean (base.ExportCase.assert_clean_report's checks)."""
+        summary = self.report_summary()
+        self.assertEqual(summary.code, 0, summary.err)
+        self.assertEqual(summary.bad[:5], [], "trace-cmd could not read every record")
+        self.assertNotIn("FAILED", summary.err)
+        return summary.records, summary.dropped
+
+    def assert_time_monotonic(self):
+        """base.ExportCase.assert_time_monotonic's check, on the shared report."""
+        summary = self.report_summary()
+        self.assertEqual(summary.code, 0, summary.err)
+        self.assertFalse(summary.backwards)
 
     def assert_streamed(self):
         self.assertIn("over the host channel", self.rec.result.stderr)

@@ -108,6 +108,12 @@ class _Result(unittest.TestResult):
     def addSkip(self, test, reason):
         self.reporter.skip(self._name(test), reason)
 
+    def stopTest(self, test):
+        super().stopTest(test)
+        # The boots beside these checks failed (without -k) or the run was interrupted.
+        if self.reporter.stopped():
+            self.stop()
+
 
 def run_unit_tests(reporter, wanted, suite_index):
     directory, top, prefix = SUITES[suite_index]
@@ -188,9 +194,15 @@ def run_ftracetest(reporter, wanted):
 
 
 def run_all(reporter, wanted):
-    run_unit_tests(reporter, wanted, 0)
-    run_unit_tests(reporter, wanted, 1)
-    run_host_stress(reporter, wanted)
-    run_unit_tests(reporter, wanted, 2)
-    run_unit_tests(reporter, wanted, 3)
-    run_ftracetest(reporter, wanted)
+    """Every check, in order; none starts once the run has stopped (a failure without
+    -k, or Ctrl-C), which matters when they run beside the boots."""
+    steps = [lambda: run_unit_tests(reporter, wanted, 0),
+             lambda: run_unit_tests(reporter, wanted, 1),
+             lambda: run_host_stress(reporter, wanted),
+             lambda: run_unit_tests(reporter, wanted, 2),
+             lambda: run_unit_tests(reporter, wanted, 3),
+             lambda: run_ftracetest(reporter, wanted)]
+    for step in steps:
+        if reporter.stopped():
+            return
+        step()

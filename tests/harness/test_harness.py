@@ -6,6 +6,7 @@ import importlib.util
 import io
 import sys
 import tempfile
+import threading
 import time
 import unittest
 from pathlib import Path
@@ -90,6 +91,38 @@ class ReporterTests(unittest.TestCase):
         with contextlib.redirect_stdout(io.StringIO()):
             reporter.fail_always_skipped()
         self.assertEqual(reporter.failures, ["FAIL selftest/raced: skipped at every CPU count"])
+
+
+class LineWriterTests(unittest.TestCase):
+    """run.py's stdout while the host checks print beside the boots: whole lines only."""
+
+    def test_threads_write_whole_lines(self):
+        run_py = Path(__file__).parent.parent / "run.py"
+        spec = importlib.util.spec_from_file_location("run", run_py)
+        run = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(run)
+        out = io.StringIO()
+        writer = run.LineWriter(out)
+
+        def write(tag):
+            for i in range(200):
+                # print()'s two writes: the text, then its newline.
+                writer.write(f"{tag} {i} begins,")
+                writer.write(f" {tag} {i} ends")
+                writer.write("\n")
+        threads = [threading.Thread(target=write, args=(t,)) for t in "ab"]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        lines = out.getvalue().split("\n")
+        self.assertEqual(lines.pop(), "")
+        self.assertEqual(len(lines), 400)
+        for line in lines:
+            tag, i = line.split()[:2]
+            self.assertEqual(line, f"{tag} {i} begins, {tag} {i} ends")
+        writer.write("no newline yet")
+        self.assertEqual(len(out.getvalue().split("\n")), 401)
 
 
 class MatchTests(unittest.TestCase):
