@@ -662,11 +662,14 @@ def clear_logs():
         old.unlink()
 
 
-def run_host_checks(reporter, wanted):
-    """hostchecks.run_all in a thread of its own: an error that ends it is a failure of
-    the run, as it would be if it ran first."""
+def run_host_checks(reporter, wanted, step=None):
+    """hostchecks.run_all but ftracetest in a thread of its own (or `step`): an error
+    that ends it is a failure of the run, as it would be if it ran first."""
     try:
-        hostchecks.run_all(reporter, wanted)
+        if step:
+            step(reporter, wanted)
+        else:
+            hostchecks.run_all(reporter, wanted, ftracetest=False)
     except Exception as err:  # noqa: BLE001 - reported, not lost with the thread
         reporter.fail("host-checks", Failure(f"the host checks stopped: {type(err).__name__}: "
                                              f"{err}", traceback.format_exc().splitlines()[-15:]))
@@ -698,7 +701,7 @@ def main(argv=None):
         else:
             # The host checks boot QEMUs of their own (or none) and share nothing with the
             # boots below, so they run beside them: their results interleave with the
-            # boots' results, a line at a time.
+            # boots' results, a line at a time. ftracetest runs after the boots.
             sys.stdout = LineWriter(sys.stdout)
             host_thread = threading.Thread(target=run_host_checks, args=(reporter, wanted),
                                            name="host-checks", daemon=True)
@@ -715,6 +718,9 @@ def main(argv=None):
                 future.result()
         if host_thread:
             host_thread.join()
+            # ftracetest last, alone: see hostchecks.run_all.
+            if not reporter.stopped():
+                run_host_checks(reporter, wanted, hostchecks.run_ftracetest)
     except KeyboardInterrupt:
         session.stop_all()
         print("interrupted", flush=True)

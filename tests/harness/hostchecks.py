@@ -193,15 +193,19 @@ def run_ftracetest(reporter, wanted):
               "tests/ftracetest/expected_pass.txt", flush=True)
 
 
-def run_all(reporter, wanted):
+def run_all(reporter, wanted, ftracetest=True):
     """Every check, in order; none starts once the run has stopped (a failure without
-    -k, or Ctrl-C), which matters when they run beside the boots."""
+    -k, or Ctrl-C), which matters when they run beside the boots. ftracetest=False leaves
+    ftracetest out: run.py runs it after the boots, since Linux's scripts time what the
+    guest does in windows of a millisecond (event-enable.tc: `sleep .001`, then a
+    sched_switch must be in the trace), which failed with the boots' QEMU beside it."""
     steps = [lambda: run_unit_tests(reporter, wanted, 0),
              lambda: run_unit_tests(reporter, wanted, 1),
              lambda: run_host_stress(reporter, wanted),
              lambda: run_unit_tests(reporter, wanted, 2),
-             lambda: run_unit_tests(reporter, wanted, 3),
-             lambda: run_ftracetest(reporter, wanted)]
+             lambda: run_unit_tests(reporter, wanted, 3)]
+    if ftracetest:
+        steps.append(lambda: run_ftracetest(reporter, wanted))
     for step in steps:
         if reporter.stopped():
             return
