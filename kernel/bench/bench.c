@@ -96,7 +96,8 @@ uint64_t *bench_samples_alloc(struct bench_ctx *ctx, const char *row, size_t cou
 
 SHELL_COMMAND(bench, "bench [-s] [ROW...]",
               "measure the tracer's costs (rows: ipi nop function function_all graph rb patch "
-              "memory events kprobe livepatch)")
+              "memory events event_trigger hist_trigger kprobe kprobe_many livepatch latency "
+              "snapshot wakeup_latency; no ROW: all of them)")
 {
     struct bench_ctx bctx = {.shell = ctx, .short_mode = false, .runs = 1000};
     int first = 1;
