@@ -1,9 +1,10 @@
 /*
  * The function_graph tracer: an entry event when a traced function starts and a return
- * event with its duration when it ends, printed as Linux prints them: a call tree per
- * CPU with durations, overhead marks, leaf calls on one line, task-switch separators and
- * interrupt arrows. set_graph_function limits tracing to the listed functions and what
- * they call; set_graph_notrace suspends it inside the listed ones; max_graph_depth and
+ * event with its duration when it ends, printed as Linux prints them (trace_graph_output.c,
+ * with the columns the funcgraph-* options pick): a call tree per CPU with durations,
+ * overhead marks, leaf calls on one line, task-switch separators and interrupt arrows.
+ * set_graph_function limits tracing to the listed functions and what they call;
+ * set_graph_notrace suspends it inside the listed ones; max_graph_depth and
  * tracing_thresh cut by depth and duration.
  */
 #include <kernel/errno.h>
