@@ -147,6 +147,9 @@ int pfs_open(const char *cwd, const char *path, int flags, struct pfs_file **out
 ssize_t pfs_read(struct pfs_file *f, char *buf, size_t len);
 ssize_t pfs_write(struct pfs_file *f, const char *buf, size_t len);
 int pfs_close(struct pfs_file *f);
+/* `echo -n TEXT > PATH` (or `>>` with PFS_APPEND in how): 0 or the errno of the open, the
+ * write or the close, for kernel code that drives files as a user would (bench, soak). */
+int pfs_write_path(const char *path, const char *text, int how);
 /*
  * What a read with nothing to return does before it looks at its data again: sleeps ns
  * (0, or -EINTR after Ctrl-C), or gives -EAGAIN at once for a PFS_NOWAIT file. Called

@@ -116,13 +116,7 @@ static int bench_many_write(const char *file, const char *text)
 {
     char path[96];
     snprintf(path, sizeof(path), TRACEFS_ROOT "/events/bench_many/%s", file);
-    struct pfs_file *f;
-    int err = pfs_open(NULL, path, PFS_WRITE | PFS_TRUNC, &f);
-    if (err)
-        return err;
-    ssize_t n = pfs_write(f, text, strlen(text));
-    int closed = pfs_close(f);
-    return n < 0 ? (int)n : closed;
+    return pfs_write_path(path, text, 0);
 }
 
 static unsigned bench_many_enable(unsigned made)

@@ -150,13 +150,7 @@ static int wakeup_latency_write(const char *file, const char *prefix, const char
     char path[96], line[256];
     snprintf(path, sizeof(path), TRACEFS_ROOT "/%s", file);
     snprintf(line, sizeof(line), "%s%s", prefix, text);
-    struct pfs_file *f;
-    int err = pfs_open(NULL, path, PFS_WRITE | PFS_APPEND, &f);
-    if (err)
-        return err;
-    ssize_t n = pfs_write(f, line, strlen(line));
-    int closed = pfs_close(f);
-    return n < 0 ? (int)n : closed;
+    return pfs_write_path(path, line, PFS_APPEND);
 }
 
 /* "Hits: N" from the synthetic event's hist file (its totals, at the end), or 0. */

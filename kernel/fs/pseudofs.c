@@ -665,6 +665,17 @@ int pfs_close(struct pfs_file *f)
     return err;
 }
 
+int pfs_write_path(const char *path, const char *text, int how)
+{
+    struct pfs_file *f;
+    int err = pfs_open(NULL, path, PFS_WRITE | (how & PFS_APPEND ? PFS_APPEND : PFS_TRUNC), &f);
+    if (err)
+        return err;
+    ssize_t n = pfs_write(f, text, strlen(text));
+    int closed = pfs_close(f);
+    return n < 0 ? (int)n : closed;
+}
+
 int pfs_read_wait(struct pfs_file *f, uint64_t ns)
 {
     if (f->flags & PFS_NOWAIT)

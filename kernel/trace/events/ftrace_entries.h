@@ -89,16 +89,16 @@ FTRACE_ENTRY(raw_data, TRACE_EVENT_ID_RAW_DATA, TRACE_EVENT_FL_NO_NAME,
  * osnoise, timerlat): written in compact form (trace_internal.h) and printed by the
  * tracers; these are the layouts tools/fentros_trace/widen.py gives them in a trace.dat.
  */
+/* The wakeup tracers' switch and wakeup records share their fields (Linux's FTRACE_ENTRY_DUP). */
+#undef FTRACE_CTXWAKE_FIELDS
+#define FTRACE_CTXWAKE_FIELDS                                                                      \
+    TP_STRUCT__entry(__field(unsigned int, prev_pid) __field(unsigned int, next_pid)               \
+                         __field(unsigned int, next_cpu) __field(unsigned char, prev_prio)         \
+                             __field(unsigned char, prev_state) __field(unsigned char, next_prio)  \
+                                 __field(unsigned char, next_state))
+
 FTRACE_ENTRY(context_switch, TRACE_EVENT_ID_CONTEXT_SWITCH, 0,
-             TP_STRUCT__entry(
-                 __field(unsigned int, prev_pid)
-                 __field(unsigned int, next_pid)
-                 __field(unsigned int, next_cpu)
-                 __field(unsigned char, prev_prio)
-                 __field(unsigned char, prev_state)
-                 __field(unsigned char, next_prio)
-                 __field(unsigned char, next_state)
-             ),
+             FTRACE_CTXWAKE_FIELDS,
              F_printk("%u:%u:%u  ==> %u:%u:%u [%03u]",
                       __entry->prev_pid, __entry->prev_prio, __entry->prev_state,
                       __entry->next_pid, __entry->next_prio, __entry->next_state,
@@ -106,15 +106,7 @@ FTRACE_ENTRY(context_switch, TRACE_EVENT_ID_CONTEXT_SWITCH, 0,
              NULL)
 
 FTRACE_ENTRY(wakeup, TRACE_EVENT_ID_WAKEUP, 0,
-             TP_STRUCT__entry(
-                 __field(unsigned int, prev_pid)
-                 __field(unsigned int, next_pid)
-                 __field(unsigned int, next_cpu)
-                 __field(unsigned char, prev_prio)
-                 __field(unsigned char, prev_state)
-                 __field(unsigned char, next_prio)
-                 __field(unsigned char, next_state)
-             ),
+             FTRACE_CTXWAKE_FIELDS,
              F_printk("%u:%u:%u  ==+ %u:%u:%u [%03u]",
                       __entry->prev_pid, __entry->prev_prio, __entry->prev_state,
                       __entry->next_pid, __entry->next_prio, __entry->next_state,
