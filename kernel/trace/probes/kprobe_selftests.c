@@ -179,6 +179,56 @@ SELFTEST(kprobe_fetch_store)
     probe_cmd_free(&cmd);
 }
 
+/* Fills a record of line's arguments both ways: through probe_store_quick when they are
+ * all quick (quick says whether they must be), and through the general fetch; the two
+ * records must be the same bytes. */
+static void check_quick(struct selftest_ctx *t, const char *line, bool quick,
+                        const struct probe_ctx *ctx)
+{
+    struct probe_cmd cmd;
+    struct probe_error e;
+    ASSERT_EQ(parse_line(line, &cmd, &e), 0);
+    struct probe_quick_arg *q = probe_quick_compile(cmd.args, cmd.nargs);
+    EXPECT_EQ(q != NULL, quick);
+    if (q) {
+        uint8_t general[128], fast[128];
+        memset(general, 0xcc, sizeof(general));
+        memset(fast, 0xcc, sizeof(fast));
+        probe_store_args(cmd.args, cmd.nargs, ctx, general, sizeof(general), 0);
+        probe_store_quick(q, cmd.nargs, ctx, fast);
+        EXPECT(memcmp(general, fast, sizeof(fast)) == 0);
+        kfree(q);
+    }
+    probe_cmd_free(&cmd);
+}
+
+SELFTEST(kprobe_quick_store)
+{
+    struct pt_regs regs = {0};
+    static const char *const names[] = {"di", "si", "dx", "cx", "r8", "r9", "ax", "bx", "r15"};
+    for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+        set_named_reg(&regs, names[i], 0x8877665544332211UL * (i + 1));
+    struct probe_ctx ctx = {
+        .regs = &regs, .retval = 0xfedcba9876543210UL, .probe_addr = sym_address("pfs_open")};
+    /* Every size and kind, truncated as the general fetch stores them. */
+    check_quick(t,
+                "p:x pfs_open a=%di:u8 b=%si:s16 c=%dx:x32 d=%cx e=$arg5:u32 f=$arg6:s64 "
+                "g=\\-7:s8 h=%ip i=%bx:x16 j=%r15:b4@3/8 k=%ax:symbol",
+                false, &ctx); /* the bitfield needs the general fetch */
+    check_quick(t,
+                "p:x pfs_open a=%di:u8 b=%si:s16 c=%dx:x32 d=%cx e=$arg5:u32 f=$arg6:s64 "
+                "g=\\-7:s8 h=%ip i=%bx:x16 k=%ax:symbol l=$arg1:x8",
+                true, &ctx);
+    check_quick(t, "r:x pfs_open r=$retval:s32 ip=%ip ax=%ax", true, &ctx);
+    check_quick(t, "p:x pfs_open", true, &ctx);
+    /* Memory, the stack, an argument on the stack, strings: the general fetch. */
+    check_quick(t, "p:x pfs_open a=+0(%di)", false, &ctx);
+    check_quick(t, "p:x pfs_open a=$stack", false, &ctx);
+    check_quick(t, "p:x pfs_open a=$arg7", false, &ctx);
+    check_quick(t, "p:x pfs_open a=$comm", false, &ctx);
+    check_quick(t, "p:x pfs_open a=@pfs_open", false, &ctx);
+}
+
 static uint64_t profile_hits(const char *name) { return kprobe_hits("selftest", name, NULL); }
 
 /* One probe's life, as the files would drive it: made, armed, fired, disarmed, removed. */

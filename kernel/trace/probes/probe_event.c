@@ -6,6 +6,7 @@
 #include <kernel/mm.h>
 #include <lib/string.h>
 
+#include "events/event_write.h"
 #include "trace_internal.h"
 #include "trace_probe.h"
 
@@ -42,6 +43,8 @@ int probe_event_init(struct probe_event *pe, struct probe_cmd *cmd, enum probe_h
         pe->fixed_size += probe_arg_size(&pe->args[i]);
         pe->has_strings |= probe_type_is_string(pe->args[i].type);
     }
+    /* An event probe's arguments are its event's fields, never the frame's. */
+    pe->quick = head == PROBE_HEAD_NONE ? NULL : probe_quick_compile(pe->args, pe->nargs);
     pe->fields = probe_make_fields(pe->args, pe->nargs, head, &pe->nfields);
     pe->print_fmt = probe_make_print_fmt(pe->args, pe->nargs, head);
     int err = 0;
@@ -72,6 +75,8 @@ void probe_event_release(struct probe_event *pe)
     probe_args_free(pe->args, pe->nargs);
     probe_free_fields(pe->fields, pe->nfields);
     kfree(pe->print_fmt);
+    kfree(pe->quick);
+    pe->quick = NULL;
     pe->args = NULL;
     pe->nargs = 0;
     pe->fields = NULL;
@@ -87,7 +92,8 @@ void probe_event_write(struct probe_event *pe, const struct probe_ctx *ctx,
         dyn = RB_MAX_PAYLOAD - pe->fixed_size;
     size_t size = pe->fixed_size + dyn;
     struct rb_reservation res;
-    uint8_t *rec = trace_event_reserve(&pe->call, size, -1, &res);
+    struct percpu *cpu = this_cpu();
+    uint8_t *rec = trace_event_reserve_on(cpu, &pe->call, size, -1, &res);
     if (!rec)
         return;
     struct trace_event_common *c = (struct trace_event_common *)rec;
@@ -96,6 +102,9 @@ void probe_event_write(struct probe_event *pe, const struct probe_ctx *ctx,
     /* The head's words (the probed address, a return's too): whole-word stores. */
     for (unsigned i = 0; i < nhead; i++)
         __builtin_memcpy(rec + 8 + 8 * (size_t)i, &head[i], 8);
-    probe_store_args(pe->args, pe->nargs, ctx, rec, pe->fixed_size, dyn);
-    trace_event_commit(&pe->call, rec, size, &res);
+    if (likely(pe->quick))
+        probe_store_quick(pe->quick, pe->nargs, ctx, rec);
+    else
+        probe_store_args(pe->args, pe->nargs, ctx, rec, pe->fixed_size, dyn);
+    trace_event_commit_on(cpu, &pe->call, rec, size, &res);
 }

@@ -249,3 +249,50 @@ void probe_store_args(const struct probe_arg *args, unsigned nargs, const struct
         }
     }
 }
+
+/* The quick form of a, or false when a needs the general fetch. */
+static bool quick_arg(const struct probe_arg *a, struct probe_quick_arg *q)
+{
+    if (a->nderef || a->memory || a->bitfield || a->count || probe_type_is_string(a->type))
+        return false;
+    unsigned size = a->type->size;
+    if (size != 1 && size != 2 && size != 4 && size != 8)
+        return false;
+    *q = (struct probe_quick_arg){.size = (uint8_t)size, .field = a->offset, .param = a->param};
+    switch (a->base) {
+    case FETCH_REG:
+        q->kind = PROBE_QUICK_REGS;
+        return true;
+    case FETCH_ARG: {
+        int at = arch_regs_argument_offset((unsigned)a->param);
+        q->kind = PROBE_QUICK_REGS;
+        q->param = (unsigned long)at;
+        return at >= 0;
+    }
+    case FETCH_RETVAL:
+        q->kind = PROBE_QUICK_RETVAL;
+        return true;
+    case FETCH_PROBE_IP:
+        q->kind = PROBE_QUICK_IP;
+        return true;
+    case FETCH_IMM:
+        q->kind = PROBE_QUICK_CONST;
+        return true;
+    default: /* @SYM is resolved after some probes are made; the rest read memory */
+        return false;
+    }
+}
+
+struct probe_quick_arg *probe_quick_compile(const struct probe_arg *args, unsigned nargs)
+{
+    struct probe_quick_arg *quick = kmalloc(sizeof(*quick) * (nargs ? nargs : 1));
+    if (!quick)
+        return NULL;
+    for (unsigned i = 0; i < nargs; i++) {
+        if (!quick_arg(&args[i], &quick[i])) {
+            kfree(quick);
+            return NULL;
+        }
+    }
+    return quick;
+}

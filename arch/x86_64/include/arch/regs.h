@@ -99,6 +99,20 @@ static inline unsigned long regs_get_kernel_argument(const struct pt_regs *regs,
 }
 
 /*
+ * Where argument n (from 0) of a function at its first instruction is in struct pt_regs,
+ * when it is in a register (regs_get_kernel_argument's first six); -1 when it is on the
+ * stack. A probe turns its $argN into a register read once, when it is made.
+ */
+static inline int arch_regs_argument_offset(unsigned n)
+{
+    static const unsigned short offsets[] = {
+        offsetof(struct pt_regs, rdi), offsetof(struct pt_regs, rsi), offsetof(struct pt_regs, rdx),
+        offsetof(struct pt_regs, rcx), offsetof(struct pt_regs, r8),  offsetof(struct pt_regs, r9),
+    };
+    return n < sizeof(offsets) / sizeof(offsets[0]) ? offsets[n] : -1;
+}
+
+/*
  * The instruction pointer a kprobe at a function's first byte reports: one past the
  * breakpoint (int3, one byte) a probe there would have hit. Linux reports it so for its
  * probes on ftrace sites too, which hit no breakpoint.
