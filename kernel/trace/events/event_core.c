@@ -471,7 +471,8 @@ __noinline void trace_event_commit_filtered(const struct trace_event_call *call,
      * unconditionally), nor one the top level's pid lists left out. The record's time as
      * the trace shows it; one outside the buffer has none: now. */
     if (!top_excluded && (READ_ONCE(call->state->trigger_flags) & TRACE_EVENT_TRIGGERS_COND))
-        post = event_triggers_call(call, record, size, scratch_rec ? trace_clock_read() : res->ts);
+        post =
+            event_triggers_call(call, record, size, scratch_rec ? EVENT_TRIGGER_TS_NOW : res->ts);
     struct event_filter *filter = __atomic_load_n(&call->state->filter, __ATOMIC_ACQUIRE);
     bool keep = !scratch_rec && (!filter || event_filter_match(filter, record, size));
     sync_read_exit(&trace_event_filter_readers, reader);

@@ -286,7 +286,7 @@ void trace_event_instances_write(const struct trace_event_call *call, const void
         struct trace_event_instance_state *ist = trace_event_instance_state(call, tr, false);
         unsigned post = 0;
         if (ist && READ_ONCE(ist->triggers))
-            post = event_triggers_run(&ist->triggers, record, size, trace_array_clock_reader(tr)());
+            post = event_triggers_run(&ist->triggers, record, size, EVENT_TRIGGER_TS_NOW);
         /* Read after the triggers: an enable_event among them may have just changed it. */
         bool recording = (READ_ONCE(st->instance_mask) >> slot) & 1;
         /* The caller is inside trace_event_filter_readers: the filter stays. */

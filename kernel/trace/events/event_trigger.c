@@ -86,6 +86,7 @@ struct event_trigger {
     char *filter_text; /* after "if ", as written */
     const struct trace_event_call *target;
     struct hist_trigger *hist;       /* the hist command's */
+    bool needs_time;                 /* fire_record reads the record's time (ts) */
     trace_event_probe_fn probe_fire; /* an event probe's */
     void *probe_data;
 };
@@ -260,6 +261,8 @@ unsigned event_triggers_run(struct event_trigger *volatile *head, const void *re
         if (t->cmd->post)
             post |= t->cmd->type;
         else if (t->cmd->needs_record) {
+            if (unlikely(ts == EVENT_TRIGGER_TS_NOW) && t->needs_time)
+                ts = trace_array_clock_reader(t->tr)();
             if (t->cmd->fire_record(t, record, size, ts))
                 post |= t->cmd->type;
         } else
@@ -572,6 +575,8 @@ static int trigger_parse_hist(const struct trigger_owner *owner,
     while (end && isspace((unsigned char)rest[end - 1]))
         rest[--end] = '\0';
     err = hist_trigger_create(call, owner->tr, skip_blanks(rest), command, &t->hist);
+    if (!err)
+        t->needs_time = hist_trigger_uses_time(t->hist);
     if (!err && filter)
         err = trigger_set_filter(call, t, filter);
     if (err)

@@ -18,9 +18,16 @@ struct trace_event_call;
 /* The write path (any context, no lock, no allocation). */
 /* TRACE_EVENT_TRIGGERS_UNCOND: every trigger, before any record exists. */
 void event_triggers_call_uncond(const struct trace_event_call *call);
+/*
+ * The time of a record that is in no buffer (built for triggers or instances only): now,
+ * read in the trigger's trace clock by the first trigger that uses it (a hist trigger with
+ * common_timestamp), at most once per event; most never read it, and the clock is the
+ * dearest part of the trigger path under emulation.
+ */
+#define EVENT_TRIGGER_TS_NOW UINT64_MAX
 /* TRACE_EVENT_TRIGGERS_COND: those whose filter the record passes (ts: its time, for hist
- * triggers' common_timestamp); the ones that must run after the record is committed are
- * returned (a mask of trigger types) instead. */
+ * triggers' common_timestamp, or EVENT_TRIGGER_TS_NOW); the ones that must run after the
+ * record is committed are returned (a mask of trigger types) instead. */
 unsigned event_triggers_call(const struct trace_event_call *call, const void *record, size_t size,
                              uint64_t ts);
 /* Runs the returned ones; frame is the committing function's, for a stack trace. */

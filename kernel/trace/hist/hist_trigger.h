@@ -30,6 +30,8 @@ int hist_trigger_create(const struct trace_event_call *call, struct trace_array 
 int hist_trigger_activate(struct hist_trigger *h, const char *command);
 void hist_trigger_free(struct hist_trigger *h);
 
+/* Whether h reads its events' time (common_timestamp in a key, value, variable or action). */
+bool hist_trigger_uses_time(const struct hist_trigger *h);
 /* HIST_ATTR_* given in the command. */
 unsigned hist_trigger_attrs(const struct hist_trigger *h);
 /* Whether a and b are the same histogram for `!`, EEXIST, pause/continue/clear (Linux's
