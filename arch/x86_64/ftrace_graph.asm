@@ -1,13 +1,26 @@
-; function_graph's return hook. A traced function's return address was replaced by
-; return_to_handler's, so its `ret` lands here with rsp just above the slot that held the
-; return address. The return value registers (rax, rdx) are kept; the C side pops the
-; thread's shadow stack, records the return (with the return value, rax), and gives back
-; the real return address. It is what fgraph_return_callee holds: the graph core's
+; The return hooks. A hooked function's return address was replaced by the address of one
+; of them, so its `ret` lands there with rsp just above the slot that held the return
+; address; the C side pops the thread's shadow stack, tells the clients that wanted the
+; return, and gives back the real return address.
+;
+; return_to_handler, for function_graph and the profiler, keeps only the return value
+; registers (rax, rdx). It calls what fgraph_return_callee holds: the graph core's
 ; ftrace_return_to_handler, or while one client is alone that client's return handler.
+;
+; return_to_handler_regs, for return probes, saves every register as the function left it
+; in a struct pt_regs (arch/regs.h), with rsp what the caller sees after the return, and
+; reloads them all from there afterwards, so what runs after it (another hook on the same
+; return, then the caller) sees them unchanged.
 
 extern fgraph_return_callee
+extern ftrace_return_to_handler_regs
 global return_to_handler:function
 global return_to_handler_end
+global return_to_handler_regs:function
+global return_to_handler_regs_end
+
+%include "asm-offsets.inc"
+%include "arch/pt_regs.inc"
 
 section .text
 return_to_handler:
@@ -22,3 +35,39 @@ return_to_handler:
     pop rax
     jmp rcx
 return_to_handler_end:
+
+return_to_handler_regs:
+    ; rsp = slot + 8. An interrupt since the ret may have written over the slot: this
+    ; address goes back in it, under a frame of our own, so that a backtrace taken in the
+    ; hooks follows [rbp + 8] = the slot, which the unwinder maps through the shadow stack
+    ; to the caller. The C side writes the real return address there before it lets the
+    ; shadow frame go, and the ret at the end takes it from there.
+    push qword return_to_handler_regs
+    push rbp
+    mov rbp, rsp                ; slot - 8: 16-aligned, and so is rsp below
+    lea rsp, [rsp - PT_SIZE]    ; lea, not sub: the flags are still the function's
+    PT_REGS_SAVE_GPRS
+    pushfq
+    pop qword [rsp + PT_RFLAGS]
+    mov rax, [rbp]
+    mov [rsp + PT_RBP], rax
+    lea rax, [rbp + 16]
+    mov [rsp + PT_RSP], rax
+    mov qword [rsp + PT_RIP], 0 ; the C side sets it: it knows the real return address
+    mov qword [rsp + PT_CS], KERNEL_CS
+    mov qword [rsp + PT_SS], KERNEL_DS
+    mov qword [rsp + PT_VECTOR], 0
+    mov qword [rsp + PT_ERROR], -1 ; orig_ax: no system call, as Linux's return probes have it
+    mov rdi, rsp
+    call ftrace_return_to_handler_regs
+    ; A hook may have changed registers in pt_regs: the caller gets them as it left them.
+    mov rax, [rsp + PT_RBP]
+    mov [rbp], rax
+    PT_REGS_LOAD_GPRS
+    ; Last: nothing below may change the flags. Another hook on the same return reads them.
+    push qword [rsp + PT_RFLAGS]
+    popfq
+    mov rsp, rbp
+    pop rbp
+    ret
+return_to_handler_regs_end:

@@ -25,6 +25,7 @@ global arch_ftrace_list_regs_caller:function
 
 ; TRAMP_SLOTS, the struct pt_regs offsets (PT_*) and the selectors, from the C side.
 %include "asm-offsets.inc"
+%include "arch/pt_regs.inc"
 
 ; Kept apart, so that the kernel can tell when a CPU is between a site and its callback
 ; (arch_ftrace_in_entry): the plain trampolines beside the op handlers they call, the
@@ -66,20 +67,7 @@ global %1:function
     mov rbp, rsp
     ; 8 bytes of padding keep the dispatcher's stack 16-byte aligned.
     sub rsp, PT_SIZE + 8
-    mov [rsp + PT_RAX], rax
-    mov [rsp + PT_RBX], rbx
-    mov [rsp + PT_RCX], rcx
-    mov [rsp + PT_RDX], rdx
-    mov [rsp + PT_RSI], rsi
-    mov [rsp + PT_RDI], rdi
-    mov [rsp + PT_R8], r8
-    mov [rsp + PT_R9], r9
-    mov [rsp + PT_R10], r10
-    mov [rsp + PT_R11], r11
-    mov [rsp + PT_R12], r12
-    mov [rsp + PT_R13], r13
-    mov [rsp + PT_R14], r14
-    mov [rsp + PT_R15], r15
+    PT_REGS_SAVE_GPRS
     mov rax, [rbp]
     mov [rsp + PT_RBP], rax
     ; regs->rip is where the traced function goes on, just after the site's call, as
@@ -106,20 +94,7 @@ global %1:function
     mov rax, [rsp + PT_RIP]
     mov [rbp + 8], rax
     ; A callback may have changed argument registers in pt_regs: reload them all.
-    mov rax, [rsp + PT_RAX]
-    mov rbx, [rsp + PT_RBX]
-    mov rcx, [rsp + PT_RCX]
-    mov rdx, [rsp + PT_RDX]
-    mov rsi, [rsp + PT_RSI]
-    mov rdi, [rsp + PT_RDI]
-    mov r8, [rsp + PT_R8]
-    mov r9, [rsp + PT_R9]
-    mov r10, [rsp + PT_R10]
-    mov r11, [rsp + PT_R11]
-    mov r12, [rsp + PT_R12]
-    mov r13, [rsp + PT_R13]
-    mov r14, [rsp + PT_R14]
-    mov r15, [rsp + PT_R15]
+    PT_REGS_LOAD_GPRS
     mov rsp, rbp
     pop rbp
     ret

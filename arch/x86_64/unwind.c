@@ -34,19 +34,6 @@ static bool frame_ok(const struct unwind_state *st, uintptr_t fp)
     return kernel_addr_readable(fp, 16);
 }
 
-extern const char return_to_handler_end[];
-
-/*
- * An address inside return_to_handler after the mapping: an interrupt that arrived while
- * a hooked function's return ran through it (no frame of its own; the interrupted frame
- * link leads on to the caller it is returning into), or a return slot no shadow frame
- * owns. Either way it is the tracer's trampoline, not a caller: the walk steps over it.
- */
-static bool in_return_to_handler(unsigned long addr)
-{
-    return addr >= (unsigned long)return_to_handler && addr < (unsigned long)return_to_handler_end;
-}
-
 bool unwind_next(struct unwind_state *st)
 {
     for (;;) {
@@ -64,7 +51,15 @@ bool unwind_next(struct unwind_state *st)
         bool upward = next > fp;
         st->fp = upward || (!st->strict && st->frames == 0) ? next : 0;
         st->frames++;
-        if (!in_return_to_handler(st->ret))
+        /*
+         * An address inside a return hook after the mapping is the tracer's trampoline, not
+         * a caller: the walk steps over it. It is a hook's call into its C side (the frame
+         * link leads on: return_to_handler's to the caller it is returning into, which
+         * only the shadow stack knows; return_to_handler_regs's to its own frame, whose
+         * slot maps to that caller), an interrupt that stopped a hook, or a return slot
+         * no shadow frame owns.
+         */
+        if (!arch_ftrace_in_return_hook(st->ret))
             return true;
     }
 }
@@ -110,7 +105,8 @@ static bool in_walked_stack(const struct reliable_walk *w, uintptr_t addr, size_
  * An interrupt frame: reports the interrupted instruction and every word between the
  * interrupted rsp and rbp (see arch_stack_walk_reliable). Interrupted entry code
  * (ftrace's trampolines and dispatchers, the interrupt entry itself) has no frame a walk
- * can trust.
+ * can trust, and neither has a return hook: the caller it returns into may be on no
+ * stack at all, only on the shadow stack.
  */
 static int reliable_interrupted(struct reliable_walk *w, const struct x86_irq_link *link)
 {
@@ -118,7 +114,7 @@ static int reliable_interrupted(struct reliable_walk *w, const struct x86_irq_li
     if (!in_walked_stack(w, (uintptr_t)regs, sizeof(*regs)))
         return -EINVAL;
     unsigned long rip = regs->rip, rsp = regs->rsp, rbp = regs->rbp;
-    if (arch_ftrace_in_entry(rip) || in_interrupt_entry(rip))
+    if (arch_ftrace_in_entry(rip) || in_interrupt_entry(rip) || arch_ftrace_in_return_hook(rip))
         return -EINVAL;
     if (!w->consume(w->cookie, rip))
         return -ECANCELED;

@@ -86,6 +86,13 @@ typedef void (*ftrace_op_handler_t)(unsigned long ret_ip, unsigned long *parent_
 #define FTRACE_OPS_FL_RECURSION (1u << 4)
 #define FTRACE_OPS_FL_SAVE_REGS_IF_SUPPORTED (1u << 5)
 #define FTRACE_OPS_FL_RCU (1u << 6)
+/*
+ * At a site several ops want, called after the ops without it (while fewer than
+ * FTRACE_MAX_OPS ops are registered). Return probes' op: the function graph core's hooks
+ * on one call run in the reverse order of their hooking, and the one that hands return
+ * probes every register must run first, before function_graph's own hook has changed any.
+ */
+#define FTRACE_OPS_FL_CALLED_LAST (1u << 7)
 
 struct ftrace_ops {
     ftrace_func_t func;

@@ -33,6 +33,23 @@ void ftrace_test_sched_switch(void);
 void ftrace_test_empty_untraced(void);
 /* Damages its own function_graph frame (when traced) and returns whether it could. */
 unsigned long fgraph_mismatch_victim(void);
+/*
+ * What a return probe reads (the register fixture, <arch/regs_fixture.h>): the fixture
+ * returns with register ftrace_test_reg_names[i] holding ftrace_test_reg_value(i) (%bp
+ * one no frame walk follows) and the status flags FTRACE_TEST_REG_FLAGS. ftrace_test_regs_want
+ * fills a pt_regs so; ftrace_test_regs_call calls the fixture with it (`ftrace_test_call
+ * regs N`), on its ftrace site or, with int3, the one without a site.
+ */
+#define FTRACE_TEST_REGS 15
+#define FTRACE_TEST_REG_FLAGS 0x845UL
+extern const char *const ftrace_test_reg_names[FTRACE_TEST_REGS];
+static inline unsigned long ftrace_test_reg_value(unsigned i)
+{
+    return 0x0101010101010101UL * (i + 1);
+}
+struct pt_regs;
+void ftrace_test_regs_want(struct pt_regs *want);
+void ftrace_test_regs_call(bool int3);
 /* kernel/fixtures/stack_depth_test.c: recurses `levels` deep, for the stack tracer's tests. */
 unsigned long stack_depth_test_recurse(unsigned levels);
 

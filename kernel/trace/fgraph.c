@@ -17,6 +17,13 @@
  * ones. A client may also bring its own op and return handlers, built from this core's
  * entry and return (fgraph_inline.h) around its own inline: while it is alone, the graph
  * op's trampoline and the return hook call those instead of the core's.
+ *
+ * Return probes hook single calls from their own op (fgraph_push_return). Their returns go
+ * through the other hook, return_to_handler_regs, which saves every register and costs a
+ * few dozen instructions more: function_graph's returns never pay for it. Two hooks on
+ * one call (function_graph and a return probe, two return probes) stack two frames on one
+ * slot, the later one's return being the earlier one's hook; the regs hook reloads every
+ * register before it goes on, so a hook after it sees the return as the function left it.
  */
 #include <arch/asm_calls.h>
 #include <arch/cpu.h>
@@ -181,7 +188,7 @@ bool fgraph_push_return(struct fgraph_ops *gops, unsigned long func, unsigned lo
     }
     f->data = data;
     f->users = gops->users_bit;
-    fgraph_hook_return(parent_slot);
+    fgraph_hook_return_regs(parent_slot);
     return true;
 }
 
@@ -194,17 +201,22 @@ static __noinline void fgraph_return_loop(const struct fgraph_frame *f, struct f
     }
 }
 
+static void fgraph_clients_see_return(const struct fgraph_frame *f, struct fgraph_ret *ret)
+{
+    unsigned users = f->users;
+    if (likely(!(users & (users - 1)))) {
+        struct fgraph_ops *gops = fgraph_clients[__builtin_ctz(users)];
+        gops->retfunc(f, ret, gops);
+    } else {
+        fgraph_return_loop(f, ret);
+    }
+}
+
 void fgraph_clients_return(struct percpu *cpu, const struct fgraph_frame *f, uint32_t overrun,
                            unsigned long retval)
 {
     struct fgraph_ret ret = {.rettime = 0, .overrun = overrun, .retval = retval};
-    unsigned users = f->users;
-    if (likely(!(users & (users - 1)))) {
-        struct fgraph_ops *gops = fgraph_clients[__builtin_ctz(users)];
-        gops->retfunc(f, &ret, gops);
-    } else {
-        fgraph_return_loop(f, &ret);
-    }
+    fgraph_clients_see_return(f, &ret);
 }
 
 __noinline unsigned fgraph_return_mismatch(struct fgraph_thread *g, unsigned long *slot)
@@ -232,15 +244,39 @@ unsigned long ftrace_return_to_handler(unsigned long sp, unsigned long retval)
     return fgraph_return_handler_body(sp, retval, fgraph_clients_return);
 }
 
+/*
+ * The return hook that hands the clients the registers (return_to_handler_regs): the
+ * frame's instruction pointer becomes the real return address before they see it, and
+ * that address goes back in the return slot before the shadow frame is released, so a
+ * backtrace taken meanwhile, in the hooks or in an interrupt, finds the caller there.
+ */
+void ftrace_return_to_handler_regs(struct pt_regs *regs)
+{
+    unsigned long *slot = (unsigned long *)kernel_stack_pointer(regs) - 1;
+    struct percpu *cpu = this_cpu();
+    struct fgraph_thread *g;
+    unsigned idx;
+    const struct fgraph_frame *f = fgraph_return_begin(cpu, slot, &g, &idx);
+    instruction_pointer_set(regs, ftrace_graph_ret_addr(cpu->current, f->ret, slot));
+    if (likely(!fgraph_dead)) {
+        struct fgraph_ret ret = {
+            .overrun = g->overrun, .retval = regs_return_value(regs), .regs = regs};
+        fgraph_clients_see_return(f, &ret);
+    }
+    *slot = f->ret;
+    fgraph_return_end(cpu, g, f, idx);
+}
+
 unsigned long ftrace_graph_ret_addr(struct thread *t, unsigned long addr, unsigned long *slot)
 {
     struct fgraph_thread *g = t ? t->trace_state : NULL;
-    if (addr != (unsigned long)return_to_handler || !g)
+    if (!arch_ftrace_is_return_hook(addr) || !g)
         return addr;
-    /* A tail call leaves two frames on one slot: the inner one saved return_to_handler
-     * (the outer one's swap) as its return; the real address is the outer one's. */
+    /* Two hooks on one call (a tail call, or function_graph and a return probe) leave two
+     * frames on one slot: the later one saved the earlier one's hook as its return; the
+     * real address is the earliest one's. */
     for (unsigned i = g->curr; i-- > 0;)
-        if (g->stack[i].retp == slot && g->stack[i].ret != (unsigned long)return_to_handler)
+        if (g->stack[i].retp == slot && !arch_ftrace_is_return_hook(g->stack[i].ret))
             return g->stack[i].ret;
     return addr;
 }

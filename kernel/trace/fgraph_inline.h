@@ -99,13 +99,22 @@ static __always_inline void fgraph_drop_frame(struct fgraph_thread *g, const str
     g->curr = f->depth;
 }
 
-/* The traced function returns to return_to_handler, to the clients in f->users. */
+/*
+ * The traced function returns to return_to_handler, to the clients in f->users, or with
+ * regs to return_to_handler_regs (arch_ftrace_regs_return_hook), which hands them the
+ * registers too.
+ */
 static __always_inline void fgraph_hook_return(unsigned long *parent_slot)
 {
     /* Only once the frame is complete: an interrupt's backtrace maps the hooked slot back
      * through it (ftrace_graph_ret_addr). */
     barrier();
     *parent_slot = (unsigned long)return_to_handler;
+}
+static __always_inline void fgraph_hook_return_regs(unsigned long *parent_slot)
+{
+    barrier();
+    *parent_slot = arch_ftrace_regs_return_hook();
 }
 
 /* A traced call's entry: ip called, with its return address at parent_slot. */
@@ -154,15 +163,14 @@ static __always_inline void fgraph_op_handler_body(unsigned long ret_ip, unsigne
 }
 
 /*
- * The body of a return handler (fgraph_return_handler_t), entered from return_to_handler
- * with sp = the return slot + 8 and the function's return value; returns where to go.
+ * The first half of every return: the frame of the return whose slot is slot, left in
+ * place with preemption off (*idx its index in *g), its filter counts dropped.
  */
-static __always_inline unsigned long
-fgraph_return_handler_body(unsigned long sp, unsigned long retval,
-                           fgraph_clients_return_fn clients_return)
+static __always_inline const struct fgraph_frame *fgraph_return_begin(struct percpu *cpu,
+                                                                      unsigned long *slot,
+                                                                      struct fgraph_thread **gp,
+                                                                      unsigned *idxp)
 {
-    unsigned long *slot = (unsigned long *)(sp - 8);
-    struct percpu *cpu = this_cpu();
     /* Only a thread's own entry hooks its returns, so there is a current thread here. */
     struct thread *t = cpu->current;
     struct fgraph_thread *g = t->trace_state;
@@ -185,13 +193,38 @@ fgraph_return_handler_body(unsigned long sp, unsigned long retval,
         if (flags & FGRAPH_FRAME_NOTRACE)
             g->in_notrace--;
     }
-    if (likely(!fgraph_dead))
-        clients_return(cpu, f, g->overrun, retval);
+    *gp = g;
+    *idxp = idx;
+    return f;
+}
+
+/* The second half: releases frame idx of g (f) and returns where the return goes. */
+static __always_inline unsigned long fgraph_return_end(struct percpu *cpu, struct fgraph_thread *g,
+                                                       const struct fgraph_frame *f, unsigned idx)
+{
     unsigned long real_ret = f->ret;
     barrier();
     g->curr = idx;
     cpu->preempt_count--;
     return real_ret;
+}
+
+/*
+ * The body of a return handler (fgraph_return_handler_t), entered from return_to_handler
+ * with sp = the return slot + 8 and the function's return value; returns where to go.
+ */
+static __always_inline unsigned long
+fgraph_return_handler_body(unsigned long sp, unsigned long retval,
+                           fgraph_clients_return_fn clients_return)
+{
+    unsigned long *slot = (unsigned long *)(sp - 8);
+    struct percpu *cpu = this_cpu();
+    struct fgraph_thread *g;
+    unsigned idx;
+    const struct fgraph_frame *f = fgraph_return_begin(cpu, slot, &g, &idx);
+    if (likely(!fgraph_dead))
+        clients_return(cpu, f, g->overrun, retval);
+    return fgraph_return_end(cpu, g, f, idx);
 }
 
 #endif

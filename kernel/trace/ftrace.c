@@ -599,9 +599,12 @@ int register_ftrace_function(struct ftrace_ops *ops)
     for (int s = 0; s < ARCH_FTRACE_TRAMP_SLOTS && slot < 0; s++)
         if (slot_is_free(s))
             slot = s;
-    for (int k = 0; k < FTRACE_MAX_OPS && pos < 0; k++)
-        if (!active_ops[k])
-            pos = k;
+    /* The list caller calls ops in active_ops order: CALLED_LAST takes the last free place. */
+    for (int k = 0; k < FTRACE_MAX_OPS && pos < 0; k++) {
+        int at = (ops->flags & FTRACE_OPS_FL_CALLED_LAST) ? FTRACE_MAX_OPS - 1 - k : k;
+        if (!active_ops[at])
+            pos = at;
+    }
     /* FTRACE_MAX_OPS ops registered: no room in active_ops. */
     if (pos < 0) {
         err = -EBUSY;

@@ -1,7 +1,8 @@
 """Event probes and fprobes under load, record by record: an event probe on sched_switch
 writes, on the same CPU right after each sched_switch, the values that sched_switch's own
 record holds; it fires with its event even when that event records nothing; an fprobe's
-entry and exit come in pairs, with the caller and the return value of each call."""
+entry and exit come in pairs, with the caller and the return value of each call; return
+probes read the registers and the stack as the function left them, on every CPU."""
 
 import re
 
@@ -128,7 +129,7 @@ def test_fprobe_entry_and_exit(sh):
                          r"r=(?P<r>-?\d+)", body)
         if m:
             exits += 1
-            if m.group("caller") == "return_to_handler":
+            if m.group("caller").startswith("return_to_handler"):
                 bad.append(f"line {lineno}: the caller is the return hook: {body}")
             if depth.get(pid, 0) == 0:
                 bad.append(f"line {lineno}: an exit with no entry before it in pid {pid}")
@@ -138,6 +139,47 @@ def test_fprobe_entry_and_exit(sh):
     sh.check(not bad, f"{len(bad)} bad lines", bad[:10])
     sh.check(entries == exits and entries >= runs,
              f"{entries} entries and {exits} exits for {runs} opens at least")
+
+
+RETREGS_RE = re.compile(r"(?P<ev>w[12]): \((?P<caller>\w+\+0x[0-9a-f]+/0x[0-9a-f]+) <- work_compute\) "
+                        r"ret=0x(?P<ret>[0-9a-f]+) ax=0x(?P<ax>[0-9a-f]+) "
+                        r"s0=0x(?P<s0>[0-9a-f]+) sp0=0x(?P<sp0>[0-9a-f]+) ip=(?P<ip>\S+) "
+                        r"bx=0x(?P<bx>[0-9a-f]+)")
+
+
+def test_kretprobe_registers_under_load(sh):
+    """Two return probes on one function that the load calls on every CPU, interrupts
+    arriving in their return hooks: each reads $retval in %ax, $stack0 at the stack
+    pointer, %ip the caller the line names, and both probes of one call read the same %bx
+    (the second hook sees the registers the first one put back)."""
+    args = "ret=$retval ax=%ax s0=$stack0 sp0=+0(%sp) ip=%ip:symbol bx=%bx"
+    sh.do(f"echo 'r:w1 work_compute {args}' >> kprobe_events",
+          f"echo 'r:w2 work_compute {args}' >> kprobe_events",
+          "echo 1 > events/kprobes/enable", "echo > trace")
+    run_work(sh, "0.03", 1)
+    sh.do("echo 0 > events/kprobes/enable")
+    bad, seen, cpus, last = [], {"w1": 0, "w2": 0}, set(), {}
+    for lineno, cpu, _flags, body, pid in read_lines(sh):
+        m = RETREGS_RE.fullmatch(body)
+        if not m:
+            bad.append(f"line {lineno}: not a w1 or w2 line: {body}")
+            continue
+        seen[m.group("ev")] += 1
+        cpus.add(cpu)
+        if m.group("ret") != m.group("ax") or m.group("s0") != m.group("sp0") \
+                or m.group("ip") != m.group("caller"):
+            bad.append(f"line {lineno}: registers disagree: {body}")
+        # One call's two records follow each other on its thread, in either order.
+        prev = last.pop(pid, None)
+        if prev is None:
+            last[pid] = m
+        elif prev.group("ev") == m.group("ev") or prev.group("bx") != m.group("bx") \
+                or prev.group("ret") != m.group("ret"):
+            bad.append(f"line {lineno}: the other probe of the call read otherwise: {body}")
+    sh.check(not bad, f"{len(bad)} bad lines", bad[:10])
+    sh.check(seen["w1"] == seen["w2"] and seen["w1"] > 0, f"records: {seen}")
+    sh.check(len(cpus) == sh.smp, f"records on CPUs {sorted(cpus)} of {sh.smp}")
+    sh.do("echo > kprobe_events")
 
 
 MANY = 300  # more than the armed table held before the site index (256)

@@ -266,11 +266,6 @@ static int parse_fetch(char *arg, struct probe_arg *a, unsigned flags, unsigned 
         int offset = regs_query_register_offset(arg + 1);
         if (offset < 0)
             return fail(e, -EINVAL, "Invalid register name", word, offs);
-        /* A return probe's frame has only what the return defines (arch_regs_init_return). */
-        if ((flags & PARSE_RETURN) && !arch_regs_return_sets((unsigned)offset))
-            return fail(e, -EINVAL,
-                        "Only " ARCH_REGS_RETURN_NAMES " can be read at a function return", word,
-                        offs);
         /* An entry probe's %ip is Linux's: where its breakpoint would have stopped, not the
          * frame's ip (just after the site's call). */
         if (!(flags & PARSE_RETURN) && arch_regs_offset_is_ip((unsigned)offset))

@@ -8,8 +8,9 @@
  * number of probes), which looks up the places armed at the site. An entry probe writes
  * its record there; a return probe hooks the call's return through the function graph
  * core (fgraph_push_return), and its record is written when the function returns, with
- * the return value. Only function entries can be probed: SYM or SYM+0 (an offset inside
- * the call instruction is EILSEQ, as on Linux; a later one EINVAL with its own message).
+ * every register as the function left them. Only function entries can be probed: SYM or
+ * SYM+0 (an offset inside the call instruction is EILSEQ, as on Linux; a later one EINVAL
+ * with its own message).
  *
  * Lookups: the handler finds a site's places in a hash of armed sites (site_index, by
  * address), so a hit costs the same with 10 or 1,000 probes armed elsewhere; a pending
@@ -131,7 +132,7 @@ static void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip, str
                                   struct ftrace_regs *fregs);
 static struct ftrace_ops kprobe_ops = {
     .func = kprobe_ftrace_handler,
-    .flags = FTRACE_OPS_FL_SAVE_REGS,
+    .flags = FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_CALLED_LAST,
     .tramp_slot = -1,
 };
 
@@ -257,13 +258,11 @@ static void kretprobe_return(const struct fgraph_frame *f, struct fgraph_ret *re
                                                       __ATOMIC_RELAXED, __ATOMIC_RELAXED))
             ;
         if (p->ev->pe.enabled & TRACE_EVENT_ON_EMIT) {
-            /* Another return hook on the same call (a second return probe there, the
-             * function_graph tracer) swapped in its handler first: the caller is its. */
-            unsigned long caller = ftrace_graph_ret_addr(this_cpu()->current, f->ret, f->retp);
-            struct pt_regs regs;
-            arch_regs_init_return(&regs, ret->retval, f->retp, caller);
-            struct probe_ctx ctx = {.regs = &regs, .retval = ret->retval};
-            emit(p->ev, &ctx, f->func, caller, true);
+            /* The registers as the function returned, the instruction pointer the caller
+             * (found through any other hook on the same call: a second return probe, the
+             * function_graph tracer). */
+            struct probe_ctx ctx = {.regs = ret->regs, .retval = ret->retval};
+            emit(p->ev, &ctx, f->func, arch_regs_ip(ret->regs), true);
         }
     }
     handler_exit(cpu);

@@ -169,7 +169,7 @@ int probe_resolve_args(struct probe_arg *args, unsigned nargs);
 
 /* What a probe sees when it fires. */
 struct probe_ctx {
-    const struct pt_regs *regs; /* entry: the full frame; return: arch_regs_init_return's */
+    const struct pt_regs *regs; /* the full frame: at the entry, or as the function returned */
     const uint8_t *record;      /* event probes: the attached event's record */
     size_t record_len;
     unsigned long retval;     /* return probes */

@@ -33,6 +33,10 @@ void ftrace_list_dispatch(unsigned long ret_ip, unsigned long *parent_slot, int 
  * the real return address. It calls through fgraph_return_callee (kernel/trace/fgraph.c),
  * which holds this or a graph client's return handler of the same type. */
 unsigned long ftrace_return_to_handler(unsigned long sp, unsigned long retval);
+/* ftrace_graph.asm: return_to_handler_regs, with every register as the hooked function
+ * returned in regs (rsp just above its return slot, rip not yet known). Before it returns
+ * it has put the real return address back in that slot, where the hook's ret takes it. */
+void ftrace_return_to_handler_regs(struct pt_regs *regs);
 
 /*
  * Data that only assembly reads, declared here for the same reason: ftrace_tramp.asm calls

@@ -98,8 +98,32 @@ static inline void ftrace_regs_set_instruction_pointer(struct ftrace_regs *fregs
         fregs->regs->rip = ip;
 }
 
-/* function_graph swaps a traced function's return address for this (ftrace_graph.asm). */
+/*
+ * The return hooks (ftrace_graph.asm): a hooked function's return address is swapped for
+ * one of them. return_to_handler keeps only the return value registers, for function_graph
+ * and the profiler; return_to_handler_regs saves a whole struct pt_regs as the return
+ * left it, for return probes.
+ */
 void return_to_handler(void);
+void return_to_handler_regs(void);
+static inline unsigned long arch_ftrace_regs_return_hook(void)
+{
+    return (unsigned long)return_to_handler_regs;
+}
+/* Whether addr is where either hook begins: a hooked return slot holds it. */
+static inline bool arch_ftrace_is_return_hook(unsigned long addr)
+{
+    return addr == (unsigned long)return_to_handler ||
+           addr == (unsigned long)return_to_handler_regs;
+}
+/* Whether pc is anywhere inside either hook's code. */
+static inline bool arch_ftrace_in_return_hook(unsigned long pc)
+{
+    extern const char return_to_handler_end[], return_to_handler_regs_end[];
+    return (pc >= (unsigned long)return_to_handler && pc < (unsigned long)return_to_handler_end) ||
+           (pc >= (unsigned long)return_to_handler_regs &&
+            pc < (unsigned long)return_to_handler_regs_end);
+}
 
 /*
  * The code between a site's call and the moment a callback counts itself in: the

@@ -119,23 +119,13 @@ static inline int arch_regs_argument_offset(unsigned n)
  */
 static inline unsigned long arch_kprobe_hit_ip(unsigned long addr) { return addr + 1; }
 
-/*
- * A return probe's frame: only what a function's return defines, its value, the stack
- * pointer after the return (just above ret_slot, where its return address was) and
- * where it goes; every other register reads 0. The registers it sets are the only ones a
- * return probe may name (arch_regs_return_sets, whose names ARCH_REGS_RETURN_NAMES lists
- * for the refusal message).
- */
-static inline void arch_regs_init_return(struct pt_regs *regs, unsigned long retval,
-                                         const unsigned long *ret_slot, unsigned long ip)
+/* The return value register of a frame taken at a function's return. */
+static inline unsigned long regs_return_value(const struct pt_regs *regs) { return regs->rax; }
+
+/* Sets the frame's instruction pointer (a return hook: the real return address). */
+static inline void instruction_pointer_set(struct pt_regs *regs, unsigned long ip)
 {
-    *regs = (struct pt_regs){.rax = retval, .rsp = (unsigned long)(ret_slot + 1), .rip = ip};
+    regs->rip = ip;
 }
-static inline bool arch_regs_return_sets(unsigned offset)
-{
-    return offset == offsetof(struct pt_regs, rax) || offset == offsetof(struct pt_regs, rsp) ||
-           offset == offsetof(struct pt_regs, rip);
-}
-#define ARCH_REGS_RETURN_NAMES "%ax, %sp and %ip"
 
 #endif

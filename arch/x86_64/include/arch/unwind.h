@@ -4,9 +4,10 @@
  * rbp ([fp] = the caller's fp, [fp + 8] = the return address), and the interrupt entry
  * links an interrupted frame the same way, so a walk crosses into interrupted code.
  *
- * Return addresses that function_graph or the profiler replaced by return_to_handler are
- * mapped back to the real caller through the thread's shadow stack, using the stack slot
- * they came from, so every backtrace names callers while those tracers run.
+ * Return addresses that function_graph, the profiler or a return probe replaced by a
+ * return hook (return_to_handler, return_to_handler_regs) are mapped back to the real
+ * caller through the thread's shadow stack, using the stack slot they came from, so every
+ * backtrace names callers while those tracers run.
  */
 #ifndef ARCH_UNWIND_H
 #define ARCH_UNWIND_H
@@ -34,7 +35,7 @@ void unwind_start(struct unwind_state *st, struct thread *task, uintptr_t fp, ui
                   uintptr_t hi);
 /* Reads the next frame: true with st->ret and st->ret_slot set, false at the end. */
 bool unwind_next(struct unwind_state *st);
-/* A saved return address as the caller it stands for (return_to_handler mapped back). */
+/* A saved return address as the caller it stands for (a return hook mapped back). */
 unsigned long unwind_real_return(struct thread *task, unsigned long ret, unsigned long *slot);
 
 /*
