@@ -41,6 +41,7 @@
 
 #include "fgraph_inline.h"
 #include "ftrace_callback.h"
+#include "trace_hot.h"
 #include "trace_internal.h"
 
 /* Registered clients: bit i set while fgraph_clients[i] is registered. */
@@ -173,8 +174,8 @@ int fgraph_bind_client(struct fgraph_ops *gops)
     return err;
 }
 
-bool fgraph_push_return(struct fgraph_ops *gops, unsigned long func, unsigned long *parent_slot,
-                        unsigned long data)
+__trace_hot_probe bool fgraph_push_return(struct fgraph_ops *gops, unsigned long func,
+                                          unsigned long *parent_slot, unsigned long data)
 {
     struct percpu *cpu = this_cpu();
     struct fgraph_thread *g = fgraph_current(cpu);
@@ -201,7 +202,8 @@ static __noinline void fgraph_return_loop(const struct fgraph_frame *f, struct f
     }
 }
 
-static void fgraph_clients_see_return(const struct fgraph_frame *f, struct fgraph_ret *ret)
+__trace_hot_probe static void fgraph_clients_see_return(const struct fgraph_frame *f,
+                                                        struct fgraph_ret *ret)
 {
     unsigned users = f->users;
     if (likely(!(users & (users - 1)))) {
@@ -250,7 +252,7 @@ unsigned long ftrace_return_to_handler(unsigned long sp, unsigned long retval)
  * that address goes back in the return slot before the shadow frame is released, so a
  * backtrace taken meanwhile, in the hooks or in an interrupt, finds the caller there.
  */
-void ftrace_return_to_handler_regs(struct pt_regs *regs)
+__trace_hot_probe void ftrace_return_to_handler_regs(struct pt_regs *regs)
 {
     unsigned long *slot = (unsigned long *)kernel_stack_pointer(regs) - 1;
     struct percpu *cpu = this_cpu();
@@ -267,7 +269,8 @@ void ftrace_return_to_handler_regs(struct pt_regs *regs)
     fgraph_return_end(cpu, g, f, idx);
 }
 
-unsigned long ftrace_graph_ret_addr(struct thread *t, unsigned long addr, unsigned long *slot)
+__trace_hot_probe unsigned long ftrace_graph_ret_addr(struct thread *t, unsigned long addr,
+                                                      unsigned long *slot)
 {
     struct fgraph_thread *g = t ? t->trace_state : NULL;
     if (!arch_ftrace_is_return_hook(addr) || !g)

@@ -19,6 +19,7 @@
 #include "event_files.h"
 #include "event_trigger.h"
 #include "event_write.h"
+#include "trace_hot.h"
 #include "trace_internal.h"
 
 extern const struct trace_event_call __start_trace_events[], __stop_trace_events[];
@@ -374,8 +375,9 @@ static void *scratch_record(struct percpu *cpu, const struct trace_event_state *
     return rec;
 }
 
-void *trace_event_reserve_slow(struct percpu *cpu, const struct trace_event_call *call, size_t size,
-                               int other_pid, struct rb_reservation *res)
+__trace_hot_trigger void *trace_event_reserve_slow(struct percpu *cpu,
+                                                   const struct trace_event_call *call, size_t size,
+                                                   int other_pid, struct rb_reservation *res)
 {
     struct trace_event_state *state = call->state;
     uint8_t on = state->enabled ? READ_ONCE(*state->enabled) : TRACE_EVENT_ON_RECORD;
@@ -453,8 +455,9 @@ static __noinline bool commit_for_instances(struct percpu *cpu, const struct tra
 
 /* Not inlined: the stack it records starts one frame up, in the emitter, as Linux's
  * starts in trace_event_raw_event_NAME. */
-__noinline void trace_event_commit_filtered(const struct trace_event_call *call, void *record,
-                                            size_t size, struct rb_reservation *res)
+__trace_hot_trigger __noinline void trace_event_commit_filtered(const struct trace_event_call *call,
+                                                                void *record, size_t size,
+                                                                struct rb_reservation *res)
 {
     struct percpu *cpu = this_cpu();
     bool scratch_rec = is_scratch(cpu, record);

@@ -50,6 +50,7 @@
 #include "event_filter.h"
 #include "event_trigger.h"
 #include "hist/hist_trigger.h"
+#include "trace_hot.h"
 #include "trace_internal.h"
 
 /* Linux's trigger types: at most one trigger of a type per event (per target event for
@@ -199,7 +200,8 @@ static void fire_disable_hist(struct event_trigger *t, uintptr_t frame)
     fire_hist_enable(t, false);
 }
 
-static bool fire_hist(struct event_trigger *t, const void *record, size_t size, uint64_t ts)
+__trace_hot_trigger static bool fire_hist(struct event_trigger *t, const void *record, size_t size,
+                                          uint64_t ts)
 {
     return hist_trigger_fire(t->hist, record, size, ts);
 }
@@ -243,14 +245,14 @@ void event_triggers_call_uncond(const struct trace_event_call *call)
     sync_read_exit(&trigger_readers, reader);
 }
 
-unsigned event_triggers_call(const struct trace_event_call *call, const void *record, size_t size,
-                             uint64_t ts)
+__trace_hot_trigger unsigned event_triggers_call(const struct trace_event_call *call,
+                                                 const void *record, size_t size, uint64_t ts)
 {
     return event_triggers_run(&call->state->triggers, record, size, ts);
 }
 
-unsigned event_triggers_run(struct event_trigger *volatile *head, const void *record, size_t size,
-                            uint64_t ts)
+__trace_hot_trigger unsigned event_triggers_run(struct event_trigger *volatile *head,
+                                                const void *record, size_t size, uint64_t ts)
 {
     unsigned post = 0;
     unsigned reader = sync_read_enter(&trigger_readers);

@@ -44,6 +44,7 @@
 #include "events/event_filter.h"
 #include "hist_trigger.h"
 #include "synth_events.h"
+#include "trace_hot.h"
 #include "trace_internal.h"
 #include "tracing_map.h"
 
@@ -1400,7 +1401,8 @@ static __always_inline struct tracing_map_elt *hist_count(struct hist_trigger *h
 }
 
 /* hist_trigger_fire for a quick trigger (hist_is_quick): the same counts, fewer steps. */
-static __noinline bool hist_fire_quick(struct hist_trigger *h, const void *record, size_t size)
+__trace_hot_trigger static __noinline bool hist_fire_quick(struct hist_trigger *h,
+                                                           const void *record, size_t size)
 {
     uint64_t key[HIST_KEY_MAX / 8];
     for (unsigned w = 0; w < h->key_size / 8; w++)
@@ -1418,7 +1420,8 @@ static __noinline bool hist_fire_quick(struct hist_trigger *h, const void *recor
 static __noinline bool hist_fire_full(struct hist_trigger *h, const void *record, size_t size,
                                       uint64_t ts);
 
-bool hist_trigger_fire(struct hist_trigger *h, const void *record, size_t size, uint64_t ts)
+__trace_hot_trigger bool hist_trigger_fire(struct hist_trigger *h, const void *record, size_t size,
+                                           uint64_t ts)
 {
     if (READ_ONCE(h->paused))
         return false;

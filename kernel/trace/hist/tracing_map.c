@@ -14,6 +14,7 @@
 #include <lib/sort.h>
 #include <lib/string.h>
 
+#include "trace_hot.h"
 #include "tracing_map.h"
 
 /*
@@ -98,7 +99,7 @@ void *tracing_map_private(const struct tracing_map *map, const struct tracing_ma
 }
 
 /* 64-bit words mixed as in a multiply-xorshift hash, folded to 32 bits; never 0. */
-static uint32_t key_hash(const void *key, unsigned size)
+__trace_hot_trigger static uint32_t key_hash(const void *key, unsigned size)
 {
     const uint64_t *w = key;
     uint64_t h = 0x9e3779b97f4a7c15ull ^ size;
@@ -131,7 +132,8 @@ static void key_copy(void *dst, const void *src, unsigned size)
         d[i] = s[i];
 }
 
-struct tracing_map_elt *tracing_map_insert(struct tracing_map *map, const void *key, void *ctx)
+__trace_hot_trigger struct tracing_map_elt *tracing_map_insert(struct tracing_map *map,
+                                                               const void *key, void *ctx)
 {
     uint32_t hash = key_hash(key, map->key_size);
     unsigned mask = map->n_slots - 1, idx = hash & mask, probes = 0;

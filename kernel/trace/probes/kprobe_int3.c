@@ -24,6 +24,7 @@
 #include <lib/printf.h>
 #include <lib/string.h>
 
+#include "trace_hot.h"
 #include "trace_kprobe.h"
 
 #define SITE_PLACES 8
@@ -141,7 +142,8 @@ void kprobe_site_detach(struct kprobe_place *p)
 
 void (*kprobe_int3_test_hook)(const struct pt_regs *regs, unsigned long addr);
 
-const struct arch_kprobe *kprobe_int3_hit(struct pt_regs *regs, unsigned long addr)
+__trace_hot_probe const struct arch_kprobe *kprobe_int3_hit(struct pt_regs *regs,
+                                                            unsigned long addr)
 {
     struct kprobe_site *s = site_find(addr);
     if (!s)

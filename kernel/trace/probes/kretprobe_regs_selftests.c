@@ -122,10 +122,7 @@ static void rregs_run(struct selftest_ctx *t, void (*fn)(const struct pt_regs *)
         rregs_check(t, &r[i], &want, fn);
 }
 
-SELFTEST(kretprobe_regs_ftrace_site)
-{
-    rregs_run(t, arch_regs_fixture, "arch_regs_fixture");
-}
+SELFTEST(kretprobe_regs_ftrace_site) { rregs_run(t, arch_regs_fixture, "arch_regs_fixture"); }
 
 SELFTEST(kretprobe_regs_int3)
 {

@@ -7,6 +7,7 @@
 #include <lib/string.h>
 
 #include "events/event_write.h"
+#include "trace_hot.h"
 #include "trace_internal.h"
 #include "trace_probe.h"
 
@@ -83,8 +84,9 @@ void probe_event_release(struct probe_event *pe)
     pe->print_fmt = NULL;
 }
 
-void probe_event_write(struct probe_event *pe, const struct probe_ctx *ctx,
-                       const unsigned long *head, unsigned nhead, bool less_preempt)
+__trace_hot_probe void probe_event_write(struct probe_event *pe, const struct probe_ctx *ctx,
+                                         const unsigned long *head, unsigned nhead,
+                                         bool less_preempt)
 {
     /* Strings are measured first; an event without any has a size known in advance. */
     size_t dyn = pe->has_strings ? probe_dynamic_size(pe->args, pe->nargs, ctx) : 0;

@@ -39,6 +39,7 @@
 #include <lib/string.h>
 
 #include "events/event_core.h"
+#include "trace_hot.h"
 #include "trace_internal.h"
 #include "trace_kprobe.h"
 #include "trace_probe.h"
@@ -160,7 +161,8 @@ static void emit(struct kprobe_event *ev, const struct probe_ctx *ctx, unsigned 
 }
 
 /* Hooks the return of the call that entered at ip; its return address is at *ret_slot. */
-static void kretprobe_hook(struct kprobe_place *p, unsigned long ip, unsigned long *ret_slot)
+__trace_hot_probe static void kretprobe_hook(struct kprobe_place *p, unsigned long ip,
+                                             unsigned long *ret_slot)
 {
     if (__atomic_add_fetch(&p->nactive, 1, __ATOMIC_RELAXED) > p->maxactive ||
         !fgraph_push_return(&kretprobe_gops, ip, ret_slot, return_tag(p))) {
@@ -181,8 +183,9 @@ static unsigned handler_enter(void) { return sync_read_enter(&kprobe_handlers); 
 
 static void handler_exit(unsigned cpu) { sync_read_exit(&kprobe_handlers, cpu); }
 
-static void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip, struct ftrace_ops *op,
-                                  struct ftrace_regs *fregs)
+__trace_hot_probe static void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
+                                                    struct ftrace_ops *op,
+                                                    struct ftrace_regs *fregs)
 {
     struct pt_regs *regs = ftrace_get_regs(fregs);
     if (!regs)
@@ -224,8 +227,8 @@ bool kprobe_cpu_enter(unsigned cpu)
 
 void kprobe_cpu_exit(unsigned cpu) { kprobe_active[cpu] = 0; }
 
-void kprobe_place_fire(struct kprobe_place *p, struct pt_regs *regs, unsigned long addr,
-                       bool missed)
+__trace_hot_probe void kprobe_place_fire(struct kprobe_place *p, struct pt_regs *regs,
+                                         unsigned long addr, bool missed)
 {
     if (missed) {
         __atomic_add_fetch(&p->nmissed, 1, __ATOMIC_RELAXED);
@@ -246,8 +249,8 @@ void kprobe_place_fire(struct kprobe_place *p, struct pt_regs *regs, unsigned lo
 
 unsigned long kprobe_place_addr(const struct kprobe_place *p) { return p->addr; }
 
-static void kretprobe_return(const struct fgraph_frame *f, struct fgraph_ret *ret,
-                             struct fgraph_ops *gops)
+__trace_hot_probe static void kretprobe_return(const struct fgraph_frame *f, struct fgraph_ret *ret,
+                                               struct fgraph_ops *gops)
 {
     unsigned cpu = handler_enter();
     unsigned slot = (unsigned)(f->data >> KPROBE_RET_SERIAL_BITS);

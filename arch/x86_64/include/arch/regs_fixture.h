@@ -16,8 +16,7 @@ void arch_regs_fixture_notrace(const struct pt_regs *want);
  * Calls fn(want), one of the two, keeping the caller's callee-saved registers. want is the
  * word at the stack pointer after fn's return: a return probe's $stack0 reads it.
  */
-void arch_regs_fixture_call(const struct pt_regs *want,
-                            void (*fn)(const struct pt_regs *want));
+void arch_regs_fixture_call(const struct pt_regs *want, void (*fn)(const struct pt_regs *want));
 /* The flags the fixtures set from want's (CF PF AF ZF SF OF); the others stay as they were. */
 #define ARCH_REGS_FIXTURE_FLAGS 0x8d5UL
 
