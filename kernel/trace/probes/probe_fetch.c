@@ -100,6 +100,10 @@ static bool fetch_value(const struct probe_arg *a, const struct probe_ctx *ctx, 
     case FETCH_FIELD:
         *v = field_value(a->field, ctx->record, ctx->record_len);
         break;
+    case FETCH_TP_ARG:
+        /* The parser keeps N within the tracepoint's arguments. */
+        *v = a->param < ctx->nargs ? ctx->args[a->param] : 0;
+        break;
     /* As numbers (an event probe's, which keep the type they are given): the address. */
     case FETCH_COMM:
         *v = (unsigned long)comm_of_current();

@@ -65,6 +65,7 @@ enum probe_fetch_base {
     FETCH_SYMBOL,   /* @SYM[+|-OFFS]: resolved to an address when the probe is made */
     FETCH_DATA,     /* \"STRING": data */
     FETCH_FIELD,    /* $FIELD of an event probe's attached event: field, resolved by name */
+    FETCH_TP_ARG,   /* $argN of a tracepoint probe: the tracepoint's argument N - 1 (param) */
 };
 
 struct probe_arg {
@@ -89,7 +90,7 @@ struct probe_arg {
 
 /* A parsed line of kprobe_events or dynamic_events. */
 struct probe_cmd {
-    char kind;      /* 'p' (p and r lines), 'f' (fprobe), 'e' (event probe) */
+    char kind;      /* 'p' (p and r lines), 'f' (fprobe), 't' (tracepoint probe), 'e' */
     bool is_delete; /* -:[GRP/]EVENT */
     bool is_return;
     unsigned maxactive; /* rN, fN; 0: not given */
@@ -103,6 +104,8 @@ struct probe_cmd {
     char attach_system[PROBE_MAX_EVENT_NAME + 1];
     char attach_event[PROBE_MAX_EVENT_NAME + 1];
     unsigned filter_word;
+    /* t: the event whose tracepoint it probes (SYMBOL names it) */
+    const struct trace_event_call *tracepoint;
 };
 
 /*
@@ -135,10 +138,11 @@ void probe_log_error(const struct probe_words *w, const struct probe_error *e,
                      const char *location);
 
 /*
- * Parses the words of a p, r or f line (the first word starts with that letter) or a -:
+ * Parses the words of a p, r, f or t line (the first word starts with that letter) or a -:
  * line. 0, or -errno with *e filled; -ECANCELED means not a probe line at all (EINVAL for
  * the writer, no error_log line). Checks only what the text shows: symbols are looked up
- * by the caller (probe_resolve_args), as Linux does when it registers the probe.
+ * by the caller (probe_resolve_args), as Linux does when it registers the probe; a t line's
+ * tracepoint is looked up before its arguments are parsed, as Linux does.
  */
 int probe_parse(const struct probe_words *w, struct probe_cmd *cmd, struct probe_error *e);
 /*
@@ -172,8 +176,10 @@ struct probe_ctx {
     const struct pt_regs *regs; /* entry: the full frame; return: arch_regs_init_return's */
     const uint8_t *record;      /* event probes: the attached event's record */
     size_t record_len;
-    unsigned long retval;     /* return probes */
-    unsigned long probe_addr; /* entry probes: the probed address (FETCH_PROBE_IP) */
+    unsigned long retval;      /* return probes */
+    unsigned long probe_addr;  /* entry probes: the probed address (FETCH_PROBE_IP) */
+    const unsigned long *args; /* tracepoint probes: the tracepoint's arguments */
+    unsigned nargs;
 };
 
 /* Bytes the record needs after its fixed part (the strings), for this hit. */
