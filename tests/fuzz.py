@@ -166,8 +166,23 @@ EPROBES += ["-:fz/e0", "-:fz/e0 sched.sched_switch", "!e:fz/e1 sched/sched_wakin
             "-:e2 sched/sched_switch $prev_pid", "-:eprobes/", "e",
             "e:fz/e0 sched.sched_switch if prev_pid == 0 " + " ".join(["x"] * 140),
             "e:fz/e1 sched.sched_switch " + " ".join(f"a{i}=$prev_pid" for i in range(130))]
+# tracepoint probe lines (dynamic_events only): tracepoints of one, two and four arguments
+# (irq_disable's turns the latency hooks on), names that are no tracepoint (ftrace's own
+# events, probes, synthetic events, bad characters, a suffix), maxactive, $argN in and past
+# the tracepoint's arguments, dereferences of them, registers, $stack, $retval.
+TPROBE_NAMES = ["", ":fz/t0", ":fz/t1", ":t2", ":fz/", "5:fz/t0", "0", ":1x", ":fz/k0", ":fz/e0"]
+TPROBE_POINTS = ["sched_switch", "sched_wakeup", "irq_handler_entry", "irq_disable",
+                 "thread_noise", "function", "fzs", "k0", "nosuch", "sched.switch",
+                 "sched_switch%return", ""]
+TPROBE_ARGS = ["", "$arg1", "p=+8($arg1):s32", "c=+12($arg2):string", "$arg2:symbol", "$arg5",
+               "$arg0", "$comm", "$stack", "$retval", "%di", "@jiffies", "\\7",
+               "+0(+0($arg1)):u8[4]", "x=$arg1:string"]
+TPROBES = [f"t{name} {point} {arg}".rstrip() for name in TPROBE_NAMES
+           for point in TPROBE_POINTS for arg in TPROBE_ARGS]
+TPROBES += ["-:fz/t0", "-:fz/t1 sched_switch", "!t:fz/t0 sched_switch", "-:t2 sched_wakeup $arg1",
+            "-:tracepoints/", "t", "t:fz/t0 sched_switch " + " ".join(f"a{i}=$arg1" for i in range(130))]
 # dynamic_events also takes synthetic events and removals by the line that made them.
-DYNAMIC = KPROBES + FPROBES + EPROBES + ["s:fzs u64 lat; pid_t pid", "s:synthetic/fzs2 char c[]; int v;",
+DYNAMIC = KPROBES + FPROBES + EPROBES + TPROBES + ["s:fzs u64 lat; pid_t pid", "s:synthetic/fzs2 char c[]; int v;",
                      "s:junk/fzs u64 x", "s:fzs", "s:", "-:synthetic/fzs", "-:fzs2 char c[]; int v",
                      "!s:fzs u64 lat; pid_t pid", "!p:fz/k0 kfree", "!r:fz/k1 kfree", "-:fzs u64 y",
                      "s:fzs3 u64 a; u64 b; u64 c; u64 d; u64 e; u64 f; u64 g; u64 h"]
@@ -200,6 +215,8 @@ FILES = {
     "events/fz/e0/enable": NUMBERS, "events/fz/e1/enable": NUMBERS, "events/fz/f0/enable": NUMBERS,
     "events/fz/f1/enable": NUMBERS, "events/eprobes/enable": NUMBERS,
     "events/fprobes/enable": NUMBERS, "events/fz/e0/trigger": TRIGGERS,
+    "events/fz/t0/enable": NUMBERS, "events/fz/t1/filter": FILTERS,
+    "events/tracepoints/enable": NUMBERS,
     "events/fz/e1/filter": FILTERS,
     "events/sched/sched_switch/hist": ["", "x"], "synthetic_events": SYNTHETIC,
     "events/sched/sched_waking/trigger": TRIGGERS, "events/ftrace/print/trigger": TRIGGERS,

@@ -68,6 +68,7 @@ LINUX_FILES = frozenset({
     "include/trace/events/sched.h",
     "include/linux/ftrace.h",
     "kernel/trace/trace_events_filter.c",
+    "kernel/trace/trace_fprobe.c",
     "kernel/trace/trace_kprobe.c",
     "kernel/trace/trace_probe.c",
     "arch/x86/kernel/ftrace.c",

@@ -34,6 +34,12 @@ struct thread;
 /* The event is on in a trace instance (instances/NAME/events/...): the write path copies
  * its record there, whether or not the top level records it. */
 #define TRACE_EVENT_ON_INSTANCE 0x20
+/*
+ * A tracepoint probe (a t: line of dynamic_events) hangs on the tracepoint: the emitter hands
+ * the tracepoint's C arguments to it (trace_event_tp_probes_run), whether or not the event
+ * itself records.
+ */
+#define TRACE_EVENT_ON_PROBE 0x40
 /* The bits that make an emitter write (or try to) a record. */
 #define TRACE_EVENT_ON_EMIT                                                                        \
     (TRACE_EVENT_ON_RECORD | TRACE_EVENT_ON_TRIGGER | TRACE_EVENT_ON_INSTANCE)

@@ -9,10 +9,11 @@
  * is a NOP again (the patch back as it was), the load's books balance, probes fired, and
  * the heap holds what it held before.
  *
- * A quarter of the probes made are fprobe events (an entry with $argN, or an exit with
- * $retval), a quarter event probes on the scheduler's and interrupts' events, which every
- * CPU writes all the while: enabling and disabling one hangs a trigger on a live event and
- * takes it off again, in and out of soft mode.
+ * A fifth of the probes made are fprobe events (an entry with $argN, or an exit with
+ * $retval), a fifth event probes on the scheduler's and interrupts' events, which every CPU
+ * writes all the while: enabling and disabling one hangs a trigger on a live event and takes
+ * it off again, in and out of soft mode; a fifth tracepoint probes on the same events'
+ * tracepoints, attached and detached while the tracepoints fire.
  *
  * Half the entry kprobes go to a random offset inside their function instead of its entry:
  * an int3 on whatever instruction is there (its copy runs out of line, or it is
@@ -64,9 +65,17 @@ static const char *const torture_eprobes[] = {
     "irq/irq_handler_entry irq=$irq:s32 name=$name:string",
 };
 
+/* Tracepoint probes: the same events' tracepoints, and what their C arguments point at. */
+static const char *const torture_tprobes[] = {
+    "sched_switch p=+8($arg1):s32 n=+12($arg2):string a=$arg2",
+    "sched_waking pid=+8($arg1):s32 c=$comm",
+    "sched_wakeup",
+    "irq_handler_entry irq=$arg1:s32 name=+0($arg2):string",
+};
+
 struct torture_probe {
     bool made, on, is_return;
-    char kind; /* 'p', 'f' or 'e' */
+    char kind; /* 'p', 'f', 'e' or 't' */
     char name[16];
 };
 
@@ -126,19 +135,24 @@ SHELL_COMMAND(kprobe_torture, "kprobe_torture SECONDS [SEED]",
         if (!p->made) {
             p->is_return = torture_rand(&rng) % 3 == 0;
             snprintf(p->name, sizeof(p->name), "kt%u", i);
-            unsigned kind = (unsigned)(torture_rand(&rng) % 4);
-            p->kind = kind == 0 ? 'f' : kind == 1 ? 'e' : 'p';
+            unsigned kind = (unsigned)(torture_rand(&rng) % 5);
+            p->kind = kind == 0 ? 'f' : kind == 1 ? 'e' : kind == 2 ? 't' : 'p';
             if (p->kind != 'p') {
                 const char *fn = torture_funcs[torture_rand(&rng) % ARRAY_SIZE(torture_funcs)];
                 if (p->kind == 'e')
                     snprintf(line, sizeof(line), "e:torture/%s %s", p->name,
                              torture_eprobes[torture_rand(&rng) % ARRAY_SIZE(torture_eprobes)]);
+                else if (p->kind == 't')
+                    snprintf(line, sizeof(line), "t:torture/%s %s", p->name,
+                             torture_tprobes[torture_rand(&rng) % ARRAY_SIZE(torture_tprobes)]);
                 else
                     snprintf(line, sizeof(line), "f:torture/%s %s%s", p->name, fn,
                              p->is_return ? "%return r=$retval" : " a=$arg1 b=$arg2:u32 c=$comm");
                 err = dynamic_events_command(line);
                 if (err) {
-                    failed = p->kind == 'e' ? "make an event probe" : "make an fprobe";
+                    failed = p->kind == 'e'   ? "make an event probe"
+                             : p->kind == 't' ? "make a tracepoint probe"
+                                              : "make an fprobe";
                     failed_err = err;
                     break;
                 }

@@ -4,6 +4,7 @@
  *
  *   p|r...                      a kprobe (kernel/trace/probes/, as kprobe_events takes it)
  *   f...                        an fprobe (kernel/trace/probes/trace_kprobe.c)
+ *   t...                        a tracepoint probe (the same file)
  *   e...                        an event probe (kernel/trace/probes/trace_eprobe.c)
  *   s:[synthetic/]NAME FIELDS   a synthetic event (as synthetic_events takes NAME FIELDS)
  *   -:[GROUP/]NAME [MATCH]      removes the event NAME (of GROUP, if given)
@@ -58,10 +59,9 @@ static int dynamic_remove(char *line)
         name = head;
     }
     bool eprobe = kind == 'e' || (!kind && eprobe_event_exists(group, name));
-    bool synthetic =
-        !eprobe &&
-        (kind == 's' || (group && strcmp(group, "synthetic") == 0) ||
-         (!group && kind != 'p' && kind != 'r' && kind != 'f' && !kprobe_event_exists(NULL, name)));
+    bool synthetic = !eprobe && (kind == 's' || (group && strcmp(group, "synthetic") == 0) ||
+                                 (!group && kind != 'p' && kind != 'r' && kind != 'f' &&
+                                  kind != 't' && !kprobe_event_exists(NULL, name)));
     if (synthetic) {
         if (group && strcmp(group, "synthetic") != 0)
             return -ENOENT;

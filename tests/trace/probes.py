@@ -1,8 +1,10 @@
-"""Event probes and fprobes under load, record by record: an event probe on sched_switch
-writes, on the same CPU right after each sched_switch, the values that sched_switch's own
-record holds; it fires with its event even when that event records nothing; an fprobe's
-entry and exit come in pairs, with the caller and the return value of each call; return
-probes read the registers and the stack as the function left them, on every CPU."""
+"""Event probes, fprobes, tracepoint probes and return probes under load, record by record: an
+event probe on sched_switch writes, on the same CPU right after each sched_switch, the values
+that sched_switch's own record holds; it fires with its event even when that event records
+nothing; a tracepoint probe on sched_switch reads the tracepoint's own arguments (the two
+threads) on the same CPU right before each sched_switch record; an fprobe's entry and exit come
+in pairs, with the caller and the return value of each call; return probes read the registers
+and the stack as the function left them, on every CPU."""
 
 import re
 
@@ -106,6 +108,71 @@ def test_eprobe_without_its_event(sh):
     sh.do("echo 0 > events/eprobes/ep/enable", "echo '-:ep' >> dynamic_events")
     sh.check(sh.run("cat events/sched/sched_switch/enable") == ["0"],
              "sched_switch stays in soft mode")
+
+
+# sched_switch's tracepoint takes prev and next (struct thread *): pid at +8, name at +12
+# (kernel/trace/probes/tprobe_selftests.c pins both).
+TPROBE = ("t:tp sched_switch prev=$arg1 next=$arg2 prev_pid=+8($arg1):s32 "
+          "next_pid=+8($arg2):s32 prev_comm=+12($arg1):string next_comm=+12($arg2):string")
+TP_RE = re.compile(r'tp: \(__probestub_sched_switch\+0x0/0x[0-9a-f]+\) prev=0x(?P<prev>[0-9a-f]+) '
+                   r'next=0x(?P<next>[0-9a-f]+) prev_pid=(?P<prev_pid>-?\d+) '
+                   r'next_pid=(?P<next_pid>-?\d+) prev_comm="(?P<prev_comm>[^"]*)" '
+                   r'next_comm="(?P<next_comm>[^"]*)"')
+
+
+def test_tprobe_reads_the_tracepoint(sh):
+    """A t: probe on sched_switch under work on every CPU: each of its records comes right
+    before the sched_switch record of the same switch, on the same CPU, with the same
+    threads (pids, and names but for the idle threads, which the event calls swapper/N);
+    each thread keeps one address, and a CPU's next thread is the prev of its next switch."""
+    sh.do(f"echo '{TPROBE}' >> dynamic_events", "echo 1 > events/tracepoints/tp/enable",
+          "echo 1 > events/sched/sched_switch/enable", "echo > trace")
+    run_work(sh)
+    no_loss(sh)
+    pending, last_next, address = {}, {}, {}
+    bad = []
+    pairs = 0
+    for lineno, cpu, flags, body, _pid in read_lines(sh):
+        m = TP_RE.fullmatch(body)
+        if m:
+            if cpu in pending:
+                bad.append(f"line {lineno}: CPU {cpu}: a tp without its sched_switch")
+            pending[cpu] = (lineno, m, flags)
+            continue
+        if not body.startswith("sched_switch: "):
+            bad.append(f"line {lineno}: neither tp nor sched_switch: {body}")
+            continue
+        sw = SWITCH_RE.fullmatch(body[len("sched_switch: "):])
+        sh.check(sw is not None, f"line {lineno}: not Linux's sched_switch line", [body])
+        if cpu not in pending:
+            bad.append(f"line {lineno}: CPU {cpu}: a sched_switch without its tp")
+            continue
+        at, tp, tp_flags = pending.pop(cpu)
+        for side in ("prev", "next"):
+            pid = tp.group(f"{side}_pid")
+            if pid != sw.group(f"{side}_pid"):
+                bad.append(f"lines {at} and {lineno}: {side}_pid {sw.group(f'{side}_pid')} "
+                           f"vs {pid}")
+            if pid != "0" and tp.group(f"{side}_comm") != sw.group(f"{side}_comm"):
+                bad.append(f"lines {at} and {lineno}: {side}_comm {sw.group(f'{side}_comm')!r} "
+                           f"vs {tp.group(f'{side}_comm')!r}")
+            # The idle threads of the CPUs are all pid 0: one address per CPU.
+            key = (pid, cpu) if pid == "0" else pid
+            if address.setdefault(key, tp.group(side)) != tp.group(side):
+                bad.append(f"line {at}: pid {pid} at 0x{tp.group(side)}, before at "
+                           f"0x{address[key]}")
+        if cpu in last_next and last_next[cpu] != tp.group("prev"):
+            bad.append(f"line {at}: CPU {cpu} switches from 0x{tp.group('prev')}, not from the "
+                       f"0x{last_next[cpu]} it switched to")
+        last_next[cpu] = tp.group("next")
+        # The probes run one preemption level deeper than the event's writer.
+        if level(tp_flags) != level(flags) + 1:
+            bad.append(f"lines {at} and {lineno}: preemption levels {flags[3]} and "
+                       f"{tp_flags[3]}")
+        pairs += 1
+    sh.check(not bad, f"{len(bad)} tp/sched_switch mismatches", bad[:10])
+    sh.check(pairs >= 4 * sh.smp, f"only {pairs} pairs")
+    sh.do("echo 0 > events/tracepoints/tp/enable", "echo '-:tp' >> dynamic_events")
 
 
 def test_fprobe_entry_and_exit(sh):

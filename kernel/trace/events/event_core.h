@@ -106,6 +106,9 @@ struct trace_event_state {
     struct trace_event_instance_state *volatile per_instance;
     /* Event probes made on the event: it cannot be removed while one exists. */
     unsigned probe_users;
+    /* The probes on its tracepoint (trace_event_tp_probe_attach), in the order attached;
+     * read by the tracepoint without a lock. */
+    struct trace_event_tp_probe *volatile tp_probes;
 };
 
 struct trace_event_call;
@@ -141,6 +144,10 @@ struct trace_event_call {
     trace_event_print_call_fn print_call; /* instead of print, for events made at run time */
     trace_event_reg_fn reg;               /* NULL: the enabled byte is all there is */
     void (*place_fields)(void);           /* sets fields' offsets at boot (event_define.h) */
+    /* The C arguments of its tracepoint (TP_PROTO), which tracepoint probes read as $argN;
+     * 0 for events no tracepoint emits with arguments (ftrace's own, those made at run
+     * time). */
+    uint8_t tp_nargs;
 };
 
 /*
@@ -183,6 +190,33 @@ void trace_event_probe_hold(const struct trace_event_call *call, bool on);
 int trace_event_probe_attach(const struct trace_event_call *call, trace_event_probe_fn fire,
                              void *data, struct event_filter *filter);
 void trace_event_probe_detach(const struct trace_event_call *call, void *data);
+
+/*
+ * Tracepoint probes (t: lines, kernel/trace/probes/trace_kprobe.c), Linux's probes on a
+ * tracepoint's callback: while one is attached to an event's tracepoint the emitter
+ * (event_define.h) calls the event's __probestub_NAME with the tracepoint's arguments, and
+ * that runs fire for every probe attached, with the stub's address as ip and the arguments
+ * as words, on the tracepoint's CPU and context, one preemption level deeper (the walk of
+ * the list keeps the CPU, as Linux's tracepoint callbacks run under their own
+ * preempt_disable). The probe is the caller's (embedded in its own structure: attaching
+ * allocates nothing). Attaching the first probe of an event calls its reg, which must then
+ * count its users and not sleep (preemptirq's turns its latency hooks on); detaching
+ * returns once no fire of that probe can still run. Process context.
+ */
+struct trace_event_tp_probe {
+    struct trace_event_tp_probe *volatile next;
+    void (*fire)(struct trace_event_tp_probe *probe, unsigned long ip, const unsigned long *args,
+                 unsigned nargs);
+};
+int trace_event_tp_probe_attach(const struct trace_event_call *call,
+                                struct trace_event_tp_probe *probe);
+void trace_event_tp_probe_detach(const struct trace_event_call *call,
+                                 struct trace_event_tp_probe *probe);
+void trace_event_tp_probes_run(const struct trace_event_call *call, unsigned long ip,
+                               const unsigned long *args, unsigned nargs);
+/* The event whose tracepoint has that name (Linux's tracepoint names are the events'), or
+ * NULL. */
+const struct trace_event_call *trace_event_find_tracepoint(const char *name);
 
 /* Every event, in the order available_events lists them. */
 size_t trace_event_count(void);

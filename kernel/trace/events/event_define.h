@@ -23,7 +23,10 @@
  *   5. the writer: trace_event_emit_NAME(), which the tracepoint calls (trace_events.h),
  *      reserves the record inline (event_write.h), runs TP_fast_assign and commits.
  *      TRACE_EVENT_WRAPPED and DEFINE_EVENT_WRAPPED leave the emitter to the system's
- *      file and generate only trace_event_write_NAME() for it to call.
+ *      file and generate only trace_event_write_NAME() for it to call. Beside it,
+ *      __probestub_NAME(), the tracepoint's callback for tracepoint probes (t: lines): it
+ *      hands the tracepoint's arguments to them as words, and its address is the one their
+ *      records show, as Linux's __probestub_NAME is where its tracepoint probes sit.
  *
  * README.md here shows a definition and what each part of it means.
  *
@@ -61,6 +64,21 @@ typedef long long s64;
 #define TRACE_EVENT_UNPAREN(...) __VA_ARGS__
 #define TRACE_EVENT_PARAMS(...) __VA_ARGS__
 #define TRACE_EVENT_SYSTEM_STRING TRACE_EVENT_STRINGIFY(TRACE_SYSTEM)
+
+/* How many arguments a tracepoint takes (up to 6), and each of them as a word. */
+#define TRACE_EVENT_COUNT_(_1, _2, _3, _4, _5, _6, n, ...) n
+#define TRACE_EVENT_COUNT(...) TRACE_EVENT_COUNT_(__VA_ARGS__, 6, 5, 4, 3, 2, 1, 0)
+#define TRACE_EVENT_WORD(a) (unsigned long)(a)
+#define TRACE_EVENT_WORDS_1(a) TRACE_EVENT_WORD(a)
+#define TRACE_EVENT_WORDS_2(a, ...) TRACE_EVENT_WORD(a), TRACE_EVENT_WORDS_1(__VA_ARGS__)
+#define TRACE_EVENT_WORDS_3(a, ...) TRACE_EVENT_WORD(a), TRACE_EVENT_WORDS_2(__VA_ARGS__)
+#define TRACE_EVENT_WORDS_4(a, ...) TRACE_EVENT_WORD(a), TRACE_EVENT_WORDS_3(__VA_ARGS__)
+#define TRACE_EVENT_WORDS_5(a, ...) TRACE_EVENT_WORD(a), TRACE_EVENT_WORDS_4(__VA_ARGS__)
+#define TRACE_EVENT_WORDS_6(a, ...) TRACE_EVENT_WORD(a), TRACE_EVENT_WORDS_5(__VA_ARGS__)
+#define TRACE_EVENT_CAT_(a, b) a##b
+#define TRACE_EVENT_CAT(a, b) TRACE_EVENT_CAT_(a, b)
+#define TRACE_EVENT_WORDS(...)                                                                     \
+    TRACE_EVENT_CAT(TRACE_EVENT_WORDS_, TRACE_EVENT_COUNT(__VA_ARGS__))(__VA_ARGS__)
 
 #define is_signed_type(type) (((type)-1) < (type)1)
 /* A char array is a string to the filters; any other array is numbers. */
@@ -206,12 +224,12 @@ typedef long long s64;
 
 #define DEFINE_EVENT(class, event, proto, args)                                                    \
     TRACE_EVENT_ENABLED_BYTE(event);                                                               \
-    TRACE_EVENT_CALL(event, &trace_event_on_##event, .system = TRACE_EVENT_SYSTEM_STRING,          \
-                     .name = #event, .fields = trace_event_fields_##class,                         \
-                     .nfields = ARRAY_SIZE(trace_event_fields_##class),                            \
-                     .place_fields = trace_event_place_##class,                                    \
-                     .print = trace_event_print_##class, .print_fmt = trace_event_fmt_##class,     \
-                     .order = TRACE_EVENT_ORDER, .reg = TRACE_EVENT_REG_FN);
+    TRACE_EVENT_CALL(                                                                              \
+        event, &trace_event_on_##event, .system = TRACE_EVENT_SYSTEM_STRING, .name = #event,       \
+        .fields = trace_event_fields_##class, .nfields = ARRAY_SIZE(trace_event_fields_##class),   \
+        .place_fields = trace_event_place_##class, .print = trace_event_print_##class,             \
+        .print_fmt = trace_event_fmt_##class, .order = TRACE_EVENT_ORDER,                          \
+        .reg = TRACE_EVENT_REG_FN, .tp_nargs = TRACE_EVENT_COUNT args);
 #define DEFINE_EVENT_WRAPPED(class, event, proto, args) DEFINE_EVENT(class, event, proto, args)
 
 #define FTRACE_ENTRY(event, id, flags_, tstruct, print_fmt_, printer)                              \
@@ -271,12 +289,30 @@ typedef long long s64;
         assign;                                                                                    \
         trace_event_commit_on(cpu, call, __entry, sizeof(*__entry) + dyn_size, &res);              \
     }
+/* Out of line: nothing of it is on the way of an event that has no tracepoint probe. */
+#define TRACE_EVENT_PROBESTUB(name, proto, args)                                                   \
+    static __noinline __used void __probestub_##name proto                                         \
+    {                                                                                              \
+        const unsigned long trace_event_words[] = {TRACE_EVENT_WORDS args};                        \
+        trace_event_tp_probes_run(&trace_event_call_##name, (unsigned long)__probestub_##name,     \
+                                  trace_event_words, ARRAY_SIZE(trace_event_words));               \
+    }
+/* The probes first, then the record: the enabled byte's one test stays the only one while
+ * no probe is attached. */
 #define DEFINE_EVENT(class, name, proto, args)                                                     \
+    TRACE_EVENT_PROBESTUB(name, proto, args)                                                       \
     void trace_event_emit_##name proto                                                             \
     {                                                                                              \
+        uint8_t on = trace_event_on_##name;                                                        \
+        if (unlikely(on & TRACE_EVENT_ON_PROBE)) {                                                 \
+            __probestub_##name args;                                                               \
+            if (!(on & TRACE_EVENT_ON_EMIT))                                                       \
+                return;                                                                            \
+        }                                                                                          \
         trace_event_write_class_##class(&trace_event_call_##name, TRACE_EVENT_UNPAREN args);       \
     }
 #define DEFINE_EVENT_WRAPPED(class, name, proto, args)                                             \
+    TRACE_EVENT_PROBESTUB(name, proto, args)                                                       \
     static __always_inline void trace_event_write_##name proto                                     \
     {                                                                                              \
         trace_event_write_class_##class(&trace_event_call_##name, TRACE_EVENT_UNPAREN args);       \
@@ -306,3 +342,16 @@ typedef long long s64;
 #undef TRACE_SYSTEM_ORDER
 #undef TRACE_EVENT_REG_FN
 #undef TRACE_EVENT_SYSTEM_REG
+#undef TRACE_EVENT_PROBESTUB
+#undef TRACE_EVENT_COUNT_
+#undef TRACE_EVENT_COUNT
+#undef TRACE_EVENT_WORD
+#undef TRACE_EVENT_WORDS_1
+#undef TRACE_EVENT_WORDS_2
+#undef TRACE_EVENT_WORDS_3
+#undef TRACE_EVENT_WORDS_4
+#undef TRACE_EVENT_WORDS_5
+#undef TRACE_EVENT_WORDS_6
+#undef TRACE_EVENT_CAT_
+#undef TRACE_EVENT_CAT
+#undef TRACE_EVENT_WORDS

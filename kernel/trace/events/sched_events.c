@@ -74,6 +74,8 @@ void trace_event_emit_sched_switch(struct thread *prev, struct thread *next)
         trace_event_save_thread_cmdline(prev->pid, prev->name);
         trace_event_save_thread_cmdline(next->pid, next->name);
     }
+    if (unlikely(on & TRACE_EVENT_ON_PROBE))
+        __probestub_sched_switch(prev, next);
     if (on & TRACE_EVENT_ON_EMIT)
         trace_event_write_sched_switch(prev, next);
 }
@@ -87,6 +89,8 @@ void trace_event_emit_sched_process_fork(struct thread *parent, struct thread *c
         trace_event_pids_follow(parent->pid, child->pid);
     if (on & TRACE_EVENT_ON_FOLLOW_FUNCTIONS)
         trace_pids_follow(parent->pid, child->pid);
+    if (unlikely(on & TRACE_EVENT_ON_PROBE))
+        __probestub_sched_process_fork(parent, child);
     if (on & TRACE_EVENT_ON_EMIT)
         trace_event_write_sched_process_fork(parent, child);
 }
@@ -94,6 +98,8 @@ void trace_event_emit_sched_process_fork(struct thread *parent, struct thread *c
 void trace_event_emit_sched_process_free(struct thread *t)
 {
     uint8_t on = trace_event_on_sched_process_free;
+    if (unlikely(on & TRACE_EVENT_ON_PROBE))
+        __probestub_sched_process_free(t);
     if (on & TRACE_EVENT_ON_EMIT)
         trace_event_write_sched_process_free(t);
     /* Only once the thread is off its CPU for good, so its last switch is still seen. */

@@ -4,7 +4,7 @@
  * latency hooks it needs (preemptirq.c), and disabling the last turns them off again, so
  * that while all four are off every interrupt and preemption site costs its one test.
  */
-#include <kernel/mutex.h>
+#include <kernel/spinlock.h>
 #include <lib/string.h>
 
 #include "events/event_core.h"
@@ -13,20 +13,22 @@
 /* The start of the kernel's text (linker.ld): the records keep offsets from it. */
 extern char _stext[];
 
-static DEFINE_MUTEX(preemptirq_reg_mutex);
+/* A spinlock: a tracepoint probe's arming (trace_event_tp_probe_attach) reaches the reg with
+ * the probe events' spinlock held (kernel/trace/probes/trace_kprobe.c). */
+static DEFINE_SPINLOCK(preemptirq_reg_lock);
 static unsigned preemptirq_irq_events, preemptirq_preempt_events;
 
 static int preemptirq_event_reg(const struct trace_event_call *call, bool on)
 {
     bool irq = strncmp(call->name, "irq_", 4) == 0;
-    mutex_lock(&preemptirq_reg_mutex);
+    spin_lock(&preemptirq_reg_lock);
     unsigned *count = irq ? &preemptirq_irq_events : &preemptirq_preempt_events;
     if (on)
         ++*count;
     else if (*count)
         --*count;
     preemptirq_hooks_set(irq, !irq, PREEMPTIRQ_USER_EVENTS, *count != 0);
-    mutex_unlock(&preemptirq_reg_mutex);
+    spin_unlock(&preemptirq_reg_lock);
     return 0;
 }
 

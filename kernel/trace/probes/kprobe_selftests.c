@@ -210,8 +210,12 @@ SELFTEST(kprobe_quick_store)
     static const char *const names[] = {"di", "si", "dx", "cx", "r8", "r9", "ax", "bx", "r15"};
     for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++)
         set_named_reg(&regs, names[i], 0x8877665544332211UL * (i + 1));
-    struct probe_ctx ctx = {
-        .regs = &regs, .retval = 0xfedcba9876543210UL, .probe_addr = sym_address("pfs_open")};
+    static const unsigned long tp_args[2] = {0x1111222233334444UL, 0x5555666677778888UL};
+    struct probe_ctx ctx = {.regs = &regs,
+                            .retval = 0xfedcba9876543210UL,
+                            .probe_addr = sym_address("pfs_open"),
+                            .args = tp_args,
+                            .nargs = 2};
     /* Every size and kind, truncated as the general fetch stores them. */
     check_quick(t,
                 "p:x pfs_open a=%di:u8 b=%si:s16 c=%dx:x32 d=%cx e=$arg5:u32 f=$arg6:s64 "
@@ -223,6 +227,11 @@ SELFTEST(kprobe_quick_store)
                 true, &ctx);
     check_quick(t, "r:x pfs_open r=$retval:s32 ip=%ip ax=%ax", true, &ctx);
     check_quick(t, "p:x pfs_open", true, &ctx);
+    /* A tracepoint's arguments, one past them reading 0 as the general fetch has it. */
+    check_quick(t, "t:x sched_switch a=$arg1 b=$arg2:u16 c=\\5", true, &ctx);
+    ctx.nargs = 1;
+    check_quick(t, "t:x sched_switch a=$arg1 b=$arg2:u16", true, &ctx);
+    ctx.nargs = 2;
     /* Memory, the stack, an argument on the stack, strings: the general fetch. */
     check_quick(t, "p:x pfs_open a=+0(%di)", false, &ctx);
     check_quick(t, "p:x pfs_open a=$stack", false, &ctx);

@@ -100,6 +100,10 @@ static bool fetch_value(const struct probe_arg *a, const struct probe_ctx *ctx, 
     case FETCH_FIELD:
         *v = field_value(a->field, ctx->record, ctx->record_len);
         break;
+    case FETCH_TP_ARG:
+        /* The parser keeps N within the tracepoint's arguments. */
+        *v = a->param < ctx->nargs ? ctx->args[a->param] : 0;
+        break;
     /* As numbers (an event probe's, which keep the type they are given): the address. */
     case FETCH_COMM:
         *v = (unsigned long)comm_of_current();
@@ -274,6 +278,9 @@ static bool quick_arg(const struct probe_arg *a, struct probe_quick_arg *q)
         return true;
     case FETCH_PROBE_IP:
         q->kind = PROBE_QUICK_IP;
+        return true;
+    case FETCH_TP_ARG:
+        q->kind = PROBE_QUICK_TP_ARG;
         return true;
     case FETCH_IMM:
         q->kind = PROBE_QUICK_CONST;

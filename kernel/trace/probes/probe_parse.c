@@ -1,8 +1,9 @@
 /*
  * The text of a probe line: `p[:[GRP/]EVENT] SYM[+OFFS][%return] [ARGS]`,
- * `r[MAXACTIVE][:[GRP/]EVENT] SYM[+0] [ARGS]` and `-:[GRP/]EVENT`. Each check, its errno,
- * its error_log message and the word and offset its caret marks follow Linux 6.1, in
- * Linux's order, so that a line with two faults reports the one Linux reports.
+ * `r[MAXACTIVE][:[GRP/]EVENT] SYM[+0] [ARGS]` and `-:[GRP/]EVENT`, and dynamic_events' `f`
+ * (Linux 6.5), `t` (Linux 6.10) and `e` lines. Each check, its errno, its error_log message
+ * and the word and offset its caret marks follow Linux (6.1, and the later kernels for f and
+ * t lines), in Linux's order, so that a line with two faults reports the one Linux reports.
  */
 #include <kernel/errno.h>
 #include <kernel/mm.h>
@@ -188,11 +189,14 @@ static int parse_event_name(const char *text, unsigned at, struct probe_cmd *cmd
 /* ---- fetch arguments ---- */
 
 enum {
-    PARSE_RETURN = 1, /* a return probe: $retval exists */
-    PARSE_FENTRY = 2, /* on a function's entry: $argN exists */
-    PARSE_EVENT = 4,  /* an event probe: every $NAME is a field of the attached event */
-    PARSE_FPROBE = 8, /* an fprobe: no %REG */
+    PARSE_RETURN = 1,  /* a return probe: $retval exists */
+    PARSE_FENTRY = 2,  /* on a function's entry: $argN exists */
+    PARSE_EVENT = 4,   /* an event probe: every $NAME is a field of the attached event */
+    PARSE_FPROBE = 8,  /* an fprobe or a tracepoint probe: no %REG */
+    PARSE_TPOINT = 16, /* a tracepoint probe: $argN are the tracepoint's arguments */
 };
+/* A tracepoint probe's flags carry how many arguments its tracepoint has, from this bit. */
+#define PARSE_TP_NARGS_SHIFT 8
 
 static int parse_var(const char *var, struct probe_arg *a, unsigned flags, unsigned word,
                      unsigned offs, struct probe_error *e)
@@ -212,6 +216,10 @@ static int parse_var(const char *var, struct probe_arg *a, unsigned flags, unsig
         return 0;
     }
     if (strncmp(var, "stack", 5) == 0) {
+        /* A tracepoint probe is called by the emitter, not stopped at a function's entry:
+         * there is no stack Linux's $stack would mean (its stub's). */
+        if (flags & PARSE_TPOINT)
+            return fail(e, -EINVAL, "Invalid $-variable specified", word, offs);
         unsigned long n;
         if (var[5] == '\0') {
             a->base = FETCH_STACKP;
@@ -235,8 +243,15 @@ static int parse_var(const char *var, struct probe_arg *a, unsigned flags, unsig
             return fail(e, -EINVAL, "Invalid $-variable specified", word, offs);
         if (n == 0 || n > PROBE_MAX_STACK)
             return fail(e, -EINVAL, "Invalid argument number", word, offs);
-        a->base = FETCH_ARG;
         a->param = n - 1;
+        if (!(flags & PARSE_TPOINT)) {
+            a->base = FETCH_ARG;
+            return 0;
+        }
+        /* Known, as Linux knows them from BTF: no argument past the tracepoint's. */
+        if (n > flags >> PARSE_TP_NARGS_SHIFT)
+            return fail(e, -EINVAL, "Invalid argument number", word, offs);
+        a->base = FETCH_TP_ARG;
         return 0;
     }
     return fail(e, -EINVAL, "Invalid $-variable specified", word, offs);
@@ -443,7 +458,7 @@ static int parse_arg_body(char *body, struct probe_arg *a, unsigned flags, unsig
         if (a->type->kind == PROBE_TYPE_SYMSTR) {
             if (!deref && a->base != FETCH_REG && a->base != FETCH_PROBE_IP &&
                 a->base != FETCH_STACK && a->base != FETCH_RETVAL && a->base != FETCH_ARG &&
-                a->base != FETCH_FIELD)
+                a->base != FETCH_TP_ARG && a->base != FETCH_FIELD)
                 return fail(e, -EINVAL, "Symbol String doesn't accept data/userdata", word,
                             type_pos);
         } else if (!deref && a->base != FETCH_IMM && a->base != FETCH_COMM &&
@@ -686,6 +701,20 @@ static int parse_maxactive(const char *w0, const char *event, struct probe_cmd *
     return 0;
 }
 
+/* The first argument word (from word 2) that reads $retval, and where in it. */
+static bool find_retval(const struct probe_words *w, unsigned *word, unsigned *pos)
+{
+    for (unsigned i = 2; i < w->count && i < PROBE_MAX_WORDS; i++) {
+        const char *rv = strstr(w->word[i], "$retval");
+        if (rv && !isalnum((unsigned char)rv[7]) && rv[7] != '_') {
+            *word = i;
+            *pos = (unsigned)(rv - w->word[i]);
+            return true;
+        }
+    }
+    return false;
+}
+
 /*
  * An fprobe's place: SYM[%return], a function's name (looked up when the probe is placed);
  * like Linux 6.5, an argument that reads $retval makes it an exit probe too.
@@ -705,19 +734,23 @@ static int parse_fprobe_place(const struct probe_words *w, struct probe_cmd *cmd
         return fail(e, -EINVAL, "Failed to register probe event", 1, 0);
     memcpy(cmd->symbol, text, len);
     cmd->symbol[len] = '\0';
-    for (unsigned i = 2; i < w->count && i < PROBE_MAX_WORDS && !cmd->is_return; i++) {
-        const char *rv = strstr(w->word[i], "$retval");
-        if (rv && !isalnum((unsigned char)rv[7]) && rv[7] != '_')
-            cmd->is_return = true;
-    }
+    unsigned word, pos;
+    if (!cmd->is_return && find_retval(w, &word, &pos))
+        cmd->is_return = true;
     return 0;
 }
 
-static int parse_fprobe(const struct probe_words *w, struct probe_cmd *cmd, struct probe_error *e)
+typedef int (*probe_place_fn)(const struct probe_words *w, struct probe_cmd *cmd,
+                              struct probe_error *e);
+
+/*
+ * The head of an f or t line, in Linux's order of checks: [MAXACTIVE], the place (whatever
+ * place checks), a maxactive for anything but an exit, then [:[GRP/][EVENT]].
+ */
+static int parse_fprobe_head(const struct probe_words *w, struct probe_cmd *cmd,
+                             probe_place_fn place, struct probe_error *e)
 {
     const char *w0 = w->word[0];
-    cmd->kind = 'f';
-    strcpy(cmd->group, "fprobes");
     const char *event = strchr(w0 + 1, ':');
     if (event)
         event++;
@@ -725,11 +758,19 @@ static int parse_fprobe(const struct probe_words *w, struct probe_cmd *cmd, stru
     if (isdigit((unsigned char)w0[1]))
         err = parse_maxactive(w0, event, cmd, e);
     if (!err)
-        err = parse_fprobe_place(w, cmd, e);
+        err = place(w, cmd, e);
     if (!err && cmd->maxactive && !cmd->is_return)
         err = fail(e, -EINVAL, "Maxactive is only for function exit", 0, 1);
     if (!err && event)
         err = parse_event_name(event, (unsigned)(event - w0), cmd, e);
+    return err;
+}
+
+static int parse_fprobe(const struct probe_words *w, struct probe_cmd *cmd, struct probe_error *e)
+{
+    cmd->kind = 'f';
+    strcpy(cmd->group, "fprobes");
+    int err = parse_fprobe_head(w, cmd, parse_fprobe_place, e);
     if (err)
         return err;
     if (!cmd->event[0]) {
@@ -741,6 +782,55 @@ static int parse_fprobe(const struct probe_words *w, struct probe_cmd *cmd, stru
     return parse_args(w, w->count - 2, cmd, flags, cmd->is_return ? 24 : 16, NULL, 0, e);
 }
 
+/*
+ * A tracepoint probe's place: the tracepoint's name, which takes no suffix and no character
+ * a C identifier has not (Linux checks it since 6.14); an argument that reads $retval is
+ * refused where it is (Linux looks for it before anything else).
+ */
+static int parse_tprobe_place(const struct probe_words *w, struct probe_cmd *cmd,
+                              struct probe_error *e)
+{
+    const char *text = w->word[1];
+    const char *pct = strchr(text, '%');
+    if (pct)
+        return fail(e, -EINVAL, "Invalid probed address suffix", 1, (unsigned)(pct - text));
+    for (const char *c = text; *c; c++)
+        if (!isalnum((unsigned char)*c) && *c != '_')
+            return fail(e, -EINVAL, "Invalid character in tracepoint name", 1,
+                        (unsigned)(c - text));
+    /* Longer than any name: no tracepoint has it. */
+    if (strlen(text) >= sizeof(cmd->symbol))
+        return fail(e, -EINVAL, "Tracepoint is not found", 1, 0);
+    strcpy(cmd->symbol, text);
+    unsigned word, pos;
+    if (find_retval(w, &word, &pos))
+        return fail(e, -EINVAL, "$retval is not available on probe", word, pos);
+    return 0;
+}
+
+/* `t[:[GRP/][EVENT]] TRACEPOINT [ARGS]`, in Linux 6.10's order of checks. */
+static int parse_tprobe(const struct probe_words *w, struct probe_cmd *cmd, struct probe_error *e)
+{
+    cmd->kind = 't';
+    strcpy(cmd->group, "tracepoints");
+    int err = parse_fprobe_head(w, cmd, parse_tprobe_place, e);
+    if (err)
+        return err;
+    if (!cmd->event[0]) {
+        /* The tracepoint's name; one that starts with a digit gets a '_' first, as Linux's. */
+        char name[PROBE_MAX_EVENT_NAME + 1];
+        snprintf(name, sizeof(name), "%s%s", isdigit((unsigned char)cmd->symbol[0]) ? "_" : "",
+                 cmd->symbol);
+        make_event_name(cmd, name);
+    }
+    cmd->tracepoint = trace_event_find_tracepoint(cmd->symbol);
+    if (!cmd->tracepoint)
+        return fail(e, -EINVAL, "Tracepoint is not found", 1, 0);
+    unsigned flags = PARSE_FPROBE | PARSE_FENTRY | PARSE_TPOINT |
+                     (unsigned)cmd->tracepoint->tp_nargs << PARSE_TP_NARGS_SHIFT;
+    return parse_args(w, w->count - 2, cmd, flags, 16, NULL, 0, e);
+}
+
 int probe_parse(const struct probe_words *w, struct probe_cmd *cmd, struct probe_error *e)
 {
     memset(cmd, 0, sizeof(*cmd));
@@ -750,12 +840,14 @@ int probe_parse(const struct probe_words *w, struct probe_cmd *cmd, struct probe
     const char *w0 = w->word[0];
     if (w0[0] == '-')
         return parse_delete(w, cmd, e);
-    if (w0[0] != 'p' && w0[0] != 'r' && w0[0] != 'f')
+    if (w0[0] != 'p' && w0[0] != 'r' && w0[0] != 'f' && w0[0] != 't')
         return -ECANCELED;
     if (w->count < 2)
         return -ECANCELED;
     if (w0[0] == 'f')
         return parse_fprobe(w, cmd, e);
+    if (w0[0] == 't')
+        return parse_tprobe(w, cmd, e);
     cmd->kind = 'p';
     cmd->is_return = w0[0] == 'r';
     strcpy(cmd->group, "kprobes");

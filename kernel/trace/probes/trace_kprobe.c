@@ -2,6 +2,10 @@
  * kprobe events on ftrace call sites. A probe is a place (a function's entry) and an
  * event (events/GROUP/NAME, with the fetch arguments); like Linux, one event may have
  * several places when lines with the same name and arguments name other functions.
+ * fprobe events (f lines) are kprobe events that may sit on ftrace sites only; tracepoint
+ * probes (t lines, Linux 6.10's) are their kin whose place is a tracepoint: arming one
+ * attaches it to the tracepoint (trace_event_tp_probe_attach), which hands it its C
+ * arguments when it is hit, as Linux's tracepoint probes get them from their stub.
  *
  * Nothing runs while an event is off. Enabling it arms its places: every armed place's
  * site calls one shared SAVE_REGS op, kprobe_ftrace_handler (one trampoline, whatever the
@@ -46,7 +50,9 @@
 
 struct kprobe_event {
     struct probe_event pe;
-    char kind; /* 'p': a kprobe (p or r line); 'f': an fprobe (f line, dynamic_events only) */
+    /* 'p': a kprobe (p or r line); 'f': an fprobe, 't': a tracepoint probe (f and t lines,
+     * dynamic_events only) */
+    char kind;
     bool is_return;
     unsigned places;
 };
@@ -65,6 +71,10 @@ struct kprobe_place {
     struct kprobe_place *volatile site_next; /* the next armed place in its site_index chain */
     bool int3; /* placed by int3 (kprobe_int3.c), not on an ftrace site */
     bool int3_armed;
+    /* A tracepoint probe's: the event of its tracepoint, and its link there while armed. */
+    const struct trace_event_call *tracepoint;
+    struct trace_event_tp_probe tp;
+    bool tp_armed;
     unsigned long nhit[MAX_CPUS]; /* each CPU counts its own (local_inc: safe in interrupts) */
     volatile uint64_t nmissed;
     volatile unsigned nactive; /* return probes: calls hooked and not yet returned */
@@ -249,6 +259,19 @@ __trace_hot_probe void kprobe_place_fire(struct kprobe_place *p, struct pt_regs 
 
 unsigned long kprobe_place_addr(const struct kprobe_place *p) { return p->addr; }
 
+/* A tracepoint probe's place, from its tracepoint's stub at ip, with the stub's arguments. */
+__trace_hot_probe static void tprobe_fire(struct trace_event_tp_probe *tp, unsigned long ip,
+                                          const unsigned long *args, unsigned nargs)
+{
+    struct kprobe_place *p = container_of(tp, struct kprobe_place, tp);
+    local_inc(&p->nhit[this_cpu_id()]);
+    struct kprobe_event *ev = p->ev;
+    if (!(ev->pe.enabled & TRACE_EVENT_ON_EMIT))
+        return;
+    struct probe_ctx ctx = {.args = args, .nargs = nargs};
+    emit(ev, &ctx, ip, 0, false);
+}
+
 __trace_hot_probe static void kretprobe_return(const struct fgraph_frame *f, struct fgraph_ret *ret,
                                                struct fgraph_ops *gops)
 {
@@ -301,6 +324,12 @@ static void armed_slot_set(struct kprobe_place *p, unsigned slot)
 
 static void disarm(struct kprobe_place *p)
 {
+    if (p->ev->kind == 't') {
+        if (p->tp_armed)
+            trace_event_tp_probe_detach(p->tracepoint, &p->tp); /* waits out its fires */
+        p->tp_armed = false;
+        return;
+    }
     if (p->int3) {
         if (p->int3_armed)
             kprobe_site_detach(p); /* waits out every handler and slot user */
@@ -330,6 +359,14 @@ static void disarm(struct kprobe_place *p)
 
 static int arm(struct kprobe_place *p)
 {
+    if (p->ev->kind == 't') {
+        if (p->tp_armed)
+            return 0;
+        p->tp.fire = tprobe_fire;
+        int err = trace_event_tp_probe_attach(p->tracepoint, &p->tp);
+        p->tp_armed = err == 0;
+        return err;
+    }
     if (p->int3 ? p->int3_armed : p->armed_slot >= 0)
         return 0;
     if (p->ev->is_return) {
@@ -509,6 +546,16 @@ static int check_place(const struct probe_cmd *cmd, unsigned long *addr, bool *i
     uintptr_t fn;
     if (cmd->kind == 'f')
         return check_fprobe_place(cmd, addr, int3, e);
+    if (cmd->kind == 't') {
+        /* The tracepoint was found when the line was parsed; its stub is the address. */
+        if (probe_resolve_args(cmd->args, cmd->nargs)) {
+            e->message = "Invalid probed address or symbol";
+            return e->err = -ENOENT;
+        }
+        *addr = 0;
+        *int3 = false;
+        return 0;
+    }
     if (cmd->symbol[0] == '0' && cmd->symbol[1] == 'x')
         fn = (uintptr_t)strtoul(cmd->symbol, NULL, 16);
     else
@@ -565,6 +612,12 @@ static int create_probe(struct probe_cmd *cmd, struct probe_error *e)
     struct kprobe_event *ev = find_event(cmd->group, cmd->event, cmd->kind);
     e->word = 0;
     e->pos = 0;
+    /* fprobes and tracepoint probes are one kind of event to Linux 6.10, of two types. */
+    char kin = cmd->kind == 'f' ? 't' : cmd->kind == 't' ? 'f' : 0;
+    if (!ev && kin && find_event(cmd->group, cmd->event, kin)) {
+        e->message = "Probe type is different from existing probe";
+        return e->err = -EEXIST;
+    }
     if (other && !ev) {
         e->message = "Given group/event name is already used by another event";
         return e->err = -EEXIST;
@@ -575,6 +628,12 @@ static int create_probe(struct probe_cmd *cmd, struct probe_error *e)
     }
     if (ev) {
         unsigned differ = probe_args_differ(ev->pe.args, ev->pe.nargs, cmd->args, cmd->nargs);
+        /* Every place of an event fetches the event's arguments: a tracepoint probe's on
+         * another tracepoint must be the same fetches, not only the same names and types
+         * (Linux keeps each probe's own; $argN of one tracepoint is not another's). */
+        for (unsigned i = 0; !differ && ev->kind == 't' && i < cmd->nargs; i++)
+            if (strcmp(ev->pe.args[i].text, cmd->args[i].text) != 0)
+                differ = i + 1;
         if (differ) {
             e->message = "Argument type or name is different from existing probe";
             e->word = differ + 1;
@@ -615,6 +674,7 @@ static int create_probe(struct probe_cmd *cmd, struct probe_error *e)
     p->maxactive = cmd->maxactive ? cmd->maxactive : (unsigned)default_maxactive();
     p->maxactive_given = cmd->maxactive != 0;
     p->armed_slot = -1;
+    p->tracepoint = cmd->tracepoint;
     p->serial = next_serial++;
     p->order = dynamic_event_order();
     /* A new place of an enabled event fires at once, as on Linux. */
@@ -714,8 +774,8 @@ int kprobe_run_command(const char *line, bool dynamic_events)
     int err = probe_split_words(line, &w);
     if (err)
         return err;
-    /* fprobes are made only through dynamic_events, as on Linux. */
-    if (w.count == 0 || (!dynamic_events && w.word[0][0] == 'f')) {
+    /* fprobes and tracepoint probes are made only through dynamic_events, as on Linux. */
+    if (w.count == 0 || (!dynamic_events && (w.word[0][0] == 'f' || w.word[0][0] == 't'))) {
         probe_words_free(&w);
         return w.count ? -EINVAL : 0;
     }
@@ -739,7 +799,8 @@ int kprobe_run_command(const char *line, bool dynamic_events)
     if (err == -ECANCELED) {
         err = -EINVAL;
     } else if (err && e.message) {
-        probe_log_error(&w, &e, cmd.kind == 'f' ? "trace_fprobe" : "trace_kprobe");
+        probe_log_error(&w, &e,
+                        cmd.kind == 'f' || cmd.kind == 't' ? "trace_fprobe" : "trace_kprobe");
     }
     probe_cmd_free(&cmd);
     probe_words_free(&w);
@@ -814,21 +875,21 @@ static void show_events(struct seqbuf *s, bool with_fprobes, dynamic_event_mark_
     spin_lock(&kprobe_lock);
     for (struct kprobe_place *p = places; p; p = p->next) {
         const struct kprobe_event *ev = p->ev;
-        bool fprobe = ev->kind == 'f';
-        if (fprobe && !with_fprobes)
+        bool kprobe = ev->kind == 'p';
+        if (!kprobe && !with_fprobes)
             continue;
         if (mark)
             mark(arg, p->order, s->len);
-        if (fprobe)
-            seq_putc(s, 'f');
-        else
+        if (kprobe)
             seq_putc(s, ev->is_return ? 'r' : 'p');
-        if (ev->is_return && (!fprobe || p->maxactive_given))
+        else
+            seq_putc(s, ev->kind);
+        if (ev->is_return && (kprobe || p->maxactive_given))
             seq_printf(s, "%u", p->maxactive);
         seq_printf(s, ":%s/%s %s", ev->pe.group, ev->pe.name, p->symbol);
         if (p->offset)
             seq_printf(s, "+%lu", p->offset);
-        if (fprobe && ev->is_return)
+        if (ev->kind == 'f' && ev->is_return)
             seq_puts(s, "%return");
         probe_show_args(s, ev->pe.args, ev->pe.nargs);
         seq_putc(s, '\n');

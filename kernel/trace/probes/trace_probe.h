@@ -65,6 +65,7 @@ enum probe_fetch_base {
     FETCH_SYMBOL,   /* @SYM[+|-OFFS]: resolved to an address when the probe is made */
     FETCH_DATA,     /* \"STRING": data */
     FETCH_FIELD,    /* $FIELD of an event probe's attached event: field, resolved by name */
+    FETCH_TP_ARG,   /* $argN of a tracepoint probe: the tracepoint's argument N - 1 (param) */
 };
 
 struct probe_arg {
@@ -89,7 +90,7 @@ struct probe_arg {
 
 /* A parsed line of kprobe_events or dynamic_events. */
 struct probe_cmd {
-    char kind;      /* 'p' (p and r lines), 'f' (fprobe), 'e' (event probe) */
+    char kind;      /* 'p' (p and r lines), 'f' (fprobe), 't' (tracepoint probe), 'e' */
     bool is_delete; /* -:[GRP/]EVENT */
     bool is_return;
     unsigned maxactive; /* rN, fN; 0: not given */
@@ -103,6 +104,8 @@ struct probe_cmd {
     char attach_system[PROBE_MAX_EVENT_NAME + 1];
     char attach_event[PROBE_MAX_EVENT_NAME + 1];
     unsigned filter_word;
+    /* t: the event whose tracepoint it probes (SYMBOL names it) */
+    const struct trace_event_call *tracepoint;
 };
 
 /*
@@ -135,10 +138,11 @@ void probe_log_error(const struct probe_words *w, const struct probe_error *e,
                      const char *location);
 
 /*
- * Parses the words of a p, r or f line (the first word starts with that letter) or a -:
+ * Parses the words of a p, r, f or t line (the first word starts with that letter) or a -:
  * line. 0, or -errno with *e filled; -ECANCELED means not a probe line at all (EINVAL for
  * the writer, no error_log line). Checks only what the text shows: symbols are looked up
- * by the caller (probe_resolve_args), as Linux does when it registers the probe.
+ * by the caller (probe_resolve_args), as Linux does when it registers the probe; a t line's
+ * tracepoint is looked up before its arguments are parsed, as Linux does.
  */
 int probe_parse(const struct probe_words *w, struct probe_cmd *cmd, struct probe_error *e);
 /*
@@ -172,13 +176,16 @@ struct probe_ctx {
     const struct pt_regs *regs; /* the full frame: at the entry, or as the function returned */
     const uint8_t *record;      /* event probes: the attached event's record */
     size_t record_len;
-    unsigned long retval;     /* return probes */
-    unsigned long probe_addr; /* entry probes: the probed address (FETCH_PROBE_IP) */
+    unsigned long retval;      /* return probes */
+    unsigned long probe_addr;  /* entry probes: the probed address (FETCH_PROBE_IP) */
+    const unsigned long *args; /* tracepoint probes: the tracepoint's arguments */
+    unsigned nargs;
 };
 
 /*
  * An argument that is a word of the probe's frame or a number it already has (a register,
- * $argN in a register, $retval, the probed %ip, an immediate), stored whole: what most
+ * $argN in a register or of a tracepoint, $retval, the probed %ip, an immediate), stored
+ * whole: what most
  * probes fetch. An event whose arguments are all such (probe_quick_compile) fills them in
  * a straight loop when it fires (probe_store_quick), with no call and no jump through a
  * table, instead of the general fetch.
@@ -187,6 +194,7 @@ enum probe_quick_kind {
     PROBE_QUICK_REGS,   /* param: an offset in struct pt_regs */
     PROBE_QUICK_RETVAL, /* a return probe's value */
     PROBE_QUICK_IP,     /* arch_kprobe_hit_ip of the probed address */
+    PROBE_QUICK_TP_ARG, /* param: a tracepoint's argument number, from 0 */
     PROBE_QUICK_CONST,  /* param itself */
 };
 struct probe_quick_arg {
@@ -210,6 +218,8 @@ static __always_inline void probe_store_quick(const struct probe_quick_arg *q, u
             v = ctx->retval;
         else if (q->kind == PROBE_QUICK_IP)
             v = arch_kprobe_hit_ip(ctx->probe_addr);
+        else if (q->kind == PROBE_QUICK_TP_ARG)
+            v = q->param < ctx->nargs ? ctx->args[q->param] : 0;
         else
             v = q->param;
         uint8_t *dst = rec + q->field;
