@@ -202,8 +202,8 @@ static __noinline void fgraph_return_loop(const struct fgraph_frame *f, struct f
     }
 }
 
-__trace_hot_probe static void fgraph_clients_see_return(const struct fgraph_frame *f,
-                                                        struct fgraph_ret *ret)
+static __always_inline void fgraph_clients_see_return(const struct fgraph_frame *f,
+                                                      struct fgraph_ret *ret)
 {
     unsigned users = f->users;
     if (likely(!(users & (users - 1)))) {
@@ -259,7 +259,11 @@ __trace_hot_probe void ftrace_return_to_handler_regs(struct pt_regs *regs)
     struct fgraph_thread *g;
     unsigned idx;
     const struct fgraph_frame *f = fgraph_return_begin(cpu, slot, &g, &idx);
-    instruction_pointer_set(regs, ftrace_graph_ret_addr(cpu->current, f->ret, slot));
+    /* Most returns have one hook: the frame's own return address is the real one. */
+    unsigned long ip = f->ret;
+    if (unlikely(arch_ftrace_is_return_hook(ip)))
+        ip = ftrace_graph_ret_addr(cpu->current, ip, slot);
+    instruction_pointer_set(regs, ip);
     if (likely(!fgraph_dead)) {
         struct fgraph_ret ret = {
             .overrun = g->overrun, .retval = regs_return_value(regs), .regs = regs};

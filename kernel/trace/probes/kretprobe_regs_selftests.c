@@ -4,7 +4,7 @@
  * return hook. The register fixture (<arch/regs_fixture.h>) returns with values the test
  * chose in every register; the probes are on its ftrace site and, by int3, on its twin
  * without one; then under function_graph and a second return probe on the same call, and
- * on a recursive function, one record per level.
+ * on a recursive function, one record per level; MAXACTIVE's limit on calls hooked at once.
  */
 #include <arch/regs.h>
 #include <arch/regs_fixture.h>
@@ -193,4 +193,37 @@ SELFTEST(kretprobe_regs_recursion)
         EXPECT_EQ(sym_lookup(r[i].arg[2], &start, NULL) && start == self, i < 5);
     }
     EXPECT_EQ(got, want);
+}
+
+/*
+ * MAXACTIVE: at most that many calls hooked at once. Six nested calls with r2: the two
+ * outermost are hooked (their returns recorded, the outermost last), the four inside them
+ * are misses; once they have returned, the next call is hooked again.
+ */
+SELFTEST(kretprobe_maxactive_nested)
+{
+    ASSERT_EQ(kprobe_command("r2:selftest/rmax stack_depth_test_recurse $retval"), 0);
+    const struct trace_event_call *call = trace_event_find("selftest", "rmax");
+    ASSERT_TRUE(call != NULL);
+    EXPECT_EQ(trace_event_enable(call, true), 0);
+    trace_clear(-1);
+    uint64_t missed = 0;
+    stack_depth_test_recurse(5);
+    struct rregs_record r[RREGS_MAX_RECORDS];
+    unsigned n = rregs_collect(call, r, RREGS_MAX_RECORDS);
+    EXPECT_EQ(kprobe_hits("selftest", "rmax", &missed), 6);
+    EXPECT_EQ(missed, 4);
+    ASSERT_EQ(n, 2);
+    /* r(4) = 40 for the call one level in, r(5) = 60 for the outermost. */
+    EXPECT_EQ(r[0].arg[0], 40);
+    EXPECT_EQ(r[1].arg[0], 60);
+    /* Both came back: a call of one level is hooked again, twice over. */
+    trace_clear(-1);
+    stack_depth_test_recurse(1);
+    EXPECT_EQ(rregs_collect(call, r, RREGS_MAX_RECORDS), 2);
+    missed = 0;
+    EXPECT_EQ(kprobe_hits("selftest", "rmax", &missed), 8);
+    EXPECT_EQ(missed, 4);
+    EXPECT_EQ(trace_event_enable(call, false), 0);
+    EXPECT_EQ(kprobe_command("-:selftest/rmax"), 0);
 }

@@ -77,7 +77,13 @@ struct kprobe_place {
     bool tp_armed;
     unsigned long nhit[MAX_CPUS]; /* each CPU counts its own (local_inc: safe in interrupts) */
     volatile uint64_t nmissed;
-    volatile unsigned nactive; /* return probes: calls hooked and not yet returned */
+    /*
+     * Return probes: calls hooked and not yet returned, counted by each CPU in its own word
+     * (+1 where a call is hooked, -1 where it returns: only the sum means anything), so
+     * that neither takes a locked instruction. The sum is read when a call is hooked: at
+     * the limit, calls hooked at the same moment on other CPUs may each take one more.
+     */
+    long nactive[MAX_CPUS];
 };
 
 #define KPROBE_ARMED_MAX 4096
@@ -171,14 +177,18 @@ static void emit(struct kprobe_event *ev, const struct probe_ctx *ctx, unsigned 
 }
 
 /* Hooks the return of the call that entered at ip; its return address is at *ret_slot. */
-__trace_hot_probe static void kretprobe_hook(struct kprobe_place *p, unsigned long ip,
-                                             unsigned long *ret_slot)
+static __always_inline void kretprobe_hook(struct kprobe_place *p, unsigned long ip,
+                                           unsigned long *ret_slot)
 {
-    if (__atomic_add_fetch(&p->nactive, 1, __ATOMIC_RELAXED) > p->maxactive ||
+    long active = 0;
+    for (unsigned c = 0, n = READ_ONCE(cpus_online); c < n; c++)
+        active += READ_ONCE(p->nactive[c]);
+    if (active >= (long)p->maxactive ||
         !fgraph_push_return(&kretprobe_gops, ip, ret_slot, return_tag(p))) {
-        __atomic_sub_fetch(&p->nactive, 1, __ATOMIC_RELAXED);
         __atomic_add_fetch(&p->nmissed, 1, __ATOMIC_RELAXED);
+        return;
     }
+    local_inc((unsigned long *)&p->nactive[this_cpu_id()]);
 }
 
 /*
@@ -279,10 +289,7 @@ __trace_hot_probe static void kretprobe_return(const struct fgraph_frame *f, str
     unsigned slot = (unsigned)(f->data >> KPROBE_RET_SERIAL_BITS);
     struct kprobe_place *p = slot < KPROBE_ARMED_MAX ? READ_ONCE(armed[slot]) : NULL;
     if (p && (p->serial & KPROBE_RET_SERIAL_MASK) == (f->data & KPROBE_RET_SERIAL_MASK)) {
-        unsigned active = READ_ONCE(p->nactive);
-        while (active && !__atomic_compare_exchange_n(&p->nactive, &active, active - 1, false,
-                                                      __ATOMIC_RELAXED, __ATOMIC_RELAXED))
-            ;
+        local_dec((unsigned long *)&p->nactive[cpu]);
         if (p->ev->pe.enabled & TRACE_EVENT_ON_EMIT) {
             /* The registers as the function returned, the instruction pointer the caller
              * (found through any other hook on the same call: a second return probe, the
@@ -379,7 +386,7 @@ static int arm(struct kprobe_place *p)
         /* Only a return place needs the table (its returns find it there). */
         if (p->ev->is_return && got < 0)
             return got;
-        p->nactive = 0;
+        memset(p->nactive, 0, sizeof(p->nactive));
         /* Returns pending from an earlier arming must not match this one. */
         p->serial = next_serial++;
         if (p->ev->is_return)
@@ -407,7 +414,7 @@ static int arm(struct kprobe_place *p)
             ftrace_set_filter_ip(&kprobe_ops, p->addr, 1, 0);
         return err;
     }
-    p->nactive = 0;
+    memset(p->nactive, 0, sizeof(p->nactive));
     p->serial = next_serial++; /* returns pending from an earlier arming must not match */
     armed_slot_set(p, slot);
     site_link(p);
