@@ -228,7 +228,8 @@ __trace_hot_probe static void kprobe_ftrace_handler(unsigned long ip, unsigned l
         if (ev->is_return) {
             kretprobe_hook(p, ip, (unsigned long *)ftrace_regs_get_stack_pointer(fregs));
         } else {
-            struct probe_ctx ctx = {.regs = regs, .probe_addr = ip};
+            struct probe_ctx ctx;
+            probe_ctx_set(&ctx, regs, 0, ip, NULL, 0);
             /* Linux's fprobe entry handler keeps ftrace's preemption level ("...1."). */
             emit(ev, &ctx, ip, 0, ev->kind != 'f');
         }
@@ -263,7 +264,8 @@ __trace_hot_probe void kprobe_place_fire(struct kprobe_place *p, struct pt_regs 
         kretprobe_hook(p, addr, (unsigned long *)kernel_stack_pointer(regs));
         return;
     }
-    struct probe_ctx ctx = {.regs = regs, .probe_addr = addr};
+    struct probe_ctx ctx;
+    probe_ctx_set(&ctx, regs, 0, addr, NULL, 0);
     emit(ev, &ctx, addr, 0, false); /* the int3 trap adds no preemption count */
 }
 
@@ -278,7 +280,8 @@ __trace_hot_probe static void tprobe_fire(struct trace_event_tp_probe *tp, unsig
     struct kprobe_event *ev = p->ev;
     if (!(ev->pe.enabled & TRACE_EVENT_ON_EMIT))
         return;
-    struct probe_ctx ctx = {.args = args, .nargs = nargs};
+    struct probe_ctx ctx;
+    probe_ctx_set(&ctx, NULL, 0, 0, args, nargs);
     emit(ev, &ctx, ip, 0, false);
 }
 
@@ -294,7 +297,8 @@ __trace_hot_probe static void kretprobe_return(const struct fgraph_frame *f, str
             /* The registers as the function returned, the instruction pointer the caller
              * (found through any other hook on the same call: a second return probe, the
              * function_graph tracer). */
-            struct probe_ctx ctx = {.regs = ret->regs, .retval = ret->retval};
+            struct probe_ctx ctx;
+            probe_ctx_set(&ctx, ret->regs, ret->retval, 0, NULL, 0);
             emit(p->ev, &ctx, f->func, arch_regs_ip(ret->regs), true);
         }
     }

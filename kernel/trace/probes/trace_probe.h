@@ -183,6 +183,24 @@ struct probe_ctx {
 };
 
 /*
+ * What a probe that fires with a frame (or a tracepoint's arguments) sees, every field
+ * stored: an initializer that leaves the rest to zero compiles, at this size, to a string
+ * store that emulation runs a word at a time, on every hit.
+ */
+static __always_inline void probe_ctx_set(struct probe_ctx *c, const struct pt_regs *regs,
+                                          unsigned long retval, unsigned long probe_addr,
+                                          const unsigned long *args, unsigned nargs)
+{
+    c->regs = regs;
+    c->record = NULL;
+    c->record_len = 0;
+    c->retval = retval;
+    c->probe_addr = probe_addr;
+    c->args = args;
+    c->nargs = nargs;
+}
+
+/*
  * An argument that is a word of the probe's frame or a number it already has (a register,
  * $argN in a register or of a tracepoint, $retval, the probed %ip, an immediate), stored
  * whole: what most
