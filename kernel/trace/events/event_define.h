@@ -297,18 +297,17 @@ typedef long long s64;
         trace_event_tp_probes_run(&trace_event_call_##name, (unsigned long)__probestub_##name,     \
                                   trace_event_words, ARRAY_SIZE(trace_event_words));               \
     }
-/* The probes first, then the record: the enabled byte's one test stays the only one while
- * no probe is attached. */
+/* The probes first, then the record. The byte is read again here, after the caller's test:
+ * a probe detached in between leaves it without the bits that make a record. */
 #define DEFINE_EVENT(class, name, proto, args)                                                     \
     TRACE_EVENT_PROBESTUB(name, proto, args)                                                       \
     void trace_event_emit_##name proto                                                             \
     {                                                                                              \
         uint8_t on = trace_event_on_##name;                                                        \
-        if (unlikely(on & TRACE_EVENT_ON_PROBE)) {                                                 \
+        if (unlikely(on & TRACE_EVENT_ON_PROBE))                                                   \
             __probestub_##name args;                                                               \
-            if (!(on & TRACE_EVENT_ON_EMIT))                                                       \
-                return;                                                                            \
-        }                                                                                          \
+        if (!(on & TRACE_EVENT_ON_EMIT))                                                           \
+            return;                                                                                \
         trace_event_write_class_##class(&trace_event_call_##name, TRACE_EVENT_UNPAREN args);       \
     }
 #define DEFINE_EVENT_WRAPPED(class, name, proto, args)                                             \

@@ -16,7 +16,9 @@
 
 /* The stubs' walks: a detached probe is given back only after them. */
 static struct sync_readers tp_probe_readers = SYNC_READERS_INIT;
-/* Serialises changes of the lists; the walks never take it. */
+/* Serialises attaching and detaching as a whole, the event's reg included (so that the
+ * first and the last probe of a tracepoint are decided once each); the walks never take
+ * it. A reg called under it must not sleep (preemptirq's takes a spinlock). */
 static DEFINE_SPINLOCK(tp_probe_lock);
 
 void trace_event_tp_probes_run(const struct trace_event_call *call, unsigned long ip,
@@ -43,13 +45,15 @@ int trace_event_tp_probe_attach(const struct trace_event_call *call,
     struct trace_event_state *st = call->state;
     if (!call->tp_nargs || !st->enabled)
         return -EINVAL;
+    spin_lock(&tp_probe_lock);
     /* The first probe may need the tracepoint to be reached at all (preemptirq's hooks). */
     if (!st->tp_probes && call->reg) {
         int err = call->reg(call, true);
-        if (err)
+        if (err) {
+            spin_unlock(&tp_probe_lock);
             return err;
+        }
     }
-    spin_lock(&tp_probe_lock);
     /* Appended, so that probes fire in the order they were attached, as Linux's do. */
     probe->next = NULL;
     struct trace_event_tp_probe *volatile *link = &st->tp_probes;
@@ -79,12 +83,11 @@ void trace_event_tp_probe_detach(const struct trace_event_call *call,
     bool last = found && !st->tp_probes;
     if (last)
         trace_event_set_bit(st->enabled, TRACE_EVENT_ON_PROBE, false);
-    spin_unlock(&tp_probe_lock);
-    if (!found)
-        return;
-    synchronize_readers(&tp_probe_readers);
+    if (found)
+        synchronize_readers(&tp_probe_readers);
     if (last && call->reg)
         call->reg(call, false);
+    spin_unlock(&tp_probe_lock);
 }
 
 const struct trace_event_call *trace_event_find_tracepoint(const char *name)

@@ -175,3 +175,19 @@ SELFTEST(tprobe_parse)
     probe_cmd_free(&cmd);
     probe_words_free(&w);
 }
+
+/*
+ * The inline hook saw a probe's bit, then the last probe went before the emitter read the
+ * byte again (0 now): the emitter writes nothing for an event that is off.
+ */
+SELFTEST(tprobe_emitter_after_detach)
+{
+    const struct trace_event_call *call = trace_event_find_tracepoint("irq_handler_exit");
+    ASSERT_NOT_NULL(call);
+    EXPECT_EQ(trace_event_on_irq_handler_exit, 0);
+    trace_clear(-1);
+    /* What trace_irq_handler_exit() runs once it has seen the byte non-zero. */
+    trace_event_emit_irq_handler_exit(TP_TEST_IRQ, TP_TEST_RET);
+    EXPECT(!trace_has("irq=-7777"));
+    trace_clear(-1);
+}

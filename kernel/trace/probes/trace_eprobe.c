@@ -206,7 +206,7 @@ static int create_eprobe(const struct probe_words *w, struct probe_cmd *cmd, str
 
 static int delete_eprobe(struct eprobe_event *ev)
 {
-    if (trace_event_is_registered(&ev->pe.call))
+    if (trace_event_is_emitting(&ev->pe.call))
         return -EBUSY;
     int err = trace_event_remove(&ev->pe.call);
     if (err)
@@ -283,7 +283,7 @@ bool eprobe_event_exists(const char *group, const char *name)
 bool eprobe_any_enabled(void)
 {
     for (struct eprobe_event *ev = eprobes; ev; ev = ev->next)
-        if (trace_event_is_registered(&ev->pe.call))
+        if (trace_event_is_emitting(&ev->pe.call))
             return true;
     return false;
 }

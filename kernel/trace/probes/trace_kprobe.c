@@ -689,7 +689,7 @@ static int create_probe(struct probe_cmd *cmd, struct probe_error *e)
     p->serial = next_serial++;
     p->order = dynamic_event_order();
     /* A new place of an enabled event fires at once, as on Linux. */
-    if (trace_event_is_registered(&ev->pe.call)) {
+    if (trace_event_is_emitting(&ev->pe.call)) {
         err = arm(p);
         if (err) {
             kfree(p);
@@ -708,7 +708,7 @@ static int create_probe(struct probe_cmd *cmd, struct probe_error *e)
 /* Removes an event and all its places: -EBUSY if it is enabled or a file of it is open. */
 static int delete_event(struct kprobe_event *ev)
 {
-    if (trace_event_is_registered(&ev->pe.call))
+    if (trace_event_is_emitting(&ev->pe.call))
         return -EBUSY;
     int err = trace_event_remove(&ev->pe.call);
     if (err)
@@ -762,7 +762,7 @@ static int delete_places(struct kprobe_event *ev, char *const *words, unsigned c
         return -ENOENT;
     if (matched == ev->places)
         return delete_event(ev);
-    if (trace_event_is_registered(&ev->pe.call))
+    if (trace_event_is_emitting(&ev->pe.call))
         return -EBUSY;
     for (struct kprobe_place **pp = &places; *pp;) {
         struct kprobe_place *p = *pp;
@@ -824,7 +824,7 @@ int kprobe_release_all(void)
     spin_lock(&kprobe_lock);
     int err = 0;
     for (struct kprobe_place *p = places; p; p = p->next)
-        if (p->ev->kind == 'p' && trace_event_is_registered(&p->ev->pe.call))
+        if (p->ev->kind == 'p' && trace_event_is_emitting(&p->ev->pe.call))
             err = -EBUSY;
     /* fprobes are dynamic_events' alone. */
     for (struct kprobe_place *p = places; !err && p;) {
@@ -844,7 +844,7 @@ bool kprobe_any_enabled(void)
     spin_lock(&kprobe_lock);
     bool busy = false;
     for (struct kprobe_place *p = places; p; p = p->next)
-        busy |= trace_event_is_registered(&p->ev->pe.call);
+        busy |= trace_event_is_emitting(&p->ev->pe.call);
     spin_unlock(&kprobe_lock);
     return busy;
 }
