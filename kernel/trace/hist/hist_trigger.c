@@ -898,7 +898,9 @@ static int hist_table_get(struct hist_trigger *h, const char *command, const cha
     unsigned private_size = h->has_execname || h->n_saved_strings
                                 ? HIST_COMM_LEN + HIST_STRING_PARAM_LEN * h->n_saved_strings
                                 : 0;
-    t->map = tracing_map_create(h->bits, h->key_size, h->n_slots, private_size, hist_elt_init);
+    /* The sums (hitcount, values) are only added to; variables and tracking after them. */
+    t->map = tracing_map_create(h->bits, h->key_size, h->n_vals, h->n_slots, private_size,
+                                hist_elt_init);
     t->match = kstrdup(h->match);
     t->name = name ? kstrdup(name) : NULL;
     if (!t->map || !t->match || (name && !t->name)) {

@@ -30,14 +30,15 @@ static inline uint32_t slot_elt(uint64_t w) { return (uint32_t)(w >> 32); }
 
 struct tracing_map {
     unsigned bits, max_elts, n_slots;
-    unsigned key_size, n_sums, private_size;
+    unsigned key_size, n_added, n_sums, ncpus, private_size;
     size_t elt_size;
     size_t key_offset, private_offset; /* within an element */
     tracing_map_init_fn init;
     struct tracing_map_slot *slots;
     uint8_t *elts;
     volatile unsigned next_elt;
-    volatile uint64_t hits, drops;
+    /* Per CPU, as the added counters (tracing_map.h): each CPU counts in its own word. */
+    uint64_t hits[MAX_CPUS], drops[MAX_CPUS];
 };
 
 /* Pauses an insert waits for another CPU to publish the key it wants (about a second). */
@@ -45,10 +46,12 @@ struct tracing_map {
 
 static size_t round_up8(size_t n) { return (n + 7) & ~(size_t)7; }
 
-struct tracing_map *tracing_map_create(unsigned bits, unsigned key_size, unsigned n_sums,
-                                       unsigned private_size, tracing_map_init_fn init)
+struct tracing_map *tracing_map_create(unsigned bits, unsigned key_size, unsigned n_added,
+                                       unsigned n_sums, unsigned private_size,
+                                       tracing_map_init_fn init)
 {
-    if (bits < TRACING_MAP_BITS_MIN || bits > TRACING_MAP_BITS_MAX || !key_size || key_size % 8)
+    if (bits < TRACING_MAP_BITS_MIN || bits > TRACING_MAP_BITS_MAX || !key_size || key_size % 8 ||
+        n_added > n_sums || n_added > 0xffff)
         return NULL;
     struct tracing_map *map = kzalloc(sizeof(*map));
     if (!map)
@@ -57,10 +60,13 @@ struct tracing_map *tracing_map_create(unsigned bits, unsigned key_size, unsigne
     map->max_elts = 1u << bits;
     map->n_slots = 2u << bits;
     map->key_size = key_size;
+    map->n_added = n_added;
     map->n_sums = n_sums;
+    map->ncpus = READ_ONCE(cpus_online);
     map->private_size = private_size;
     map->init = init;
-    map->key_offset = sizeof(struct tracing_map_elt) + n_sums * sizeof(uint64_t);
+    size_t words = (size_t)n_added * map->ncpus + (n_sums - n_added);
+    map->key_offset = sizeof(struct tracing_map_elt) + words * sizeof(uint64_t);
     map->private_offset = map->key_offset + key_size;
     map->elt_size = round_up8(map->private_offset + private_size);
     map->slots = kzalloc(map->n_slots * sizeof(struct tracing_map_slot));
@@ -69,8 +75,12 @@ struct tracing_map *tracing_map_create(unsigned bits, unsigned key_size, unsigne
         tracing_map_free(map);
         return NULL;
     }
-    for (unsigned i = 0; i < map->max_elts; i++)
-        ((struct tracing_map_elt *)(map->elts + i * map->elt_size))->index = i;
+    for (unsigned i = 0; i < map->max_elts; i++) {
+        struct tracing_map_elt *elt = (struct tracing_map_elt *)(map->elts + i * map->elt_size);
+        elt->index = i;
+        elt->n_added = (uint16_t)n_added;
+        elt->ncpus = (uint16_t)map->ncpus;
+    }
     return map;
 }
 
@@ -157,7 +167,7 @@ __trace_hot_trigger struct tracing_map_elt *tracing_map_insert(struct tracing_ma
                 break;
             struct tracing_map_elt *elt = elt_at(map, e - 1);
             if (keys_equal(tracing_map_key(map, elt), key, map->key_size)) {
-                __atomic_fetch_add(&map->hits, 1, __ATOMIC_RELAXED);
+                local_inc((unsigned long *)&map->hits[this_cpu_id()]);
                 return elt;
             }
         } else if (seen == 0) {
@@ -178,13 +188,13 @@ __trace_hot_trigger struct tracing_map_elt *tracing_map_insert(struct tracing_ma
             if (map->init && map->private_size)
                 map->init(tracing_map_private(map, elt), key, ctx);
             __atomic_store_n(&slot->word, hash | (uint64_t)(n + 1) << 32, __ATOMIC_RELEASE);
-            __atomic_fetch_add(&map->hits, 1, __ATOMIC_RELAXED);
+            local_inc((unsigned long *)&map->hits[this_cpu_id()]);
             return elt;
         }
         idx = (idx + 1) & mask;
         probes++;
     }
-    __atomic_fetch_add(&map->drops, 1, __ATOMIC_RELAXED);
+    local_inc((unsigned long *)&map->drops[this_cpu_id()]);
     return NULL;
 }
 
@@ -233,8 +243,16 @@ size_t tracing_map_entries(const struct tracing_map *map, struct tracing_map_elt
 
 unsigned tracing_map_max_elts(const struct tracing_map *map) { return map->max_elts; }
 unsigned tracing_map_bits(const struct tracing_map *map) { return map->bits; }
-uint64_t tracing_map_hits(const struct tracing_map *map) { return READ_ONCE(map->hits); }
-uint64_t tracing_map_drops(const struct tracing_map *map) { return READ_ONCE(map->drops); }
+static uint64_t cpus_sum(const uint64_t *words)
+{
+    uint64_t sum = 0;
+    for (unsigned c = 0; c < MAX_CPUS; c++)
+        sum += READ_ONCE(words[c]);
+    return sum;
+}
+
+uint64_t tracing_map_hits(const struct tracing_map *map) { return cpus_sum(map->hits); }
+uint64_t tracing_map_drops(const struct tracing_map *map) { return cpus_sum(map->drops); }
 
 void tracing_map_clear(struct tracing_map *map)
 {
@@ -244,8 +262,10 @@ void tracing_map_clear(struct tracing_map *map)
         struct tracing_map_elt *elt = elt_at(map, i);
         memset((uint8_t *)elt + sizeof(*elt), 0, map->elt_size - sizeof(*elt));
     }
-    __atomic_store_n(&map->hits, 0, __ATOMIC_RELAXED);
-    __atomic_store_n(&map->drops, 0, __ATOMIC_RELAXED);
+    for (unsigned c = 0; c < MAX_CPUS; c++) {
+        WRITE_ONCE(map->hits[c], 0);
+        WRITE_ONCE(map->drops[c], 0);
+    }
     /* Last, with release: an insert that sees the emptied count sees the emptied slots. */
     __atomic_store_n(&map->next_elt, 0, __ATOMIC_RELEASE);
 }

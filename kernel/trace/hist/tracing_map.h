@@ -9,11 +9,18 @@
  * only once its key is in place. When every element is taken, an insert of a new key
  * counts a drop and returns NULL; it never waits for another CPU (except, boundedly, for
  * one halfway through publishing the very key it is looking for).
+ *
+ * The counters an event only adds to (a histogram's hitcount and values) are kept per CPU:
+ * each CPU adds to its own word with one unlocked instruction, and a read sums the CPUs'
+ * words. A locked add on a word every CPU writes costs more than the rest of the insert
+ * under emulation, and on hardware the line would bounce between CPUs.
  */
 #ifndef KERNEL_TRACE_HIST_TRACING_MAP_H
 #define KERNEL_TRACE_HIST_TRACING_MAP_H
 
+#include <arch/local.h>
 #include <kernel/compiler.h>
+#include <kernel/percpu.h>
 
 /* Linux's limits on a map's size: 2^7 .. 2^17 elements, 2^11 unless told. */
 #define TRACING_MAP_BITS_MIN 7
@@ -21,8 +28,10 @@
 #define TRACING_MAP_BITS_DEFAULT 11
 
 struct tracing_map_elt {
-    uint32_t index; /* in the element array: insertion order */
-    uint32_t reserved;
+    uint32_t index;   /* in the element array: insertion order */
+    uint16_t n_added; /* counters 0..n_added-1: added to only, one word per CPU each */
+    uint16_t ncpus;   /* the CPUs those words are kept for */
+    /* [cpu * n_added + i] for an added counter i, then the other counters in order */
     volatile uint64_t sums[];
 };
 
@@ -34,11 +43,13 @@ struct tracing_map;
 
 /*
  * A map of 2^bits elements whose keys are key_size bytes (a multiple of 8), each with n_sums
- * counters and private_size bytes of the user's own (filled by init on insertion). NULL
- * when the memory is not there. Process context.
+ * counters, the first n_added of them only ever added to (tracing_map_add), and
+ * private_size bytes of the user's own (filled by init on insertion). NULL when the memory
+ * is not there. Process context.
  */
-struct tracing_map *tracing_map_create(unsigned bits, unsigned key_size, unsigned n_sums,
-                                       unsigned private_size, tracing_map_init_fn init);
+struct tracing_map *tracing_map_create(unsigned bits, unsigned key_size, unsigned n_added,
+                                       unsigned n_sums, unsigned private_size,
+                                       tracing_map_init_fn init);
 void tracing_map_free(struct tracing_map *map);
 
 /*
@@ -47,23 +58,43 @@ void tracing_map_free(struct tracing_map *map);
  */
 struct tracing_map_elt *tracing_map_insert(struct tracing_map *map, const void *key, void *ctx);
 
-static inline void tracing_map_add(struct tracing_map_elt *elt, unsigned i, uint64_t v)
+/* The one word of counter i, one after the added ones. */
+static __always_inline volatile uint64_t *tracing_map_word(const struct tracing_map_elt *elt,
+                                                           unsigned i)
 {
-    __atomic_fetch_add(&elt->sums[i], v, __ATOMIC_RELAXED);
+    return (volatile uint64_t *)&elt->sums[(unsigned)elt->ncpus * elt->n_added + i - elt->n_added];
 }
-/* Variables live in counters too: set, not added. */
+
+/*
+ * Adds v to counter i. An added counter: this CPU's word, with preemption off (as on the
+ * event path), one add that an interrupt's add on the same word lands before or after.
+ */
+static __always_inline void tracing_map_add(struct tracing_map_elt *elt, unsigned i, uint64_t v)
+{
+    if (likely(i < elt->n_added))
+        local_add((unsigned long *)&elt->sums[this_cpu_id() * elt->n_added + i], v);
+    else
+        __atomic_fetch_add(tracing_map_word(elt, i), v, __ATOMIC_RELAXED);
+}
+/* Variables live in counters after the added ones: set, not added. */
 static inline void tracing_map_set(struct tracing_map_elt *elt, unsigned i, uint64_t v)
 {
-    __atomic_store_n(&elt->sums[i], v, __ATOMIC_RELAXED);
+    __atomic_store_n(tracing_map_word(elt, i), v, __ATOMIC_RELAXED);
 }
 /* Takes the value (true) and leaves 0 behind, atomically: a variable read once. */
 static inline uint64_t tracing_map_take(struct tracing_map_elt *elt, unsigned i)
 {
-    return __atomic_exchange_n(&elt->sums[i], 0, __ATOMIC_RELAXED);
+    return __atomic_exchange_n(tracing_map_word(elt, i), 0, __ATOMIC_RELAXED);
 }
+/* Counter i: an added one summed over the CPUs' words. */
 static inline uint64_t tracing_map_read(const struct tracing_map_elt *elt, unsigned i)
 {
-    return __atomic_load_n(&elt->sums[i], __ATOMIC_RELAXED);
+    if (i >= elt->n_added)
+        return __atomic_load_n(tracing_map_word(elt, i), __ATOMIC_RELAXED);
+    uint64_t sum = 0;
+    for (unsigned c = 0; c < elt->ncpus; c++)
+        sum += __atomic_load_n(&elt->sums[c * elt->n_added + i], __ATOMIC_RELAXED);
+    return sum;
 }
 
 /* The element of key if there is one (no hit counted, nothing made). Any context. */

@@ -74,7 +74,7 @@ static unsigned map_test_expected_hits(unsigned i, unsigned cpu)
 
 static unsigned map_test_run(unsigned bits)
 {
-    map_test.map = tracing_map_create(bits, sizeof(struct map_test_key), 3, 8, map_test_init);
+    map_test.map = tracing_map_create(bits, sizeof(struct map_test_key), 3, 3, 8, map_test_init);
     if (!map_test.map)
         return 0;
     map_test.ready = map_test.go = 0;
@@ -162,7 +162,7 @@ SELFTEST(tracing_map_full_counts_drops)
     tracing_map_free(map);
 
     /* Sizes outside Linux's bounds and keys that are not whole words are refused. */
-    EXPECT(tracing_map_create(TRACING_MAP_BITS_MIN - 1, 8, 1, 0, NULL) == NULL);
-    EXPECT(tracing_map_create(TRACING_MAP_BITS_MAX + 1, 8, 1, 0, NULL) == NULL);
-    EXPECT(tracing_map_create(TRACING_MAP_BITS_MIN, 12, 1, 0, NULL) == NULL);
+    EXPECT(tracing_map_create(TRACING_MAP_BITS_MIN - 1, 8, 1, 1, 0, NULL) == NULL);
+    EXPECT(tracing_map_create(TRACING_MAP_BITS_MAX + 1, 8, 1, 1, 0, NULL) == NULL);
+    EXPECT(tracing_map_create(TRACING_MAP_BITS_MIN, 12, 1, 1, 0, NULL) == NULL);
 }
