@@ -132,7 +132,7 @@ KPROBE_SYMS = ["kprobe_int3_call", "kprobe_int3_notrace", "kprobe_int3_jcc", "wo
 KPROBE_OFFS = ["", "+0", "+1", "+2", "+4", "+5", "+7", "+9", "+0x10", "+33", "+100", "+4096",
                "+0x7fffffff", "-1", "+", "%return", "+5%return"]
 KPROBE_ARGS = ["", "%di", "a=%ax:u32", "$arg1", "+0(%sp):x64", "s=+0(%di):string", "$stack",
-               "%ip", "$retval"]
+               "%ip", "$retval", "sa=+0(%di):string[3]"]
 KPROBES = [f"{kind}:fz/k{(i * 7) % 5} {sym}{off} {arg}".rstrip()
            for i, (kind, sym, off, arg) in enumerate(
                (kind, sym, off, arg) for kind in ("p", "r") for sym in KPROBE_SYMS

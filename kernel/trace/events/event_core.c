@@ -589,9 +589,10 @@ void trace_event_print_flags(struct seqbuf *s, const void *record)
 
 static void print_field(struct seqbuf *s, const struct event_field *f)
 {
-    /* "char[16]" + "comm" reads "char comm[16]"; a __data_loc type stays whole. */
+    /* "char[16]" + "comm" reads "char comm[16]"; a __data_loc type stays whole (a probe's
+     * array of strings too: "__data_loc char[][2] arr", as Linux prints it). */
     const char *bracket = strchr(f->type, '[');
-    if (bracket && f->kind != EVENT_FIELD_DATA_LOC)
+    if (bracket && f->kind != EVENT_FIELD_DATA_LOC && strncmp(f->type, "__data_loc", 10) != 0)
         seq_printf(s, "\tfield:%.*s %s%s;", (int)(bracket - f->type), f->type, f->name, bracket);
     else
         seq_printf(s, "\tfield:%s %s;", f->type, f->name);

@@ -121,16 +121,28 @@ static bool fetch_value(const struct probe_arg *a, const struct probe_ctx *ctx, 
     return true;
 }
 
-/* A string argument's bytes with the NUL (0: a fault), reading at most max. */
-static size_t string_size(const struct probe_arg *a, const struct probe_ctx *ctx, char *scratch,
-                          size_t max)
+/*
+ * Where element k of a string argument is: the address the expression computes, or for an
+ * array of strings (Linux's string[N]) the k-th pointer stored from there. False: a fault.
+ */
+static bool string_source(const struct probe_arg *a, const struct probe_ctx *ctx, unsigned k,
+                          unsigned long *v)
+{
+    if (!fetch_value(a, ctx, v))
+        return false;
+    return !a->count || read_word(*v + (unsigned long)k * sizeof(unsigned long), v);
+}
+
+/* Element k of a string argument: its bytes with the NUL (0: a fault), at most max. */
+static size_t string_size(const struct probe_arg *a, const struct probe_ctx *ctx, unsigned k,
+                          char *scratch, size_t max)
 {
     if (a->base == FETCH_COMM)
         return strnlen(comm_of_current(), max - 1) + 1;
     if (a->base == FETCH_DATA)
         return strnlen(a->data, max - 1) + 1;
     unsigned long v;
-    if (!fetch_value(a, ctx, &v))
+    if (!string_source(a, ctx, k, &v))
         return 0;
     if (a->type->kind == PROBE_TYPE_SYMSTR) {
         char sym[PROBE_SYMSTR_MAX];
@@ -148,13 +160,15 @@ size_t probe_dynamic_size(const struct probe_arg *args, unsigned nargs, const st
     size_t total = 0;
     for (unsigned i = 0; i < nargs; i++)
         if (probe_type_is_string(args[i].type))
-            total += string_size(&args[i], ctx, scratch, PROBE_STRING_MAX);
+            for (unsigned k = 0; k < (args[i].count ? args[i].count : 1); k++)
+                total += string_size(&args[i], ctx, k, scratch, PROBE_STRING_MAX);
     return total;
 }
 
-/* Copies a string argument to dst (room bytes); returns the bytes stored with the NUL. */
-static size_t store_string(const struct probe_arg *a, const struct probe_ctx *ctx, char *dst,
-                           size_t room)
+/* Copies element k of a string argument to dst (room bytes); returns the bytes stored with
+ * the NUL. */
+static size_t store_string(const struct probe_arg *a, const struct probe_ctx *ctx, unsigned k,
+                           char *dst, size_t room)
 {
     if (room == 0)
         return 0;
@@ -166,7 +180,7 @@ static size_t store_string(const struct probe_arg *a, const struct probe_ctx *ct
         return n + 1;
     }
     unsigned long v;
-    if (!fetch_value(a, ctx, &v))
+    if (!string_source(a, ctx, k, &v))
         return 0;
     if (a->type->kind == PROBE_TYPE_SYMSTR) {
         char sym[PROBE_SYMSTR_MAX];
@@ -227,10 +241,13 @@ void probe_store_args(const struct probe_arg *args, unsigned nargs, const struct
         const struct probe_arg *a = &args[i];
         uint8_t *field = rec + a->offset;
         if (probe_type_is_string(a->type)) {
-            size_t n = store_string(a, ctx, (char *)rec + dyn_at, dyn_end - dyn_at);
-            uint32_t loc = (uint32_t)(n << 16) | (uint32_t)dyn_at;
-            memcpy(field, &loc, 4);
-            dyn_at += n;
+            /* One __data_loc word per element, the strings one after the other. */
+            for (unsigned k = 0; k < (a->count ? a->count : 1); k++) {
+                size_t n = store_string(a, ctx, k, (char *)rec + dyn_at, dyn_end - dyn_at);
+                uint32_t loc = (uint32_t)(n << 16) | (uint32_t)dyn_at;
+                memcpy(field + 4 * (size_t)k, &loc, 4);
+                dyn_at += n;
+            }
             continue;
         }
         unsigned size = a->type->size;

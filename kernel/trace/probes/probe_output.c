@@ -61,6 +61,18 @@ static void print_value(struct seqbuf *s, const struct probe_arg *a, const uint8
     }
 }
 
+/* The string whose __data_loc word is at loc_at, or Linux's fault marker. */
+static void print_string(struct seqbuf *s, const uint8_t *loc_at, const uint8_t *rec, size_t len)
+{
+    uint32_t loc;
+    memcpy(&loc, loc_at, 4);
+    size_t n = loc >> 16, at = loc & 0xffff;
+    if (n == 0 || at + n > len)
+        seq_puts(s, "(fault)");
+    else
+        seq_printf(s, "\"%.*s\"", (int)strnlen((const char *)rec + at, n), (const char *)rec + at);
+}
+
 void probe_print_args(struct seqbuf *s, const struct probe_arg *args, unsigned nargs,
                       const uint8_t *rec, size_t len)
 {
@@ -73,14 +85,15 @@ void probe_print_args(struct seqbuf *s, const struct probe_arg *args, unsigned n
         }
         const uint8_t *field = rec + a->offset;
         if (probe_type_is_string(a->type)) {
-            uint32_t loc;
-            memcpy(&loc, field, 4);
-            size_t n = loc >> 16, at = loc & 0xffff;
-            if (n == 0 || at + n > len)
-                seq_puts(s, "(fault)");
-            else
-                seq_printf(s, "\"%.*s\"", (int)strnlen((const char *)rec + at, n),
-                           (const char *)rec + at);
+            if (a->count)
+                seq_putc(s, '{');
+            for (unsigned k = 0; k < (a->count ? a->count : 1); k++) {
+                if (k)
+                    seq_putc(s, ',');
+                print_string(s, field + 4 * (size_t)k, rec, len);
+            }
+            if (a->count)
+                seq_putc(s, '}');
             continue;
         }
         if (!a->count) {
@@ -118,19 +131,22 @@ struct event_field *probe_make_fields(const struct probe_arg *args, unsigned nar
         x->offset = a->offset;
         x->size = (uint16_t)probe_arg_size(a);
         x->is_signed = a->type->kind == PROBE_TYPE_SIGNED || probe_type_is_string(a->type);
-        if (probe_type_is_string(a->type)) {
+        if (probe_type_is_string(a->type) && !a->count) {
             x->type = a->type->fieldtype;
             x->kind = EVENT_FIELD_DATA_LOC;
         } else if (a->count) {
-            /* Linux 6.1 prints a probe's array as "u8 name[]": no length in the brackets. */
-            char *type = kmalloc(strlen(a->type->fieldtype) + 3);
+            /* Linux 6.1 prints a probe's array as "u8 name[]", no length in the brackets;
+             * an array of strings as "__data_loc char[][N]", one __data_loc word each. */
+            char *type = kmalloc(strlen(a->type->fieldtype) + 16);
             if (!type) {
                 probe_free_fields(f, fixed + i);
                 return NULL;
             }
-            size_t tl = strlen(a->type->fieldtype);
-            memcpy(type, a->type->fieldtype, tl);
-            memcpy(type + tl, "[]", 3);
+            if (probe_type_is_string(a->type))
+                snprintf(type, strlen(a->type->fieldtype) + 16, "%s[%u]", a->type->fieldtype,
+                         a->count);
+            else
+                snprintf(type, strlen(a->type->fieldtype) + 16, "%s[]", a->type->fieldtype);
             x->type = type;
             x->kind = EVENT_FIELD_ARRAY;
         } else {

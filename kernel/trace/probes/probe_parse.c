@@ -465,15 +465,11 @@ static int parse_arg_body(char *body, struct probe_arg *a, unsigned flags, unsig
                    a->base != FETCH_DATA && a->base != FETCH_FIELD) {
             return fail(e, -EINVAL, "String accepts only memory argument", word, type_pos);
         }
-        if (a->count && a->type->kind == PROBE_TYPE_STRING && a->base != FETCH_COMM &&
-            a->base != FETCH_DATA) {
-            /* An array of strings reads a pointer per element: not supported here. */
-            return fail(e, -EINVAL, "Array of strings is not supported", word, type_pos);
-        }
         if (a->count && a->type->kind == PROBE_TYPE_SYMSTR)
             return fail(e, -EINVAL, "String accepts only memory argument", word, type_pos);
         /* A string is read from the address the expression computes (the last
-         * dereference's target); symstr formats the value itself. */
+         * dereference's target), an array of strings from the pointers stored there one
+         * after the other (probe_fetch.c); symstr formats the value itself. */
         a->memory = a->type->kind == PROBE_TYPE_STRING && deref;
     } else {
         a->memory = deref;
