@@ -48,6 +48,9 @@ static void fail(const char *fmt, ...)
     exit(1);
 }
 
+/* Each thread is a CPU (set_cpu): the map keeps a word per CPU for its added counters. */
+unsigned cpus_online = MAX_THREADS;
+
 static void set_cpu(struct percpu *pc, unsigned cpu)
 {
     memset(pc, 0, sizeof(*pc));
@@ -110,7 +113,7 @@ static void *worker(void *arg)
 
 static void run_round(unsigned bits, unsigned threads, unsigned inserts)
 {
-    round_.map = tracing_map_create(bits, sizeof(struct key), 3, 8, init_private);
+    round_.map = tracing_map_create(bits, sizeof(struct key), 3, 3, 8, init_private);
     if (!round_.map)
         fail("tracing_map_create(%u) failed", bits);
     round_.threads = threads;
