@@ -14,6 +14,7 @@
 #include <kernel/mm.h>
 #include <kernel/printk.h>
 #include <kernel/synchronize.h>
+#include <kernel/tracefs.h>
 #include <lib/printf.h>
 #include <lib/string.h>
 
@@ -92,7 +93,7 @@ int trace_instance_create(const char *name, struct ring_buffer *buffer, struct t
         instance_free(tr);
         return -ENOMEM;
     }
-    tr->dir = pfs_mkdir_at(instances_dir, name);
+    tr->dir = tracefs_create_dir(name, instances_dir);
     if (tr->dir)
         err = tracefs_create_array_files(tr, tr->dir);
     if (!err && !ftrace_filter_files_create_in(tr->dir, tr->function_ops, tr))

@@ -11,6 +11,7 @@
 #include <kernel/mm.h>
 #include <kernel/spinlock.h>
 #include <kernel/thread.h>
+#include <kernel/tracefs.h>
 #include <lib/ctype.h>
 #include <lib/printf.h>
 #include <lib/string.h>
@@ -694,14 +695,21 @@ TRACEFS_FILE(saved_cmdlines_size, .path = "saved_cmdlines_size", .mode = 0644,
 
 /* ---- events/SYSTEM/EVENT/ ---- */
 
+/* events/SYSTEM, or events/SYSTEM/NAME with name: each directory made (or found) by
+ * tracefs_create_dir, so that tracing sees the name of every one an event adds. */
+static struct pfs_node *event_dir(const char *system, const char *name)
+{
+    struct pfs_node *dir = tracefs_create_dir(system, pfs_mkdir(TRACEFS_ROOT "/events"));
+    return name ? tracefs_create_dir(name, dir) : dir;
+}
+
 static void create_system_files(const char *system)
 {
-    char path[160];
-    snprintf(path, sizeof(path), "events/%s/enable", system);
-    tracefs_create(path, 0644, NULL, show_system_enable, store_system_enable, (void *)system);
-    snprintf(path, sizeof(path), "events/%s/filter", system);
-    tracefs_create(path, 0644, NULL, trace_event_show_system_filter,
-                   trace_event_store_system_filter, (void *)system);
+    struct pfs_node *dir = event_dir(system, NULL);
+    tracefs_create_at(dir, "enable", 0644, NULL, show_system_enable, store_system_enable,
+                      (void *)system);
+    tracefs_create_at(dir, "filter", 0644, NULL, trace_event_show_system_filter,
+                      trace_event_store_system_filter, (void *)system);
 }
 
 /* The trigger file: as a text file, but `>` first takes the hist triggers out, as Linux's. */
@@ -727,31 +735,29 @@ static const struct pfs_ops trigger_file_ops = {
 /* The event's own files; the system's are made by the caller. */
 static int create_event_files(const struct trace_event_call *c)
 {
-    char path[160];
     void *call = (void *)c;
+    struct pfs_node *dir = event_dir(c->system, c->name);
+    if (!dir)
+        return -ENOMEM;
     int made = 0, want = 2;
-    snprintf(path, sizeof(path), "events/%s/%s/format", c->system, c->name);
-    made += tracefs_create(path, 0444, NULL, trace_event_show_format, NULL, call) != NULL;
-    snprintf(path, sizeof(path), "events/%s/%s/id", c->system, c->name);
-    made += tracefs_create(path, 0444, NULL, trace_event_show_id, NULL, call) != NULL;
+    made +=
+        tracefs_create_at(dir, "format", 0444, NULL, trace_event_show_format, NULL, call) != NULL;
+    made += tracefs_create_at(dir, "id", 0444, NULL, trace_event_show_id, NULL, call) != NULL;
     /* As Linux: every event has a hist file; ftrace's own have no enable or filter, and
      * only print (trace_marker's) has triggers. */
     want++;
-    snprintf(path, sizeof(path), "events/%s/%s/hist", c->system, c->name);
-    made += tracefs_create(path, 0444, NULL, trace_event_hist_show, NULL, call) != NULL;
+    made += tracefs_create_at(dir, "hist", 0444, NULL, trace_event_hist_show, NULL, call) != NULL;
     if (!(c->flags & TRACE_EVENT_FL_FTRACE) || (c->flags & TRACE_EVENT_FL_MARKER)) {
         want++;
-        snprintf(path, sizeof(path), "events/%s/%s/trigger", c->system, c->name);
-        made += tracefs_create(path, 0644, &trigger_file_ops, NULL, NULL, call) != NULL;
+        made +=
+            tracefs_create_at(dir, "trigger", 0644, &trigger_file_ops, NULL, NULL, call) != NULL;
     }
     if (!(c->flags & TRACE_EVENT_FL_FTRACE)) {
         want += 2;
-        snprintf(path, sizeof(path), "events/%s/%s/enable", c->system, c->name);
-        made +=
-            tracefs_create(path, 0644, NULL, show_event_enable, store_event_enable, call) != NULL;
-        snprintf(path, sizeof(path), "events/%s/%s/filter", c->system, c->name);
-        made += tracefs_create(path, 0644, NULL, show_event_filter, trace_event_store_filter,
-                               call) != NULL;
+        made += tracefs_create_at(dir, "enable", 0644, NULL, show_event_enable, store_event_enable,
+                                  call) != NULL;
+        made += tracefs_create_at(dir, "filter", 0644, NULL, show_event_filter,
+                                  trace_event_store_filter, call) != NULL;
     }
     return made == want ? 0 : -ENOMEM;
 }
@@ -821,15 +827,17 @@ static int remove_dir(struct pfs_node *dir)
 
 int trace_event_files_remove(const struct trace_event_call *call)
 {
+    /* The event's folder may be missing (its creation ran out of memory) while its
+     * system's, made first, is there: that goes all the same with the system's last event. */
     struct pfs_node *dir = events_node(call->system, call->name);
-    if (!dir)
-        return -ENOENT;
     bool last = system_events(call->system, call) == 0;
     struct pfs_node *sys = last ? events_node(call->system, NULL) : NULL;
+    if (!dir && !sys)
+        return -ENOENT;
     /* Nothing goes unless all can: an open file of the event in any trace array keeps
      * it, and so does one of its system's when it is the last (the system's enable and
      * filter files name the system by the first event's string). */
-    if (pfs_tree_is_open(dir) || trace_event_instances_call_busy(call))
+    if ((dir && pfs_tree_is_open(dir)) || trace_event_instances_call_busy(call))
         return -EBUSY;
     if (sys) {
         struct pfs_node *child;
@@ -838,7 +846,7 @@ int trace_event_files_remove(const struct trace_event_call *call)
                 return -EBUSY;
     }
     trace_event_instances_remove_call(call);
-    int err = remove_dir(dir);
+    int err = dir ? remove_dir(dir) : 0;
     if (err || !sys)
         return err;
     return remove_dir(sys);

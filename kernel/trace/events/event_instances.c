@@ -17,6 +17,7 @@
 #include <kernel/printk.h>
 #include <kernel/spinlock.h>
 #include <kernel/synchronize.h>
+#include <kernel/tracefs.h>
 #include <lib/printf.h>
 #include <lib/string.h>
 
@@ -413,13 +414,12 @@ static int create_trigger_files(struct trace_array *tr, struct pfs_node *dir,
     return 0;
 }
 
-/* The enable and filter files of an event (call) or a system (call NULL) at dir/path/. */
-static int create_files(struct trace_array *tr, struct pfs_node *dir, const char *path,
+/* The enable and filter files of an event (call) or a system (call NULL) in dir. */
+static int create_files(struct trace_array *tr, struct pfs_node *dir,
                         const struct trace_event_call *call, const char *system)
 {
     struct instance_event_file f = {.tr = tr, .call = call};
     strlcpy(f.system, system, sizeof(f.system));
-    dir = pfs_mkdir_under(dir, path);
     if (!dir ||
         !pfs_create_seq_copy(dir, "enable", 0644, show_instance_enable, store_instance_enable, &f,
                              sizeof(f)) ||
@@ -429,37 +429,27 @@ static int create_files(struct trace_array *tr, struct pfs_node *dir, const char
     return 0;
 }
 
-/* Whether rel (a path under dir) exists. */
-static bool exists_under(struct pfs_node *dir, const char *rel)
-{
-    struct pfs_node *n;
-    return pfs_lookup_at(dir, rel, &n) == 0;
-}
-
-/* One event's folder in tr's events/ (and its system's enable, if the system is new). */
+/* One event's folder in tr's events/ (and its system's enable, if the system is new); each
+ * directory made by tracefs_create_dir, as at the top level. */
 static int create_event_files(struct trace_array *tr, struct pfs_node *dir,
                               const struct trace_event_call *c)
 {
-    char path[192];
-    snprintf(path, sizeof(path), "events/%s/enable", c->system);
-    bool new_system = !(c->flags & TRACE_EVENT_FL_FTRACE) && !exists_under(dir, path);
-    snprintf(path, sizeof(path), "events/%s", c->system);
-    if (new_system && create_files(tr, dir, path, NULL, c->system))
+    struct pfs_node *sys = tracefs_create_dir(c->system, tracefs_create_dir("events", dir));
+    struct pfs_node *n;
+    bool new_system =
+        !(c->flags & TRACE_EVENT_FL_FTRACE) && sys && pfs_lookup_at(sys, "enable", &n) != 0;
+    if (new_system && create_files(tr, sys, NULL, c->system))
         return -ENOMEM;
-    snprintf(path, sizeof(path), "events/%s/%s/format", c->system, c->name);
-    if (!tracefs_create_at(dir, path, 0444, NULL, trace_event_show_format, NULL, (void *)c))
-        return -ENOMEM;
-    snprintf(path, sizeof(path), "events/%s/%s/id", c->system, c->name);
-    if (!tracefs_create_at(dir, path, 0444, NULL, trace_event_show_id, NULL, (void *)c))
-        return -ENOMEM;
-    snprintf(path, sizeof(path), "events/%s/%s", c->system, c->name);
-    struct pfs_node *event_dir = pfs_mkdir_under(dir, path);
-    if (!event_dir || create_trigger_files(tr, event_dir, c))
+    struct pfs_node *event_dir = tracefs_create_dir(c->name, sys);
+    if (!event_dir ||
+        !tracefs_create_at(event_dir, "format", 0444, NULL, trace_event_show_format, NULL,
+                           (void *)c) ||
+        !tracefs_create_at(event_dir, "id", 0444, NULL, trace_event_show_id, NULL, (void *)c) ||
+        create_trigger_files(tr, event_dir, c))
         return -ENOMEM;
     if (c->flags & TRACE_EVENT_FL_FTRACE)
         return 0;
-    snprintf(path, sizeof(path), "events/%s/%s", c->system, c->name);
-    return create_files(tr, dir, path, c, c->system);
+    return create_files(tr, event_dir, c, c->system);
 }
 
 /* set_event_pid and set_event_notrace_pid of the instance, on its slot's lists. */
@@ -530,12 +520,14 @@ void trace_event_instances_remove_call(const struct trace_event_call *call)
 {
     for (unsigned slot = 0; slot < TRACE_INSTANCES_MAX; slot++) {
         struct trace_array *tr = trace_instances[slot];
-        struct pfs_node *dir = tr ? instance_events_node(tr, call->system, call->name) : NULL;
-        if (!dir || pfs_remove_tree(dir))
+        if (!tr)
+            continue;
+        struct pfs_node *dir = instance_events_node(tr, call->system, call->name);
+        if (dir && pfs_remove_tree(dir))
             continue;
         /* The system's folder goes with its last event (its enable and filter files are
          * all that is left), as the top level's does; one held open stays until the next
-         * removal. */
+         * removal. The event's own folder may be missing (no memory to make it). */
         struct pfs_node *sys = instance_events_node(tr, call->system, NULL);
         bool events_left = false;
         struct pfs_node *child;
