@@ -137,7 +137,8 @@ KPROBES = [f"{kind}:fz/k{(i * 7) % 5} {sym}{off} {arg}".rstrip()
            for i, (kind, sym, off, arg) in enumerate(
                (kind, sym, off, arg) for kind in ("p", "r") for sym in KPROBE_SYMS
                for off in KPROBE_OFFS for arg in KPROBE_ARGS)]
-KPROBES += [f"-:fz/k{i}" for i in range(5)] + ["-:fz/", "-:k0", ""]
+KPROBES += [f"-:fz/k{i}" for i in range(5)] + ["-:fz/", "-:k0", "", "-:fz/ kfree",
+            "-:fz/ kprobe_int3_call+5 %di", "-:", "-:/", "p 0xffffffff80100000", "r 0x1"]
 # fprobe lines (dynamic_events only): traced, notrace, blacklisted and unknown functions,
 # offsets and suffixes, maxactive on entries and exits, register and $-arguments.
 FPROBE_SYMS = ["pfs_open", "kfree", "kprobe_int3_notrace", "memcpy", "nosuchfunc", "pfs_open+4",

@@ -35,6 +35,32 @@ static uint64_t next_order = 1;
 
 uint64_t dynamic_event_order(void) { return __atomic_fetch_add(&next_order, 1, __ATOMIC_RELAXED); }
 
+/* Runs "-:GROUP/ MATCH" through one kind of probe's own removal. */
+static int dynamic_remove_in(int (*run)(const char *), const char *group, const char *match)
+{
+    size_t size = strlen(group) + strlen(match) + 8;
+    char *command = kmalloc(size);
+    if (!command)
+        return -ENOMEM;
+    snprintf(command, size, "-:%s/ %s", group, match);
+    int err = run(command);
+    kfree(command);
+    return err;
+}
+
+static int run_kprobe_command(const char *line) { return kprobe_run_command(line, true); }
+
+/* "-:GROUP/ [MATCH]": the group's probes of every kind (a synthetic event has a name to
+ * match, never an empty one); -ENOENT only if no kind had one. */
+static int dynamic_remove_group(const char *group, const char *match)
+{
+    int err = dynamic_remove_in(run_kprobe_command, group, match);
+    if (err && err != -ENOENT)
+        return err;
+    int eprobes = dynamic_remove_in(eprobe_run_command, group, match);
+    return eprobes == -ENOENT ? err : eprobes;
+}
+
 /* A removal line, "-:[GROUP/]NAME [MATCH]" or "!KIND:[GROUP/]NAME [MATCH]". */
 static int dynamic_remove(char *line)
 {
@@ -58,6 +84,8 @@ static int dynamic_remove(char *line)
     } else {
         name = head;
     }
+    if (!kind && group && !*name)
+        return dynamic_remove_group(group, match);
     bool eprobe = kind == 'e' || (!kind && eprobe_event_exists(group, name));
     bool synthetic = !eprobe && (kind == 's' || (group && strcmp(group, "synthetic") == 0) ||
                                  (!group && kind != 'p' && kind != 'r' && kind != 'f' &&

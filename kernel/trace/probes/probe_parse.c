@@ -574,15 +574,13 @@ static int parse_place(const char *text, struct probe_cmd *cmd, unsigned *flags,
 {
     unsigned long addr;
     if (kstrtoul(text, 0, &addr) == 0) {
-        /* An address: the function it starts, if any. */
+        /* An address stays one (read back, named and removed as such, as Linux's); on a
+         * function's first byte it has the entry's $argN and may be a return probe. */
         uintptr_t start;
-        const char *name = sym_lookup(addr, &start, NULL);
-        if (name && start == addr && strlen(name) < sizeof(cmd->symbol)) {
-            strcpy(cmd->symbol, name);
+        if (sym_lookup(addr, &start, NULL) && start == addr)
             *flags |= PARSE_FENTRY;
-        } else {
-            snprintf(cmd->symbol, sizeof(cmd->symbol), "0x%lx", addr);
-        }
+        snprintf(cmd->symbol, sizeof(cmd->symbol), "0x%lx", addr);
+        cmd->by_address = true;
         return 0;
     }
     if (strlen(text) >= sizeof(cmd->symbol))
@@ -873,8 +871,11 @@ int probe_parse(const struct probe_words *w, struct probe_cmd *cmd, struct probe
     }
     if (!cmd->event[0]) {
         char name[PROBE_MAX_EVENT_NAME + 1];
-        snprintf(name, sizeof(name), "%c_%s_%lu", cmd->is_return ? 'r' : 'p', cmd->symbol,
-                 cmd->offset);
+        if (cmd->by_address)
+            snprintf(name, sizeof(name), "%c_%s", cmd->is_return ? 'r' : 'p', cmd->symbol);
+        else
+            snprintf(name, sizeof(name), "%c_%s_%lu", cmd->is_return ? 'r' : 'p', cmd->symbol,
+                     cmd->offset);
         make_event_name(cmd, name);
     }
     return parse_args(w, w->count - 2, cmd, flags, cmd->is_return ? 24 : 16, NULL, 0, e);

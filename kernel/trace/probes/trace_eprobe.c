@@ -247,6 +247,22 @@ static bool eprobe_matches(const struct eprobe_event *ev, char *const *words, un
     return true;
 }
 
+/* "-:GRP/ [SYS.EVENT [ARGS]]": each event probe of the group that matches, as Linux's
+ * removal of a group; the first that cannot go stops the rest. -ENOENT if none matched. */
+static int delete_eprobe_group(const char *group, char *const *words, unsigned count)
+{
+    int err = -ENOENT;
+    for (struct eprobe_event *ev = eprobes, *next; ev; ev = next) {
+        next = ev->next;
+        if (strcmp(ev->pe.group, group) != 0 || !eprobe_matches(ev, words, count))
+            continue;
+        err = delete_eprobe(ev);
+        if (err)
+            break;
+    }
+    return err;
+}
+
 int eprobe_run_command(const char *line)
 {
     ASSERT(pfs_control_held());
@@ -258,9 +274,12 @@ int eprobe_run_command(const char *line)
     struct probe_error e = {0};
     if (w.count && w.word[0][0] == '-') {
         err = probe_parse(&w, &cmd, &e);
-        struct eprobe_event *ev = err ? NULL : find_eprobe(cmd.group, cmd.event);
-        if (!err)
+        if (!err && !cmd.event[0]) {
+            err = delete_eprobe_group(cmd.group, &w.word[1], w.count - 1);
+        } else if (!err) {
+            struct eprobe_event *ev = find_eprobe(cmd.group, cmd.event);
             err = ev && eprobe_matches(ev, &w.word[1], w.count - 1) ? delete_eprobe(ev) : -ENOENT;
+        }
         e.message = NULL;
     } else {
         err = create_eprobe(&w, &cmd, &e);

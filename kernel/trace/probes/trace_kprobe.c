@@ -567,7 +567,7 @@ static int check_place(const struct probe_cmd *cmd, unsigned long *addr, bool *i
         *int3 = false;
         return 0;
     }
-    if (cmd->symbol[0] == '0' && cmd->symbol[1] == 'x')
+    if (cmd->by_address)
         fn = (uintptr_t)strtoul(cmd->symbol, NULL, 16);
     else
         fn = sym_address(cmd->symbol);
@@ -778,6 +778,41 @@ static int delete_places(struct kprobe_event *ev, char *const *words, unsigned c
     return 0;
 }
 
+/*
+ * Linux's "-:GRP/ [SYM [ARGS]]": every event of the group (of kind; 0: any), as each alone;
+ * the first that cannot go (enabled, a file open) stops the rest. -ENOENT if none matched.
+ */
+static int delete_group(const char *group, char kind, char *const *words, unsigned count)
+{
+    size_t n = 0;
+    for (struct kprobe_place *p = places; p; p = p->next)
+        n++;
+    struct kprobe_event **evs = n ? kmalloc(n * sizeof(*evs)) : NULL;
+    if (n && !evs)
+        return -ENOMEM;
+    size_t m = 0;
+    for (struct kprobe_place *p = places; p; p = p->next) {
+        if (strcmp(p->ev->pe.group, group) != 0 || (kind && p->ev->kind != kind))
+            continue;
+        bool seen = false;
+        for (size_t i = 0; i < m && !seen; i++)
+            seen = evs[i] == p->ev;
+        if (!seen)
+            evs[m++] = p->ev;
+    }
+    int err = -ENOENT;
+    for (size_t i = 0; i < m; i++) {
+        int one = count ? delete_places(evs[i], words, count) : delete_event(evs[i]);
+        if (one == -ENOENT)
+            continue;
+        err = one;
+        if (err)
+            break;
+    }
+    kfree(evs);
+    return err;
+}
+
 int kprobe_run_command(const char *line, bool dynamic_events)
 {
     ASSERT(pfs_control_held());
@@ -794,7 +829,10 @@ int kprobe_run_command(const char *line, bool dynamic_events)
     struct probe_error e;
     spin_lock(&kprobe_lock);
     err = probe_parse(&w, &cmd, &e);
-    if (!err && cmd.is_delete) {
+    if (!err && cmd.is_delete && !cmd.event[0]) {
+        err = delete_group(cmd.group, dynamic_events ? 0 : 'p', &w.word[1], w.count - 1);
+        e.message = NULL;
+    } else if (!err && cmd.is_delete) {
         struct kprobe_event *ev = find_event(cmd.group, cmd.event, dynamic_events ? 0 : 'p');
         if (!ev)
             err = -ENOENT;

@@ -96,7 +96,8 @@ struct probe_cmd {
     unsigned maxactive; /* rN, fN; 0: not given */
     char group[PROBE_MAX_EVENT_NAME + 1];
     char event[PROBE_MAX_EVENT_NAME + 1]; /* made from the symbol when not given */
-    char symbol[128];
+    char symbol[128];                     /* or, by_address, "0x" and the address in hex */
+    bool by_address;
     unsigned long offset;
     unsigned nargs;
     struct probe_arg *args; /* nargs of them, kmalloc'd */
