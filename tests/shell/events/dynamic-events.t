@@ -110,4 +110,4 @@ $ echo '!r:myevent2 kfree' >> dynamic_events; cat dynamic_events
 
 # The README names the s: line (ftracetest runs its dynevent tests only then).
 $ cat README | grep 's:[synthetic/]'
-  s:[synthetic/]<event> <field>[;<field>] - (dynamic_events) a synthetic event
+	           s:[synthetic/]<event> <field> [<field>]

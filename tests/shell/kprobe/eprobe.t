@@ -9,7 +9,7 @@ $ echo > error_log
 
 # README
 $ cat README | grep 'e[:[<group>/][<event>]] <attached-group>'
-  e[:[<group>/][<event>]] <attached-group>.<attached-event> [<args>] [if <filter>]
+	           e[:[<group>/][<event>]] <attached-group>.<attached-event> [<args>] [if <filter>]
 
 
 # made

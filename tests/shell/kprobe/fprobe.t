@@ -10,7 +10,7 @@ $ echo > error_log
 
 # the README line ftracetest looks for (Linux 6.5's)
 $ cat README | grep 'f[:[<group>/][<event>]] <func-name>[%return] [<args>]'
-  f[:[<group>/][<event>]] <func-name>[%return] [<args>]
+	           f[:[<group>/][<event>]] <func-name>[%return] [<args>]
 
 
 # made: entry and exit, default names (SYM__entry, SYM__exit) and group (fprobes)

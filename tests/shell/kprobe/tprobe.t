@@ -15,7 +15,7 @@ $ echo > error_log
 
 # the README line (Linux 6.10's)
 $ cat README | grep 't[:[<group>/][<event>]] <tracepoint>'
-  t[:[<group>/][<event>]] <tracepoint> [<args>]
+	           t[:[<group>/][<event>]] <tracepoint> [<args>]
 
 
 # made: default group (tracepoints) and name (the tracepoint's), a name after GRP/ left empty
