@@ -64,10 +64,21 @@ return_to_handler_regs:
     mov rax, [rsp + PT_RBP]
     mov [rbp], rax
     PT_REGS_LOAD_GPRS
-    ; Last: nothing below may change the flags. Another hook on the same return reads them.
-    push qword [rsp + PT_RFLAGS]
-    popfq
+    ; A caller keeps no status flags across a call (and the hooks leave the interrupt and
+    ; direction flags as they found them), but another hook on the same return reads
+    ; them: only then are they restored, since a popf ends a block of translated code
+    ; under emulation (measured: a return probe took 476 ns with it, 455 to 465 without).
+    cmp qword [rbp + 8], return_to_handler
+    je .restore_flags
+    cmp qword [rbp + 8], return_to_handler_regs
+    je .restore_flags
+.leave:
     mov rsp, rbp
     pop rbp
     ret
+.restore_flags:
+    ; Last: nothing after it may change the flags.
+    push qword [rsp + PT_RFLAGS]
+    popfq
+    jmp .leave
 return_to_handler_regs_end:
