@@ -8,6 +8,7 @@
  *   e...                        an event probe (kernel/trace/probes/trace_eprobe.c)
  *   s:[synthetic/]NAME FIELDS   a synthetic event (as synthetic_events takes NAME FIELDS)
  *   -:[GROUP/]NAME [MATCH]      removes the event NAME (of GROUP, if given)
+ *   -:GROUP/ [MATCH]            removes every probe of GROUP, in the order they were made
  *   !KIND:[GROUP/]NAME [MATCH]  the same, the line as it was written to make the event
  *
  * where MATCH, if given, must be the start of the probe's place (an event probe's attached
@@ -35,31 +36,7 @@ static uint64_t next_order = 1;
 
 uint64_t dynamic_event_order(void) { return __atomic_fetch_add(&next_order, 1, __ATOMIC_RELAXED); }
 
-/* Runs "-:GROUP/ MATCH" through one kind of probe's own removal. */
-static int dynamic_remove_in(int (*run)(const char *), const char *group, const char *match)
-{
-    size_t size = strlen(group) + strlen(match) + 8;
-    char *command = kmalloc(size);
-    if (!command)
-        return -ENOMEM;
-    snprintf(command, size, "-:%s/ %s", group, match);
-    int err = run(command);
-    kfree(command);
-    return err;
-}
-
-static int run_kprobe_command(const char *line) { return kprobe_run_command(line, true); }
-
-/* "-:GROUP/ [MATCH]": the group's probes of every kind (a synthetic event has a name to
- * match, never an empty one); -ENOENT only if no kind had one. */
-static int dynamic_remove_group(const char *group, const char *match)
-{
-    int err = dynamic_remove_in(run_kprobe_command, group, match);
-    if (err && err != -ENOENT)
-        return err;
-    int eprobes = dynamic_remove_in(eprobe_run_command, group, match);
-    return eprobes == -ENOENT ? err : eprobes;
-}
+static int dynamic_remove_group(const char *group, const char *match);
 
 /* A removal line, "-:[GROUP/]NAME [MATCH]" or "!KIND:[GROUP/]NAME [MATCH]". */
 static int dynamic_remove(char *line)
@@ -84,7 +61,8 @@ static int dynamic_remove(char *line)
     } else {
         name = head;
     }
-    if (!kind && group && !*name)
+    /* "!KIND:GRP/" too: Linux's release reads what follows the ':' alone. */
+    if (group && !*name)
         return dynamic_remove_group(group, match);
     bool eprobe = kind == 'e' || (!kind && eprobe_event_exists(group, name));
     bool synthetic = !eprobe && (kind == 's' || (group && strcmp(group, "synthetic") == 0) ||
@@ -188,6 +166,62 @@ static void dynamic_list_free(struct dynamic_listing *l)
     seqbuf_free(&l->kprobes);
     seqbuf_free(&l->eprobes);
     seqbuf_free(&l->synths);
+}
+
+/* Runs "-:GROUP/NAME MATCH" through one kind of probe's own removal. */
+static int dynamic_remove_one(int (*run)(const char *), const char *group, const char *name,
+                              size_t name_len, const char *match)
+{
+    size_t size = strlen(group) + name_len + strlen(match) + 8;
+    char *command = kmalloc(size);
+    if (!command)
+        return -ENOMEM;
+    snprintf(command, size, "-:%s/%.*s %s", group, (int)name_len, name, match);
+    int err = run(command);
+    kfree(command);
+    return err;
+}
+
+static int run_kprobe_command(const char *line) { return kprobe_run_command(line, true); }
+
+/*
+ * "-:GROUP/ [MATCH]", as Linux's dyn_event_release with an empty name: every probe of the
+ * group, of whatever kind, in the order they were made, each through its kind's removal
+ * with MATCH; the first that cannot go stops the rest. A synthetic event is never taken
+ * (it has a name to match, never an empty one). -ENOENT only if none matched.
+ */
+static int dynamic_remove_group(const char *group, const char *match)
+{
+    struct dynamic_listing l;
+    int err = dynamic_list(&l);
+    if (err) {
+        dynamic_list_free(&l);
+        return err;
+    }
+    err = -ENOENT;
+    size_t glen = strlen(group);
+    for (size_t i = 0; i < l.m.count; i++) {
+        const struct seqbuf *from = l.m.marks[i].from;
+        if (from == &l.synths)
+            continue;
+        /* The line as listed: KIND[MAXACTIVE]:GROUP/NAME PLACE... */
+        const char *line = from->buf + l.m.marks[i].at;
+        const char *g = strchr(line, ':');
+        if (!g || strncmp(g + 1, group, glen) != 0 || g[1 + glen] != '/')
+            continue;
+        const char *name = g + 2 + glen;
+        size_t name_len = strcspn(name, " \n");
+        /* An event with several places is listed once per place: the first removes it. */
+        int one = dynamic_remove_one(from == &l.eprobes ? eprobe_run_command : run_kprobe_command,
+                                     group, name, name_len, match);
+        if (one == -ENOENT)
+            continue;
+        err = one;
+        if (err)
+            break;
+    }
+    dynamic_list_free(&l);
+    return err;
 }
 
 static int dynamic_show(struct seqbuf *out)

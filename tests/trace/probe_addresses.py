@@ -53,3 +53,39 @@ def test_probes_by_address(sh):
     # Removed by the address, as placed.
     sh.do(f"echo '-:p_0x{addr} 0x{addr}' >> kprobe_events", f"echo '-:r_0x{addr}' >> kprobe_events")
     sh.check(sh.run("cat kprobe_events") == [], "the address probes were not removed")
+
+
+def test_address_fetch_flags(sh):
+    """Linux 6.1 sets a probe's fetch flags only for a symbol (tests/reference/
+    linux-6.1-probe-groups-order.txt): by address, $argN is refused on p and r alike and
+    $retval on r, while an r's %ip is the return address, as with a symbol; an r off a
+    function's entry fails as a registration does."""
+    addr = address_of(sh, "ftrace_test_target")
+    inside = f"{int(addr, 16) + 5:x}"
+    sh.do("echo > kprobe_events", "echo > error_log", "echo > trace")
+    for line, err in ((f"p:a1 0x{addr} $arg1", "Invalid argument"),
+                      (f"r:a2 0x{addr} $retval", "Invalid argument"),
+                      (f"r:a3 0x{addr} $arg1", "Invalid argument"),
+                      (f"r:a4 0x{addr} %ip", None),
+                      (f"r:a5 0x{inside}", "Invalid argument")):
+        got = sh.run(f"echo '{line}' >> kprobe_events; echo rc=$?")
+        want = ["rc=0"] if err is None else [f"echo: write error: {err}", "rc=1"]
+        sh.check(got == want, f"'{line}' was not taken or refused as Linux 6.1 does", got)
+    log = [line.split("error: ", 1)[1] for line in sh.run("cat error_log") if "error: " in line]
+    sh.check(log == ["Invalid $-variable specified", "$retval is not available on probe",
+                     "Invalid $-variable specified", "Failed to register probe event"],
+             "error_log is not Linux's for the address probes", log)
+    sh.do("echo 1 > events/kprobes/a4/enable")
+    sh.run("ftrace_test_call target 2")
+    sh.do("echo 0 > events/kprobes/a4/enable")
+    bodies = [line.split(": ", 1)[1] for line in sh.run("cat trace")
+              if not line.startswith("#") and ": " in line]
+    sh.check(len(bodies) == 2, "two returns recorded", bodies)
+    for body in bodies:
+        m = re.fullmatch(r"a4: \((\S+)\+0x([0-9a-f]+)/0x[0-9a-f]+ <- ftrace_test_target\) "
+                         r"arg1=0x([0-9a-f]+)", body)
+        sh.check(m is not None, "the return record's shape", [body])
+        ret = sh.run(f"grep ' {m.group(1)}$' /proc/kallsyms")[0].split()[0]
+        sh.check(int(m.group(3), 16) == int(ret, 16) + int(m.group(2), 16),
+                 "%ip of a return probe placed by address is not the return address", [body])
+    sh.do("echo > kprobe_events")

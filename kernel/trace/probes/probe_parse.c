@@ -194,6 +194,8 @@ enum {
     PARSE_EVENT = 4,   /* an event probe: every $NAME is a field of the attached event */
     PARSE_FPROBE = 8,  /* an fprobe or a tracepoint probe: no %REG */
     PARSE_TPOINT = 16, /* a tracepoint probe: $argN are the tracepoint's arguments */
+    PARSE_EXIT = 32,   /* a return probe placed by address: %ip is the return's, but Linux
+                        * 6.1 gives it no $retval (nor $argN) */
 };
 /* A tracepoint probe's flags carry how many arguments its tracepoint has, from this bit. */
 #define PARSE_TP_NARGS_SHIFT 8
@@ -283,7 +285,7 @@ static int parse_fetch(char *arg, struct probe_arg *a, unsigned flags, unsigned 
             return fail(e, -EINVAL, "Invalid register name", word, offs);
         /* An entry probe's %ip is Linux's: where its breakpoint would have stopped, not the
          * frame's ip (just after the site's call). */
-        if (!(flags & PARSE_RETURN) && arch_regs_offset_is_ip((unsigned)offset))
+        if (!(flags & (PARSE_RETURN | PARSE_EXIT)) && arch_regs_offset_is_ip((unsigned)offset))
             a->base = FETCH_PROBE_IP;
         else
             a->base = FETCH_REG;
@@ -565,6 +567,10 @@ static int parse_delete(const struct probe_words *w, struct probe_cmd *cmd, stru
         return fail(e, -EINVAL, NULL, 0, 0);
     cmd->is_delete = true;
     strcpy(cmd->group, "");
+    /* Linux's dyn_event_release splits GRP/ off at a '/' only: "-:GRP.EVENT" (or "-:GRP.")
+     * names an event with a '.', which none has. */
+    if (!strchr(name + 1, '/') && strchr(name + 1, '.'))
+        return fail(e, -ENOENT, NULL, 0, 0);
     return parse_event_name(name + 1, 2, cmd, e);
 }
 
@@ -574,11 +580,11 @@ static int parse_place(const char *text, struct probe_cmd *cmd, unsigned *flags,
 {
     unsigned long addr;
     if (kstrtoul(text, 0, &addr) == 0) {
-        /* An address stays one (read back, named and removed as such, as Linux's); on a
-         * function's first byte it has the entry's $argN and may be a return probe. */
-        uintptr_t start;
-        if (sym_lookup(addr, &start, NULL) && start == addr)
-            *flags |= PARSE_FENTRY;
+        /* An address stays one (read back, named and removed as such, as Linux's). Linux
+         * 6.1 sets its fetch flags only for a symbol: an address has no $argN, and as a
+         * return probe no $retval, though its %ip is still where the call returned to. */
+        if (cmd->is_return)
+            *flags |= PARSE_EXIT;
         snprintf(cmd->symbol, sizeof(cmd->symbol), "0x%lx", addr);
         cmd->by_address = true;
         return 0;

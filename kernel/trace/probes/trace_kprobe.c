@@ -599,8 +599,10 @@ static int check_place(const struct probe_cmd *cmd, unsigned long *addr, bool *i
     }
     uintptr_t start = 0;
     if (cmd->is_return && (!sym_lookup(at, &start, NULL) || start != at)) {
-        /* An address that is not a function's entry (SYM+OFFS was refused when parsed). */
-        e->message = "Retprobe address must be an function entry";
+        /* An address that is not a function's entry (SYM+OFFS was refused when parsed):
+         * Linux's register_kretprobe refuses it, logged as any failed registration. */
+        e->message = cmd->by_address ? "Failed to register probe event"
+                                     : "Retprobe address must be an function entry";
         return e->err = -EINVAL;
     }
     const char *why;
