@@ -1,8 +1,9 @@
 # Removing a whole group with "-:GRP/", as Linux 6.1 does (tests/reference/linux-6.1-probe-groups.txt,
 # with vfs_read, vfs_open and vfs_write written pfs_read, pfs_open and pfs_write): through
 # kprobe_events it removes the group's kprobes (not its event probes), through dynamic_events
-# every probe of the group; an enabled event stops it before anything goes (EBUSY); a group
-# with nothing to remove is ENOENT; "-:GRP/ SYM" removes only the group's probes at SYM.
+# every probe of the group, in the order they were made; the first enabled event stops it
+# there (EBUSY: here the first one made, so nothing goes); a group with nothing to remove is
+# ENOENT; "-:GRP/ SYM" removes only the group's probes at SYM.
 $ cd /sys/kernel/tracing
 $ echo > dynamic_events
 $ echo 'p:grp/a pfs_read' >> kprobe_events
