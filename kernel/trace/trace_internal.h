@@ -1158,6 +1158,9 @@ struct pfs_node *tracefs_mkdirs_at(struct pfs_node *dir, const char *path, const
 struct pfs_node *tracefs_create_at(struct pfs_node *dir, const char *path, unsigned mode,
                                    const struct pfs_ops *ops, pfs_show_fn show, pfs_store_fn store,
                                    void *data);
+/* The directory name in parent: the one there, or one made by tracefs_create_dir, which,
+ * as Linux's, is called only to make one (a probe on it sees each new name once). */
+struct pfs_node *tracefs_dir(const char *name, struct pfs_node *parent);
 /* Makes tr's copies of the files every trace array has in dir, per_cpu/ included:
  * 0 or -ENOMEM (the caller removes what was made). */
 int tracefs_create_array_files(struct trace_array *tr, struct pfs_node *dir);

@@ -5,6 +5,7 @@
 #include <kernel/errno.h>
 #include <kernel/init.h>
 #include <kernel/printk.h>
+#include <kernel/tracefs.h>
 #include <lib/string.h>
 
 #include "trace_internal.h"
@@ -21,6 +22,14 @@ struct pfs_node *tracefs_mkdirs_at(struct pfs_node *dir, const char *path, const
     memcpy(dirs, path, (size_t)(slash - path));
     dirs[slash - path] = '\0';
     return pfs_mkdir_under(dir, dirs);
+}
+
+struct pfs_node *tracefs_dir(const char *name, struct pfs_node *parent)
+{
+    struct pfs_node *n;
+    if (parent && pfs_lookup_at(parent, name, &n) == 0)
+        return pfs_is_dir(n) ? n : NULL;
+    return tracefs_create_dir(name, parent);
 }
 
 struct pfs_node *tracefs_create_at(struct pfs_node *dir, const char *path, unsigned mode,

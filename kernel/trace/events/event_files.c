@@ -695,12 +695,12 @@ TRACEFS_FILE(saved_cmdlines_size, .path = "saved_cmdlines_size", .mode = 0644,
 
 /* ---- events/SYSTEM/EVENT/ ---- */
 
-/* events/SYSTEM, or events/SYSTEM/NAME with name: each directory made (or found) by
+/* events/SYSTEM, or events/SYSTEM/NAME with name: each directory found, or made by
  * tracefs_create_dir, so that tracing sees the name of every one an event adds. */
 static struct pfs_node *event_dir(const char *system, const char *name)
 {
-    struct pfs_node *dir = tracefs_create_dir(system, pfs_mkdir(TRACEFS_ROOT "/events"));
-    return name ? tracefs_create_dir(name, dir) : dir;
+    struct pfs_node *dir = tracefs_dir(system, pfs_mkdir(TRACEFS_ROOT "/events"));
+    return name ? tracefs_dir(name, dir) : dir;
 }
 
 static void create_system_files(const char *system)

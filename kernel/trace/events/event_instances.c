@@ -434,13 +434,13 @@ static int create_files(struct trace_array *tr, struct pfs_node *dir,
 static int create_event_files(struct trace_array *tr, struct pfs_node *dir,
                               const struct trace_event_call *c)
 {
-    struct pfs_node *sys = tracefs_create_dir(c->system, tracefs_create_dir("events", dir));
+    struct pfs_node *sys = tracefs_dir(c->system, tracefs_dir("events", dir));
     struct pfs_node *n;
     bool new_system =
         !(c->flags & TRACE_EVENT_FL_FTRACE) && sys && pfs_lookup_at(sys, "enable", &n) != 0;
     if (new_system && create_files(tr, sys, NULL, c->system))
         return -ENOMEM;
-    struct pfs_node *event_dir = tracefs_create_dir(c->name, sys);
+    struct pfs_node *event_dir = tracefs_dir(c->name, sys);
     if (!event_dir ||
         !tracefs_create_at(event_dir, "format", 0444, NULL, trace_event_show_format, NULL,
                            (void *)c) ||
