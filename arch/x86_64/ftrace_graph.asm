@@ -11,6 +11,12 @@
 ; in a struct pt_regs (arch/regs.h), with rsp what the caller sees after the return, and
 ; reloads them all from there afterwards, so what runs after it (another hook on the same
 ; return, then the caller) sees them unchanged.
+;
+; return_to_handler_partial, for return probes that read no register but the return value
+; ones, the stack pointer, the frame pointer and the return address, fills only those in
+; the struct pt_regs (arch_ftrace_partial_regs_has says which): the other registers a
+; function leaves are dead to its caller, and the flags too. It must not run before a
+; hook that reads them all (fgraph_push_return picks the full one then).
 
 extern fgraph_return_callee
 extern ftrace_return_to_handler_regs
@@ -18,6 +24,8 @@ global return_to_handler:function
 global return_to_handler_end
 global return_to_handler_regs:function
 global return_to_handler_regs_end
+global return_to_handler_partial:function
+global return_to_handler_partial_end
 
 %include "asm-offsets.inc"
 %include "arch/pt_regs.inc"
@@ -82,3 +90,29 @@ return_to_handler_regs:
     popfq
     jmp .leave
 return_to_handler_regs_end:
+
+align 16
+return_to_handler_partial:
+    ; As return_to_handler_regs, with the same frame and slot (so the unwinder and the C
+    ; side treat both alike), for a fifth of the stores and loads.
+    push qword return_to_handler_partial
+    push rbp
+    mov rbp, rsp
+    lea rsp, [rsp - PT_SIZE]
+    mov [rsp + PT_RAX], rax
+    mov [rsp + PT_RDX], rdx
+    mov rax, [rbp]
+    mov [rsp + PT_RBP], rax
+    lea rax, [rbp + 16]
+    mov [rsp + PT_RSP], rax
+    mov qword [rsp + PT_RIP], 0 ; the C side sets it
+    mov rdi, rsp
+    call ftrace_return_to_handler_regs
+    mov rax, [rsp + PT_RBP]
+    mov [rbp], rax
+    mov rax, [rsp + PT_RAX]
+    mov rdx, [rsp + PT_RDX]
+    mov rsp, rbp
+    pop rbp
+    ret
+return_to_handler_partial_end:

@@ -55,9 +55,9 @@ bool unwind_next(struct unwind_state *st)
          * An address inside a return hook after the mapping is the tracer's trampoline, not
          * a caller: the walk steps over it. It is a hook's call into its C side (the frame
          * link leads on: return_to_handler's to the caller it is returning into, which
-         * only the shadow stack knows; return_to_handler_regs's to its own frame, whose
-         * slot maps to that caller), an interrupt that stopped a hook, or a return slot
-         * no shadow frame owns.
+         * only the shadow stack knows; return_to_handler_regs's and _partial's to their own
+         * frame, whose slot maps to that caller), an interrupt that stopped a hook, or a
+         * return slot no shadow frame owns.
          */
         if (!arch_ftrace_in_return_hook(st->ret))
             return true;

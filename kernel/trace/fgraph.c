@@ -19,11 +19,13 @@
  * op's trampoline and the return hook call those instead of the core's.
  *
  * Return probes hook single calls from their own op (fgraph_push_return). Their returns go
- * through the other hook, return_to_handler_regs, which saves every register and costs a
- * few dozen instructions more: function_graph's returns never pay for it. Two hooks on
- * one call (function_graph and a return probe, two return probes) stack two frames on one
+ * through the other hooks, return_to_handler_regs, which saves every register and costs a
+ * few dozen instructions more (function_graph's returns never pay for it), or
+ * return_to_handler_partial for probes that read only what it saves. Two hooks on one
+ * call (function_graph and a return probe, two return probes) stack two frames on one
  * slot, the later one's return being the earlier one's hook; the regs hook reloads every
- * register before it goes on, so a hook after it sees the return as the function left it.
+ * register before it goes on, so a hook after it sees the return as the function left it,
+ * and a partial hook is never pushed above a regs hook (arch_ftrace_regs_return_hook).
  */
 #include <arch/asm_calls.h>
 #include <arch/cpu.h>
@@ -175,7 +177,8 @@ int fgraph_bind_client(struct fgraph_ops *gops)
 }
 
 __trace_hot_probe bool fgraph_push_return(struct fgraph_ops *gops, unsigned long func,
-                                          unsigned long *parent_slot, unsigned long data)
+                                          unsigned long *parent_slot, unsigned long data,
+                                          bool partial)
 {
     struct percpu *cpu = this_cpu();
     struct fgraph_thread *g = fgraph_current(cpu);
@@ -189,7 +192,7 @@ __trace_hot_probe bool fgraph_push_return(struct fgraph_ops *gops, unsigned long
     }
     f->data = data;
     f->users = gops->users_bit;
-    fgraph_hook_return_regs(parent_slot);
+    fgraph_hook_return_regs(parent_slot, partial);
     return true;
 }
 
@@ -247,7 +250,8 @@ unsigned long ftrace_return_to_handler(unsigned long sp, unsigned long retval)
 }
 
 /*
- * The return hook that hands the clients the registers (return_to_handler_regs): the
+ * The return hooks that hand the clients the registers (return_to_handler_regs, and
+ * return_to_handler_partial with some of them): the
  * frame's instruction pointer becomes the real return address before they see it, and
  * that address goes back in the return slot before the shadow frame is released, so a
  * backtrace taken meanwhile, in the hooks or in an interrupt, finds the caller there.

@@ -101,8 +101,8 @@ static __always_inline void fgraph_drop_frame(struct fgraph_thread *g, const str
 
 /*
  * The traced function returns to return_to_handler, to the clients in f->users, or with
- * regs to return_to_handler_regs (arch_ftrace_regs_return_hook), which hands them the
- * registers too.
+ * regs to return_to_handler_regs or _partial (arch_ftrace_regs_return_hook), which hand
+ * them the registers too.
  */
 static __always_inline void fgraph_hook_return(unsigned long *parent_slot)
 {
@@ -111,10 +111,10 @@ static __always_inline void fgraph_hook_return(unsigned long *parent_slot)
     barrier();
     *parent_slot = (unsigned long)return_to_handler;
 }
-static __always_inline void fgraph_hook_return_regs(unsigned long *parent_slot)
+static __always_inline void fgraph_hook_return_regs(unsigned long *parent_slot, bool partial)
 {
     barrier();
-    *parent_slot = arch_ftrace_regs_return_hook();
+    *parent_slot = arch_ftrace_regs_return_hook(partial, *parent_slot);
 }
 
 /* A traced call's entry: ip called, with its return address at parent_slot. */

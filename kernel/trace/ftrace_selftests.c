@@ -583,6 +583,7 @@ SELFTEST(ftrace_entry_code_is_known)
     EXPECT(!arch_ftrace_in_entry((unsigned long)ftrace_test_target));
     EXPECT(!arch_ftrace_in_entry((unsigned long)count_hits));
     EXPECT(!arch_ftrace_in_entry((unsigned long)return_to_handler));
-    EXPECT(!arch_ftrace_in_entry(arch_ftrace_regs_return_hook()));
+    EXPECT(!arch_ftrace_in_entry(arch_ftrace_regs_return_hook(false, 0)));
+    EXPECT(!arch_ftrace_in_entry(arch_ftrace_regs_return_hook(true, 0)));
     EXPECT(!arch_ftrace_in_entry((unsigned long)register_ftrace_function));
 }

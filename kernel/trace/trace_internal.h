@@ -954,9 +954,10 @@ struct fgraph_ret {
     uint64_t rettime;     /* trace clock at return; 0 until a client read it (fgraph_ret_time) */
     uint32_t overrun;     /* the thread's overrun count */
     unsigned long retval; /* the return register as the function returned: its value, if any */
-    /* A return hooked by fgraph_push_return: every register as the function returned, the
-     * stack pointer the caller's after the return, the instruction pointer the real return
-     * address; a change to one reaches the caller. NULL on function_graph's own returns. */
+    /* A return hooked by fgraph_push_return: the registers as the function returned (every
+     * one, or those its push asked for), the stack pointer the caller's after the return,
+     * the instruction pointer the real return address; a change to one reaches the
+     * caller. NULL on function_graph's own returns. */
     struct pt_regs *regs;
 };
 
@@ -1000,13 +1001,14 @@ int register_ftrace_graph(struct fgraph_ops *gops);
  * A client that hooks only the returns it asks for (return probes), from its own ftrace
  * op: bind it once (0, -EBUSY, -ENODEV as above; its entryfunc is never called), then
  * from the op's callback fgraph_push_return hooks that call's return for it alone, with
- * data for its retfunc, which gets every register at the return (struct fgraph_ret's
- * regs). false (the return is not hooked) when the thread has no shadow
- * stack, the stack is full or graph tracing stopped.
+ * data for its retfunc, which gets the registers at the return (struct fgraph_ret's regs):
+ * every one, or with partial only those arch_ftrace_partial_regs_has names (the others
+ * are not set) when the client reads no other. false (the return is not hooked) when the
+ * thread has no shadow stack, the stack is full or graph tracing stopped.
  */
 int fgraph_bind_client(struct fgraph_ops *gops);
 bool fgraph_push_return(struct fgraph_ops *gops, unsigned long func, unsigned long *parent_slot,
-                        unsigned long data);
+                        unsigned long data, bool partial);
 void unregister_ftrace_graph(struct fgraph_ops *gops);
 bool fgraph_is_dead(void);
 /*

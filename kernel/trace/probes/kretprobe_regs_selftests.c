@@ -4,7 +4,8 @@
  * return hook. The register fixture (<arch/regs_fixture.h>) returns with values the test
  * chose in every register; the probes are on its ftrace site and, by int3, on its twin
  * without one; then under function_graph and a second return probe on the same call, and
- * on a recursive function, one record per level; MAXACTIVE's limit on calls hooked at once.
+ * on a recursive function, one record per level; MAXACTIVE's limit on calls hooked at once;
+ * a probe reading only what the partial hook saves, beside one reading every register.
  */
 #include <arch/regs.h>
 #include <arch/regs_fixture.h>
@@ -160,6 +161,70 @@ SELFTEST(kretprobe_regs_nested_hooks)
     fgraph_set_filter_text(false, "");
     rregs_remove("rregs_a");
     rregs_remove("rregs_b");
+    EXPECT(!fgraph_is_dead());
+}
+
+/* The fixture's value of register name (ftrace_test_reg_names). */
+static unsigned long rregs_value_of(const char *name)
+{
+    for (unsigned i = 0; i < FTRACE_TEST_REGS; i++)
+        if (strcmp(ftrace_test_reg_names[i], name) == 0)
+            return ftrace_test_reg_value(i);
+    return 0;
+}
+
+/*
+ * A return probe that reads only what the partial hook saves (return_to_handler_partial)
+ * beside one that reads every register, on the same call, made in both orders, with
+ * function_graph's hook on the call too: the partial one reads the return value registers,
+ * the frame pointer, the stack and the return address as the fixture left them, and the
+ * full one every register, whichever hook the calls took first.
+ */
+SELFTEST(kretprobe_partial_regs)
+{
+    static const char partial[] =
+        "$retval %ax %dx %bp %sp %ip $stack0 +0(%sp)"; /* fields 0..7 of the record */
+    EXPECT_EQ(fgraph_set_filter_text(false, "arch_regs_fixture"), 0);
+    EXPECT_EQ(trace_set_tracer("function_graph"), 0);
+    for (int order = 0; order < 2; order++) {
+        char line[128];
+        snprintf(line, sizeof(line), "r:selftest/rpart arch_regs_fixture %s", partial);
+        const struct trace_event_call *full =
+            order ? rregs_probe("rfull", "arch_regs_fixture") : NULL;
+        ASSERT_EQ(kprobe_command(line), 0);
+        const struct trace_event_call *part = trace_event_find("selftest", "rpart");
+        ASSERT_TRUE(part != NULL);
+        EXPECT_EQ(trace_event_enable(part, true), 0);
+        if (!order)
+            full = rregs_probe("rfull", "arch_regs_fixture");
+        trace_clear(-1);
+        struct pt_regs want;
+        ftrace_test_regs_want(&want);
+        for (int i = 0; i < 2; i++)
+            arch_regs_fixture_call(&want, arch_regs_fixture);
+        struct rregs_record r[RREGS_MAX_RECORDS];
+        unsigned n = rregs_collect(part, r, RREGS_MAX_RECORDS);
+        EXPECT_EQ(n, 2);
+        for (unsigned i = 0; i < n && i < RREGS_MAX_RECORDS; i++) {
+            EXPECT_EQ(r[i].arg[0], rregs_value_of("ax"));
+            EXPECT_EQ(r[i].arg[1], rregs_value_of("ax"));
+            EXPECT_EQ(r[i].arg[2], rregs_value_of("dx"));
+            EXPECT_EQ(r[i].arg[3], rregs_value_of("bp"));
+            EXPECT(r[i].arg[4] < (unsigned long)&want && (unsigned long)&want - r[i].arg[4] < 1024);
+            EXPECT_EQ(r[i].arg[5], r[i].ret_ip);
+            EXPECT_EQ(r[i].arg[6], (unsigned long)&want);
+            EXPECT_EQ(r[i].arg[7], (unsigned long)&want);
+        }
+        n = full ? rregs_collect(full, r, RREGS_MAX_RECORDS) : 0;
+        EXPECT_EQ(n, 2);
+        for (unsigned i = 0; i < n && i < RREGS_MAX_RECORDS; i++)
+            rregs_check(t, &r[i], &want, arch_regs_fixture);
+        EXPECT_EQ(trace_event_enable(part, false), 0);
+        EXPECT_EQ(kprobe_command("-:selftest/rpart"), 0);
+        rregs_remove("rfull");
+    }
+    trace_set_tracer("nop");
+    fgraph_set_filter_text(false, "");
     EXPECT(!fgraph_is_dead());
 }
 

@@ -307,6 +307,30 @@ static bool quick_arg(const struct probe_arg *a, struct probe_quick_arg *q)
     }
 }
 
+bool probe_args_read_only(const struct probe_arg *args, unsigned nargs,
+                          bool (*reg_ok)(unsigned long offset))
+{
+    for (unsigned i = 0; i < nargs; i++) {
+        switch (args[i].base) {
+        case FETCH_REG:
+            if (!reg_ok(args[i].param))
+                return false;
+            break;
+        case FETCH_STACK:
+        case FETCH_STACKP:
+        case FETCH_RETVAL:
+        case FETCH_COMM:
+        case FETCH_IMM:
+        case FETCH_SYMBOL:
+        case FETCH_DATA:
+            break;
+        default: /* an entry's or an event's: no return probe reads them */
+            return false;
+        }
+    }
+    return true;
+}
+
 struct probe_quick_arg *probe_quick_compile(const struct probe_arg *args, unsigned nargs)
 {
     struct probe_quick_arg *quick = kmalloc(sizeof(*quick) * (nargs ? nargs : 1));

@@ -7,12 +7,15 @@
  * attaches it to the tracepoint (trace_event_tp_probe_attach), which hands it its C
  * arguments when it is hit, as Linux's tracepoint probes get them from their stub.
  *
- * Nothing runs while an event is off. Enabling it arms its places: every armed place's
- * site calls one shared SAVE_REGS op, kprobe_ftrace_handler (one trampoline, whatever the
- * number of probes), which looks up the places armed at the site. An entry probe writes
- * its record there; a return probe hooks the call's return through the function graph
- * core (fgraph_push_return), and its record is written when the function returns, with
- * every register as the function left them. Only function entries can be probed: SYM or
+ * Nothing runs while an event is off. Enabling it arms its places: every armed entry
+ * place's site calls one shared SAVE_REGS op, kprobe_ftrace_handler (one trampoline,
+ * whatever the number of probes), which looks up the places armed at the site and writes
+ * their records. Return places are on a second shared op, kretprobe_ops, which needs no
+ * registers at the entry: its own plain trampoline calls its handler straight, and that
+ * hooks the call's return through the function graph core (fgraph_push_return); the
+ * record is written when the function returns, with the registers as the function left
+ * them (every one, or only those the event's arguments read: struct kprobe_event's
+ * partial_regs). Only function entries can be probed: SYM or
  * SYM+0 (an offset inside the call instruction is EILSEQ, as on Linux; a later one EINVAL
  * with its own message).
  *
@@ -43,6 +46,7 @@
 #include <lib/string.h>
 
 #include "events/event_core.h"
+#include "ftrace_callback.h"
 #include "trace_hot.h"
 #include "trace_internal.h"
 #include "trace_kprobe.h"
@@ -54,6 +58,9 @@ struct kprobe_event {
      * dynamic_events only) */
     char kind;
     bool is_return;
+    /* A return event whose arguments read only the registers a partial return hook saves
+     * (arch_ftrace_partial_regs_has): its returns skip saving the others. */
+    bool partial_regs;
     unsigned places;
 };
 
@@ -96,7 +103,7 @@ static struct kprobe_place *volatile armed[KPROBE_ARMED_MAX];
  */
 #define KPROBE_SITE_BUCKETS 1024
 static struct kprobe_place *volatile site_index[KPROBE_SITE_BUCKETS];
-static unsigned armed_on_sites; /* places in site_index */
+static unsigned armed_on_sites[2]; /* places in site_index: entry places, return places */
 
 static struct kprobe_place *volatile *site_chain(unsigned long addr)
 {
@@ -110,7 +117,7 @@ static void site_link(struct kprobe_place *p)
     while (*link)
         link = &(*link)->site_next;
     __atomic_store_n(link, p, __ATOMIC_RELEASE);
-    armed_on_sites++;
+    armed_on_sites[p->ev->is_return]++;
 }
 
 static void site_unlink(struct kprobe_place *p)
@@ -120,7 +127,7 @@ static void site_unlink(struct kprobe_place *p)
         if (*link == p) {
             /* A handler on p goes on to its successor, still linked from p. */
             WRITE_ONCE(*link, p->site_next);
-            armed_on_sites--;
+            armed_on_sites[p->ev->is_return]--;
             return;
         }
     }
@@ -152,6 +159,23 @@ static struct ftrace_ops kprobe_ops = {
     .flags = FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_CALLED_LAST,
     .tramp_slot = -1,
 };
+/* Return places. Called last at a site several ops want: its hook goes on the call after
+ * function_graph's, so it runs first at the return, with the registers untouched. */
+static void kretprobe_ftrace_func(unsigned long ip, unsigned long parent_ip, struct ftrace_ops *op,
+                                  struct ftrace_regs *fregs);
+static void kretprobe_op_handler(unsigned long ret_ip, unsigned long *parent_slot);
+static struct ftrace_ops kretprobe_ops = {
+    .func = kretprobe_ftrace_func,
+    .handler = kretprobe_op_handler,
+    .flags = FTRACE_OPS_FL_CALLED_LAST,
+    .tramp_slot = -1,
+};
+
+/* The op a place on an ftrace site is armed on. */
+static struct ftrace_ops *place_ops(const struct kprobe_place *p)
+{
+    return p->ev->is_return ? &kretprobe_ops : &kprobe_ops;
+}
 
 static bool kretprobe_entry_unused(struct fgraph_frame *f, const struct fgraph_thread *g,
                                    struct fgraph_ops *gops)
@@ -184,7 +208,7 @@ static __always_inline void kretprobe_hook(struct kprobe_place *p, unsigned long
     for (unsigned c = 0, n = READ_ONCE(cpus_online); c < n; c++)
         active += READ_ONCE(p->nactive[c]);
     if (active >= (long)p->maxactive ||
-        !fgraph_push_return(&kretprobe_gops, ip, ret_slot, return_tag(p))) {
+        !fgraph_push_return(&kretprobe_gops, ip, ret_slot, return_tag(p), p->ev->partial_regs)) {
         __atomic_add_fetch(&p->nmissed, 1, __ATOMIC_RELAXED);
         return;
     }
@@ -203,30 +227,30 @@ static unsigned handler_enter(void) { return sync_read_enter(&kprobe_handlers); 
 
 static void handler_exit(unsigned cpu) { sync_read_exit(&kprobe_handlers, cpu); }
 
-__trace_hot_probe static void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
-                                                    struct ftrace_ops *op,
-                                                    struct ftrace_regs *fregs)
+/*
+ * A hit of the site at ip: the places of one kind armed there, entry places (with the
+ * registers) or return places (with the slot of the call's return address).
+ */
+static __always_inline void kprobe_site_hit(unsigned long ip, struct pt_regs *regs,
+                                            unsigned long *ret_slot, bool returns)
 {
-    struct pt_regs *regs = ftrace_get_regs(fregs);
-    if (!regs)
-        return;
     unsigned cpu = handler_enter();
     bool nested = kprobe_active[cpu];
     kprobe_active[cpu] = 1;
     for (struct kprobe_place *p = __atomic_load_n(site_chain(ip), __ATOMIC_ACQUIRE); p;
          p = __atomic_load_n(&p->site_next, __ATOMIC_ACQUIRE)) {
-        if (p->addr != ip)
+        struct kprobe_event *ev = p->ev;
+        if (p->addr != ip || ev->is_return != returns)
             continue;
         if (nested) {
             __atomic_add_fetch(&p->nmissed, 1, __ATOMIC_RELAXED);
             continue;
         }
         local_inc(&p->nhit[cpu]);
-        struct kprobe_event *ev = p->ev;
         if (!(ev->pe.enabled & TRACE_EVENT_ON_EMIT))
             continue;
-        if (ev->is_return) {
-            kretprobe_hook(p, ip, (unsigned long *)ftrace_regs_get_stack_pointer(fregs));
+        if (returns) {
+            kretprobe_hook(p, ip, ret_slot);
         } else {
             struct probe_ctx ctx;
             probe_ctx_set(&ctx, regs, 0, ip, NULL, 0);
@@ -236,6 +260,35 @@ __trace_hot_probe static void kprobe_ftrace_handler(unsigned long ip, unsigned l
     }
     kprobe_active[cpu] = nested;
     handler_exit(cpu);
+}
+
+__trace_hot_probe static void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
+                                                    struct ftrace_ops *op,
+                                                    struct ftrace_regs *fregs)
+{
+    struct pt_regs *regs = ftrace_get_regs(fregs);
+    if (regs)
+        kprobe_site_hit(ip, regs, NULL, false);
+}
+
+/* kretprobe_ops at a site other ops want too, through the list dispatcher. */
+static void kretprobe_ftrace_func(unsigned long ip, unsigned long parent_ip, struct ftrace_ops *op,
+                                  struct ftrace_regs *fregs)
+{
+    kprobe_site_hit(ip, NULL, (unsigned long *)ftrace_regs_get_stack_pointer(fregs), true);
+}
+
+/* kretprobe_ops alone at a site: its trampoline calls this, guard and all (ftrace_callback.h). */
+FTRACE_OP_HANDLER_TEXT static void kretprobe_op_handler(unsigned long ret_ip,
+                                                        unsigned long *parent_slot)
+{
+    struct ftrace_guard gd;
+    if (unlikely(!ftrace_guard_enter(&gd, ret_ip))) {
+        ftrace_callback_recursed(&kretprobe_ops, gd.ip, *parent_slot);
+        return;
+    }
+    kprobe_site_hit(gd.ip, NULL, parent_slot, true);
+    ftrace_guard_exit(&gd);
 }
 
 bool kprobe_cpu_enter(unsigned cpu)
@@ -307,16 +360,18 @@ __trace_hot_probe static void kretprobe_return(const struct fgraph_frame *f, str
 
 /* ---- arming ---- */
 
+/* Whether another place on self's op is armed at addr. */
 static bool addr_armed_elsewhere(unsigned long addr, const struct kprobe_place *self)
 {
     for (struct kprobe_place *p = *site_chain(addr); p; p = p->site_next)
-        if (p != self && p->addr == addr)
+        if (p != self && p->addr == addr && p->ev->is_return == self->ev->is_return)
             return true;
     return false;
 }
 
-/* Whether a place on an ftrace site is armed (int3 return places sit in the table too). */
-static bool any_armed(void) { return armed_on_sites != 0; }
+/* Whether a place on an ftrace site is armed on p's op (int3 return places sit in the
+ * table too, but on no op). */
+static bool any_armed(const struct kprobe_place *p) { return armed_on_sites[p->ev->is_return]; }
 
 /* A free slot of the armed table, or -ENOSPC. */
 static int armed_slot_get(void)
@@ -360,9 +415,9 @@ static void disarm(struct kprobe_place *p)
     site_unlink(p);
     if (!addr_armed_elsewhere(p->addr, p)) {
         /* An empty filter means every function: unregister before the last site goes. */
-        if (!any_armed())
-            unregister_ftrace_function(&kprobe_ops);
-        ftrace_set_filter_ip(&kprobe_ops, p->addr, 1, 0);
+        if (!any_armed(p))
+            unregister_ftrace_function(place_ops(p));
+        ftrace_set_filter_ip(place_ops(p), p->addr, 1, 0);
     }
     /* No handler can still hold the place taken out of the table. */
     synchronize_readers(&kprobe_handlers);
@@ -407,15 +462,16 @@ static int arm(struct kprobe_place *p)
         return got;
     unsigned slot = (unsigned)got;
     bool first_here = !addr_armed_elsewhere(p->addr, p);
-    bool first = !any_armed();
+    bool first = !any_armed(p);
+    struct ftrace_ops *ops = place_ops(p);
     int err = 0;
     if (first_here)
-        err = ftrace_set_filter_ip(&kprobe_ops, p->addr, 0, 0);
+        err = ftrace_set_filter_ip(ops, p->addr, 0, 0);
     if (!err && first)
-        err = register_ftrace_function(&kprobe_ops);
+        err = register_ftrace_function(ops);
     if (err) {
         if (first_here)
-            ftrace_set_filter_ip(&kprobe_ops, p->addr, 1, 0);
+            ftrace_set_filter_ip(ops, p->addr, 1, 0);
         return err;
     }
     memset(p->nactive, 0, sizeof(p->nactive));
@@ -511,6 +567,8 @@ static struct kprobe_event *new_event(struct probe_cmd *cmd, int *err)
         kfree(ev);
         return NULL;
     }
+    ev->partial_regs = ev->is_return && probe_args_read_only(ev->pe.args, ev->pe.nargs,
+                                                             arch_ftrace_partial_regs_has);
     return ev;
 }
 

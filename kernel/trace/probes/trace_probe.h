@@ -222,6 +222,11 @@ struct probe_quick_arg {
     uint16_t field; /* the field's offset in the record */
     unsigned long param;
 };
+/* Whether every register args read is one reg_ok accepts (by its offset in struct
+ * pt_regs); $retval and $stack read the return value and the stack pointer, which every
+ * set of registers handed to a return probe has. */
+bool probe_args_read_only(const struct probe_arg *args, unsigned nargs,
+                          bool (*reg_ok)(unsigned long offset));
 /* nargs quick arguments for args, kmalloc'd; NULL when one of them is not quick (or out of
  * memory: the general fetch does the same work). */
 struct probe_quick_arg *probe_quick_compile(const struct probe_arg *args, unsigned nargs);

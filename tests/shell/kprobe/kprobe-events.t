@@ -65,7 +65,9 @@ print fmt: "(%lx <- %lx) arg1=0x%Lx ret=%Ld", REC->__probe_func, REC->__probe_re
 $ cat events/mygrp/hot/format | tail -1
 print fmt: "(%lx) arg1=0x%Lx a=%u c=\"%s\"", REC->__probe_ip, REC->arg1, REC->a, __get_str(c)
 
-# Nothing is patched until an event is enabled; then one shared regs-saving op serves them.
+# Nothing is patched until an event is enabled; then one shared regs-saving op serves the entry
+# probes, and another that saves no register at the entry the return probes: a function with
+# both is called through the list of ops.
 $ cat enabled_functions; cat events/kprobes/enable; cat events/kprobes/pt/enable
 0
 0
@@ -77,7 +79,7 @@ kprobes:ptr
 kprobes:pt
 $ cat enabled_functions
 ~ ftrace_test_target_hot \(1\) R    	tramp: 0x[0-9a-f]+ \(kprobe_ftrace_handler\+0x0/0x[0-9a-f]+\) ->kprobe_ftrace_handler\+0x0/0x[0-9a-f]+
-~ ftrace_probe_target \(1\) R    	tramp: 0x[0-9a-f]+ \(kprobe_ftrace_handler\+0x0/0x[0-9a-f]+\) ->kprobe_ftrace_handler\+0x0/0x[0-9a-f]+
+~ ftrace_probe_target \(2\) R     ->ftrace_list_dispatch\+0x0/0x[0-9a-f]+
 
 # Every other call passes a pointer to an unmapped page and a non-canonical one: the
 # strings show Linux's fault marker, the numbers read 0, and nothing crashes.

@@ -102,27 +102,48 @@ static inline void ftrace_regs_set_instruction_pointer(struct ftrace_regs *fregs
  * The return hooks (ftrace_graph.asm): a hooked function's return address is swapped for
  * one of them. return_to_handler keeps only the return value registers, for function_graph
  * and the profiler; return_to_handler_regs saves a whole struct pt_regs as the return
- * left it, for return probes.
+ * left it, for return probes; return_to_handler_partial fills in the same struct only the
+ * registers arch_ftrace_partial_regs_has names, for return probes that read no other.
  */
 void return_to_handler(void);
 void return_to_handler_regs(void);
-static inline unsigned long arch_ftrace_regs_return_hook(void)
+void return_to_handler_partial(void);
+/*
+ * The hook a return probe's frame takes: the partial one when its arguments read no other
+ * register, unless the slot already holds the full one (a hook on the same call that will
+ * run after this one and must find every register as the function left it).
+ */
+static inline unsigned long arch_ftrace_regs_return_hook(bool partial, unsigned long slot_now)
 {
+    if (partial && slot_now != (unsigned long)return_to_handler_regs)
+        return (unsigned long)return_to_handler_partial;
     return (unsigned long)return_to_handler_regs;
 }
-/* Whether addr is where either hook begins: a hooked return slot holds it. */
+/* Whether return_to_handler_partial fills the struct pt_regs field at offset (the return
+ * value registers, rbp, rsp, rip; the C side sets rip). */
+static inline bool arch_ftrace_partial_regs_has(unsigned long offset)
+{
+    return offset == offsetof(struct pt_regs, rax) || offset == offsetof(struct pt_regs, rdx) ||
+           offset == offsetof(struct pt_regs, rbp) || offset == offsetof(struct pt_regs, rsp) ||
+           offset == offsetof(struct pt_regs, rip);
+}
+/* Whether addr is where a hook begins: a hooked return slot holds it. */
 static inline bool arch_ftrace_is_return_hook(unsigned long addr)
 {
     return addr == (unsigned long)return_to_handler ||
-           addr == (unsigned long)return_to_handler_regs;
+           addr == (unsigned long)return_to_handler_regs ||
+           addr == (unsigned long)return_to_handler_partial;
 }
-/* Whether pc is anywhere inside either hook's code. */
+/* Whether pc is anywhere inside a hook's code. */
 static inline bool arch_ftrace_in_return_hook(unsigned long pc)
 {
-    extern const char return_to_handler_end[], return_to_handler_regs_end[];
+    extern const char return_to_handler_end[], return_to_handler_regs_end[],
+        return_to_handler_partial_end[];
     return (pc >= (unsigned long)return_to_handler && pc < (unsigned long)return_to_handler_end) ||
            (pc >= (unsigned long)return_to_handler_regs &&
-            pc < (unsigned long)return_to_handler_regs_end);
+            pc < (unsigned long)return_to_handler_regs_end) ||
+           (pc >= (unsigned long)return_to_handler_partial &&
+            pc < (unsigned long)return_to_handler_partial_end);
 }
 
 /*

@@ -5,9 +5,9 @@
  * links an interrupted frame the same way, so a walk crosses into interrupted code.
  *
  * Return addresses that function_graph, the profiler or a return probe replaced by a
- * return hook (return_to_handler, return_to_handler_regs) are mapped back to the real
- * caller through the thread's shadow stack, using the stack slot they came from, so every
- * backtrace names callers while those tracers run.
+ * return hook (return_to_handler, return_to_handler_regs, return_to_handler_partial) are
+ * mapped back to the real caller through the thread's shadow stack, using the stack slot
+ * they came from, so every backtrace names callers while those tracers run.
  */
 #ifndef ARCH_UNWIND_H
 #define ARCH_UNWIND_H
