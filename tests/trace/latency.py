@@ -281,10 +281,12 @@ def test_display_graph_shows_the_section(sh):
     # Lines the graph does not draw (the stack trace at the end) keep the latency format.
     rest = [line for line, m in zip(body, graph) if not m]
     sh.check(any(line.endswith(": <stack trace>") for line in rest), "no stack trace", rest)
-    # Off again: the latency format, from a clean slate.
-    # (the idle loop's short sections set a new one at once: it only has to be below).
+    # Off again: the latency format, from a clean slate. The idle loop's sections set a
+    # new maximum at once, short ones on a quiet host; under a loaded host a vCPU held off
+    # its CPU in one can make it tens of milliseconds (seen: over DELAY_US at 4 CPUs), so
+    # the new maximum only has to be below the one recorded before.
     sh.do("echo 0 > options/display-graph")
-    sh.check(max_latency(sh) < DELAY_US, "display-graph did not restart tracing_max_latency")
+    sh.check(max_latency(sh) < lat, "display-graph did not restart tracing_max_latency")
 
 
 def test_wakeup_display_graph(sh):
