@@ -39,10 +39,15 @@
  * interrupts on.
  */
 
-/* Largest payload rb_reserve accepts; payloads above 112 bytes cost 4 more bytes. */
-#define RB_MAX_PAYLOAD 512
 /* Bytes of events a page holds (a page less its 16-byte header); sizes count in these. */
 #define RB_PAGE_DATA_SIZE 4080
+/*
+ * Largest payload rb_reserve accepts, Linux's BUF_MAX_DATA_SIZE: a whole page with the
+ * 8-byte header of a payload above 112 bytes (type and time delta, then the length word).
+ * An event this big only ever fits an empty page, whose first event needs no time record
+ * (the page header holds its time), so a writer always finds room for it on the next page.
+ */
+#define RB_MAX_PAYLOAD (RB_PAGE_DATA_SIZE - 8)
 
 struct ring_buffer;
 struct rb_cpu_buffer;
