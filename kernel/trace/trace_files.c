@@ -582,11 +582,16 @@ int trace_files_create_options(struct trace_array *tr, struct pfs_node *dir)
 
 /* ---- trace_marker, trace_clock, tracing_cpumask, set_ftrace_pid ---- */
 
-/* Linux's name for the marker write: the trace.dat export gives print records its address. */
+/*
+ * Linux's name for the marker write: the trace.dat export gives print records its address.
+ * As Linux's, one write records at most TRACE_BUF_SIZE bytes and returns what it took: the
+ * writer sends the rest again, which becomes a marker of its own.
+ */
 static ssize_t tracing_mark_write(void *data, const char *buf, size_t len)
 {
-    int err = trace_array_print(ref_tr(data), buf, len);
-    return err ? err : (ssize_t)len;
+    size_t cnt = MIN(len, (size_t)TRACE_BUF_SIZE);
+    int err = trace_array_print(ref_tr(data), buf, cnt);
+    return err ? err : (ssize_t)cnt;
 }
 
 TRACEFS_FILE(trace_marker, .path = "trace_marker", .mode = 0220, .store = tracing_mark_write,

@@ -288,7 +288,13 @@ struct trace_stack_event {
     uint32_t calls[TRACE_STACK_MAX];
 };
 
-#define TRACE_PRINT_MAX 400
+/*
+ * Linux's TRACE_BUF_SIZE: the most a trace_marker or trace_marker_raw write records (the
+ * rest is left to the writer, which sends it again) and the most a trace_printk packs.
+ */
+#define TRACE_BUF_SIZE 1024
+/* A marker's text with its NUL. */
+#define TRACE_PRINT_MAX (TRACE_BUF_SIZE + 1)
 struct trace_print_event {
     uint32_t ctx;
     uint32_t len;

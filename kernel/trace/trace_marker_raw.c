@@ -20,7 +20,6 @@
 
 /* Linux's: a longer write is EINVAL; one longer than TRACE_BUF_SIZE is cut to it. */
 #define RAW_DATA_MAX_SIZE (1024 * 3)
-#define TRACE_BUF_SIZE 1024
 /* Linux's FAULT_SIZE_ID: the id and "<faulted>", the least room a record gets. */
 #define FAULT_SIZE_ID (sizeof(uint32_t) + sizeof("<faulted>") - 1)
 /* Linux's sizeof(struct raw_data_entry): the common fields and the id. */

@@ -304,6 +304,12 @@ static void scratch_release(struct percpu *cpu)
     scratch[cpu->cpu].used--;
 }
 
+void *trace_event_scratch_get(struct percpu *cpu, size_t size)
+{
+    return scratch_reserve(cpu, size);
+}
+void trace_event_scratch_put(struct percpu *cpu) { scratch_release(cpu); }
+
 /*
  * What the reservation of a record built for instances learnt that the commit needs,
  * kept from one to the other: the other pid (a switch's next task), for instances whose

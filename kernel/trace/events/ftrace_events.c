@@ -49,15 +49,19 @@ void trace_event_marker_triggers(struct trace_array *tr, unsigned long ip, const
     }
     if (!head || !__atomic_load_n(head, __ATOMIC_ACQUIRE))
         return;
-    uint8_t buf[sizeof(struct trace_event_raw_print) + TRACE_PRINT_MAX];
-    struct trace_event_raw_print *rec = (void *)buf;
+    /* A marker's text is up to a kilobyte: its record goes to a scratch slot, not the stack. */
+    struct percpu *cpu = this_cpu();
     len = len < TRACE_PRINT_MAX ? len : TRACE_PRINT_MAX - 1;
-    uint64_t common = trace_event_common_on(this_cpu(), call->state->id);
+    struct trace_event_raw_print *rec = trace_event_scratch_get(cpu, sizeof(*rec) + len + 1);
+    if (!rec)
+        return;
+    uint64_t common = trace_event_common_on(cpu, call->state->id);
     __builtin_memcpy(&rec->common, &common, sizeof(common));
     rec->ip = ip;
     memcpy(rec->buf, text, len);
     rec->buf[len] = '\0';
     unsigned post = event_triggers_run(head, rec, sizeof(*rec) + len + 1, ts);
+    trace_event_scratch_put(cpu);
     if (post)
         event_triggers_post_run(head, post, (uintptr_t)__builtin_frame_address(0));
 }
@@ -66,7 +70,7 @@ void trace_event_marker_triggers(struct trace_array *tr, unsigned long ip, const
  * Linux's TRACE_BUF_SIZE: the packed arguments of one trace_printk are at most this; a
  * call whose arguments take more records nothing, as Linux's trace_vbprintk drops it.
  */
-#define BPRINT_ARGS_MAX 1024
+#define BPRINT_ARGS_MAX TRACE_BUF_SIZE
 _Static_assert(sizeof(struct trace_event_raw_bprint) + BPRINT_ARGS_MAX <= RB_MAX_PAYLOAD,
                "a bprint record with the most arguments fits the ring buffer");
 
