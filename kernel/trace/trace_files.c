@@ -250,15 +250,27 @@ static void produce_header_lines(struct trace_reader *r)
         trace_print_func_header_of(r->iter->buffer, &r->pending, -1);
 }
 
-/* Formats the next event into pending; false when there is none now. */
+/*
+ * Formats the next event into pending (empty); false when there is none now. As Linux
+ * prints an event into a trace_seq of a page, its text stops at the first piece that
+ * would pass TRACE_LINE_MAX, and then ends with "[LINE TOO BIG]" if that still fits, or
+ * with no newline at all if it does not (tests/reference/linux-6.1-probe-limits.txt).
+ */
 static bool produce_event(struct trace_reader *r)
 {
     struct trace_array *was = trace_printing;
     WRITE_ONCE(trace_printing, r->tr);
+    r->pending.limit = r->pending.len + TRACE_LINE_MAX;
     bool made = r->iter && trace_iter_print_next(r->iter, &r->pending,
                                                  trace_print_opt(TRACE_OPT_LATENCY_FORMAT)
                                                      ? trace_format_latency
                                                      : trace_format_default);
+    if (r->pending.full) {
+        r->pending.full = false;
+        seq_puts(&r->pending, "[LINE TOO BIG]\n");
+    }
+    r->pending.limit = 0;
+    r->pending.full = false;
     WRITE_ONCE(trace_printing, was);
     return made;
 }

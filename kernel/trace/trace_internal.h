@@ -295,6 +295,8 @@ struct trace_stack_event {
 #define TRACE_BUF_SIZE 1024
 /* A marker's text with its NUL. */
 #define TRACE_PRINT_MAX (TRACE_BUF_SIZE + 1)
+/* The text one event prints to trace and trace_pipe, at most: Linux's trace_seq, a page. */
+#define TRACE_LINE_MAX 4096
 struct trace_print_event {
     uint32_t ctx;
     uint32_t len;

@@ -239,6 +239,63 @@ SELFTEST(kprobe_fetch_long_strings)
     probe_cmd_free(&cmd);
 }
 
+/*
+ * A trace line has a page of text (Linux's trace_seq): a string that brings a kprobe's
+ * line to 4095 characters prints whole, one character more prints "[LINE TOO BIG]" in its
+ * place. The head of the line (context columns, name, address) is measured first.
+ */
+SELFTEST(kprobe_line_too_big)
+{
+    ASSERT_EQ(kprobe_command("p:selftest/ltb ftrace_strings_target s=+0(%di):string"), 0);
+    const struct trace_event_call *call = trace_event_find("selftest", "ltb");
+    ASSERT_TRUE(call != NULL);
+    static char str[TRACE_LINE_MAX + 1];
+    const char *strs[1] = {str};
+    trace_clear(-1);
+    EXPECT_EQ(trace_event_enable(call, true), 0);
+    digit_string(str, 1);
+    ftrace_strings_target(str, strs, 1);
+    ssize_t err;
+    char *trace = selftest_read_file(TRACEFS_ROOT, "trace", 4096, &err);
+    const char *at = trace ? strstr(trace, " ltb: (ftrace_strings_target+") : NULL;
+    const char *value = at ? strstr(at, " s=\"0\"\n") : NULL;
+    const char *line = at;
+    while (line && line > trace && line[-1] != '\n')
+        line--;
+    EXPECT(value != NULL);
+    size_t head = value ? (size_t)(value - line) + 4 : 0; /* up to the opening quote */
+    kfree(trace);
+    if (!value || head + 2 > TRACE_LINE_MAX) {
+        trace_event_enable(call, false);
+        EXPECT_EQ(kprobe_command("-:selftest/ltb"), 0);
+        return;
+    }
+    size_t fits = TRACE_LINE_MAX - 1 - head - 1; /* characters, with the closing quote */
+    trace_clear(-1);
+    digit_string(str, fits);
+    ftrace_strings_target(str, strs, 1);
+    digit_string(str, fits + 1);
+    ftrace_strings_target(str, strs, 1);
+    EXPECT_EQ(trace_event_enable(call, false), 0);
+    trace = selftest_read_file(TRACEFS_ROOT, "trace", 4096, &err);
+    const char *first = trace ? strstr(trace, " ltb: (ftrace_strings_target+") : NULL;
+    while (first && first > trace && first[-1] != '\n')
+        first--;
+    const char *end = first ? strchr(first, '\n') : NULL;
+    EXPECT(end != NULL);
+    if (end) {
+        EXPECT_EQ((size_t)(end - first), TRACE_LINE_MAX - 1);
+        EXPECT_EQ(end[-1], '"');
+        const char *second = end + 1;
+        const char *second_end = strchr(second, '\n');
+        EXPECT(second_end != NULL);
+        EXPECT_EQ(second_end ? (size_t)(second_end - second) : 0, head - 1 + 14);
+        EXPECT(second_end && strncmp(second_end - 16, "s=[LINE TOO BIG]", 16) == 0);
+    }
+    kfree(trace);
+    EXPECT_EQ(kprobe_command("-:selftest/ltb"), 0);
+}
+
 /* Fills a record of line's arguments both ways: through probe_store_quick when they are
  * all quick (quick says whether they must be), and through the general fetch; the two
  * records must be the same bytes. */
