@@ -5,6 +5,7 @@
 
 global copy_from_kernel_nofault:function
 global strncpy_from_kernel_nofault:function
+global strnlen_kernel_nofault:function
 global arch_nofault_fixup:function
 
 section .text
@@ -28,6 +29,19 @@ strncpy_from_kernel_nofault:
     test ecx, ecx
     jnz .next
 .done:
+    ret
+
+; long strnlen_kernel_nofault(const char *src, size_t count)
+strnlen_kernel_nofault:
+    xor eax, eax
+.scan:
+    cmp rax, rsi
+    je .end
+    movzx ecx, byte [rdi + rax]
+    inc rax
+    test ecx, ecx
+    jnz .scan
+.end:
     ret
 nofault_end:
 

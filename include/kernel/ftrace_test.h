@@ -22,6 +22,8 @@ int ftrace_errno_target(unsigned long a);              /* returns -EINVAL */
  * a number. */
 struct ftrace_probe_item;
 long ftrace_probe_target(const char *name, const struct ftrace_probe_item *item, long n);
+/* Called by `ftrace_test_strings LEN...` with its first string and the array of all. */
+long ftrace_strings_target(const char *first, const char *const *all, unsigned long n);
 /* a calls b calls c calls ftrace_test_target_hot: a known call tree. */
 unsigned long ftrace_test_chain_a(unsigned long a);
 unsigned long ftrace_test_chain_b(unsigned long a);

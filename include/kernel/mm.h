@@ -82,8 +82,10 @@ void *arch_map_shared_memory(uint64_t phys, size_t len);
  * strncpy_from_kernel_nofault: copies up to count bytes, stopping after a NUL; returns
  * the bytes copied including that NUL (count when none was met, dst then unterminated),
  * or -EFAULT.
+ * strnlen_kernel_nofault: what strncpy_from_kernel_nofault would return, copying nothing.
  */
 long copy_from_kernel_nofault(void *dst, const void *src, size_t len);
 long strncpy_from_kernel_nofault(char *dst, const char *src, size_t count);
+long strnlen_kernel_nofault(const char *src, size_t count);
 
 #endif

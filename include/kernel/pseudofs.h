@@ -174,6 +174,15 @@ struct seqbuf {
     size_t len;
     size_t cap;
     bool overflow; /* an allocation failed: the content is cut short */
+    /*
+     * Nonzero: the length the text may reach, as a trace line has a page in Linux (its
+     * trace_seq). A write past it is dropped and sets full, and so is every write after
+     * it, so the text ends with the last piece that fitted. As in Linux, a printf must end
+     * below the limit (its seq_buf keeps a byte for vsnprintf's NUL); a puts, putc or
+     * write may reach it.
+     */
+    size_t limit;
+    bool full;
 };
 int seq_printf(struct seqbuf *s, const char *fmt, ...) __printf(2, 3);
 int seq_puts(struct seqbuf *s, const char *str);

@@ -287,3 +287,38 @@ SELFTEST(seqbuf_growth)
     EXPECT(s.buf == NULL);
     EXPECT_EQ(s.len, 0);
 }
+
+/*
+ * A limit cuts the text at the last piece that fits, as Linux's trace_seq: a printf must
+ * end below it, a puts, putc or write may reach it, and once one is refused so is every
+ * piece after it.
+ */
+SELFTEST(seqbuf_limit)
+{
+    struct seqbuf s = {.limit = 10};
+    EXPECT_EQ(seq_puts(&s, "12345"), 0);
+    EXPECT_EQ(seq_printf(&s, "%s", "6789"), 0);
+    EXPECT_EQ(seq_printf(&s, "%s", "0"), -ENOSPC); /* would end at the limit */
+    EXPECT(s.full);
+    EXPECT_EQ(seq_putc(&s, 'x'), -ENOSPC); /* would fit, but the text is cut already */
+    EXPECT_STREQ(s.buf, "123456789");
+    seqbuf_free(&s);
+
+    s = (struct seqbuf){.limit = 10};
+    EXPECT_EQ(seq_printf(&s, "%s", "123456789"), 0);
+    EXPECT_EQ(seq_putc(&s, '0'), 0); /* a putc may reach it */
+    EXPECT_EQ(seq_write(&s, "", 0), 0);
+    EXPECT_EQ(seq_printf(&s, "%s", ""), -ENOSPC); /* a printf needs a byte left */
+    EXPECT(s.full);
+    EXPECT_STREQ(s.buf, "1234567890");
+    seqbuf_free(&s);
+
+    s = (struct seqbuf){.limit = 10};
+    EXPECT_EQ(seq_puts(&s, "12345678901"), -ENOSPC);
+    EXPECT_EQ(s.len, 0);
+    s.full = false;
+    s.limit = 0; /* no limit: anything goes */
+    EXPECT_EQ(seq_puts(&s, "12345678901"), 0);
+    EXPECT_EQ(s.len, 11);
+    seqbuf_free(&s);
+}

@@ -38,8 +38,22 @@ static int seq_reserve(struct seqbuf *s, size_t extra)
     return 0;
 }
 
+/* Whether the limit refuses a piece of n bytes more (marking the text full if so). */
+static bool seq_past_limit(struct seqbuf *s, size_t n, bool printf)
+{
+    if (!s->limit)
+        return false;
+    bool fits = s->len < s->limit && (printf ? n < s->limit - s->len : n <= s->limit - s->len);
+    if (!s->full && (fits || (!printf && s->len == s->limit && n == 0)))
+        return false;
+    s->full = true;
+    return true;
+}
+
 int seq_write(struct seqbuf *s, const char *buf, size_t len)
 {
+    if (seq_past_limit(s, len, false))
+        return -ENOSPC;
     int err = seq_reserve(s, len);
 
     if (err)
@@ -71,6 +85,11 @@ int seq_printf(struct seqbuf *s, const char *fmt, ...)
     if (n < 0) {
         va_end(again);
         return -EINVAL;
+    }
+    if (seq_past_limit(s, (size_t)n, true)) {
+        s->buf[s->len] = '\0';
+        va_end(again);
+        return -ENOSPC;
     }
     if ((size_t)n >= s->cap - s->len) {
         err = seq_reserve(s, (size_t)n);

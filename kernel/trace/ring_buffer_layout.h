@@ -58,7 +58,9 @@ struct rb_data_page {
 
 #define RB_DATA_SIZE ((unsigned)(PAGE_SIZE - offsetof(struct rb_data_page, data)))
 _Static_assert(RB_DATA_SIZE == RB_PAGE_DATA_SIZE, "RB_PAGE_DATA_SIZE is the page's data area");
-_Static_assert(RB_MAX_PAYLOAD + 16 <= RB_DATA_SIZE, "an event must fit on an empty page");
+_Static_assert(RB_MAX_PAYLOAD > RB_SMALL_PAYLOAD && RB_MAX_PAYLOAD + 8 <= RB_DATA_SIZE,
+               "the largest event, with its length word, must fit an empty page");
+_Static_assert(RB_MAX_PAYLOAD % 4 == 0, "payloads are whole words");
 #define RB_MIN_PAGES 2
 #define RB_MAX_PAGES (1u << 20)
 

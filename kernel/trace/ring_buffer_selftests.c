@@ -57,37 +57,43 @@ static uint32_t rbt_seq(const struct rb_record *r)
 
 static unsigned rbt_cpu(void) { return this_cpu_id(); }
 
+/*
+ * Records are read into these, not onto the stack: a record holds a whole page of payload,
+ * too much for a kernel stack. Self-tests run one at a time.
+ */
+static struct rb_record rbt_records[2];
+
 SELFTEST(rb_write_read)
 {
     struct ring_buffer *rb = rbt_create(2);
     ASSERT_TRUE(rb != NULL);
     unsigned cpu = rbt_cpu();
-    struct rb_record r;
+    struct rb_record *r = &rbt_records[0];
     unsigned long lost = 99;
 
-    EXPECT(!rb_consume(rb, cpu, &r, &lost));
+    EXPECT(!rb_consume(rb, cpu, r, &lost));
     EXPECT_EQ(lost, 0);
     EXPECT(rbt_write(rb, RBT_FUNCTION_PAYLOAD, 7));
     struct rb_stats st;
     rb_get_stats(rb, cpu, &st);
     EXPECT_EQ(st.entries, 1);
     EXPECT_EQ(st.oldest_ts, 1000);
-    EXPECT(rb_consume(rb, cpu, &r, &lost));
-    EXPECT_EQ(r.ts, 1000);
-    EXPECT_EQ(r.len, RBT_FUNCTION_PAYLOAD);
-    EXPECT_EQ(r.cpu, cpu);
-    EXPECT_EQ(rbt_seq(&r), 7);
-    EXPECT_EQ(r.data[4], 0x5a);
-    EXPECT_EQ(r.data[11], 0x5a);
+    EXPECT(rb_consume(rb, cpu, r, &lost));
+    EXPECT_EQ(r->ts, 1000);
+    EXPECT_EQ(r->len, RBT_FUNCTION_PAYLOAD);
+    EXPECT_EQ(r->cpu, cpu);
+    EXPECT_EQ(rbt_seq(r), 7);
+    EXPECT_EQ(r->data[4], 0x5a);
+    EXPECT_EQ(r->data[11], 0x5a);
     EXPECT_EQ(lost, 0);
-    EXPECT(!rb_consume(rb, cpu, &r, &lost));
+    EXPECT(!rb_consume(rb, cpu, r, &lost));
 
     /* A payload above 112 bytes takes the length-word form. */
     EXPECT(rbt_write(rb, 300, 8));
-    EXPECT(rb_consume(rb, cpu, &r, NULL));
-    EXPECT_EQ(r.len, 300);
-    EXPECT_EQ(rbt_seq(&r), 8);
-    EXPECT_EQ(r.data[299], 0x5a);
+    EXPECT(rb_consume(rb, cpu, r, NULL));
+    EXPECT_EQ(r->len, 300);
+    EXPECT_EQ(rbt_seq(r), 8);
+    EXPECT_EQ(r->data[299], 0x5a);
 
     rb_get_stats(rb, cpu, &st);
     EXPECT_EQ(st.entries, 0);
@@ -163,20 +169,20 @@ SELFTEST(rb_time_extend)
         EXPECT_EQ(st.bytes, total);
     }
     for (unsigned i = 0; i < ARRAY_SIZE(steps); i++) {
-        struct rb_record r;
+        struct rb_record *r = &rbt_records[0];
         uint64_t ts = 0;
         EXPECT(rb_peek_ts(rb, cpu, &ts));
-        EXPECT(rb_consume(rb, cpu, &r, NULL));
-        EXPECT_EQ(rbt_seq(&r), i);
-        EXPECT_EQ(r.ts, times[i]);
+        EXPECT(rb_consume(rb, cpu, r, NULL));
+        EXPECT_EQ(rbt_seq(r), i);
+        EXPECT_EQ(r->ts, times[i]);
         EXPECT_EQ(ts, times[i]);
     }
     /* A clock that steps back is held at the last time rather than going backwards. */
     rbt_now -= 50;
     EXPECT(rbt_write(rb, RBT_FUNCTION_PAYLOAD, 0));
-    struct rb_record r;
-    EXPECT(rb_consume(rb, cpu, &r, NULL));
-    EXPECT_EQ(r.ts, times[ARRAY_SIZE(steps) - 1]);
+    struct rb_record *r = &rbt_records[0];
+    EXPECT(rb_consume(rb, cpu, r, NULL));
+    EXPECT_EQ(r->ts, times[ARRAY_SIZE(steps) - 1]);
     rb_destroy(rb);
 }
 
@@ -199,16 +205,16 @@ SELFTEST(rb_overwrite_accounting)
     EXPECT_EQ(st.commit_overrun, 0);
     unsigned long entries = st.entries, overrun = st.overrun;
 
-    struct rb_record r;
+    struct rb_record *r = &rbt_records[0];
     unsigned long lost, total_lost = 0, got = 0;
     uint32_t expect = overrun;
-    while (rb_consume(rb, cpu, &r, &lost)) {
+    while (rb_consume(rb, cpu, r, &lost)) {
         total_lost += lost;
         if (got == 0)
             EXPECT_EQ(lost, overrun);
         else
             EXPECT_EQ(lost, 0);
-        EXPECT_EQ(rbt_seq(&r), expect);
+        EXPECT_EQ(rbt_seq(r), expect);
         expect++;
         got++;
     }
@@ -225,17 +231,17 @@ SELFTEST(rb_overwrite_accounting)
     rb_reset(rb, cpu);
     for (unsigned i = 0; i < 10; i++)
         rbt_write(rb, RBT_FUNCTION_PAYLOAD, i);
-    EXPECT(rb_consume(rb, cpu, &r, &lost));
+    EXPECT(rb_consume(rb, cpu, r, &lost));
     for (unsigned i = 10; i < 10 + 3 * RBT_EVENTS_PER_PAGE; i++)
         rbt_write(rb, RBT_FUNCTION_PAYLOAD, i);
     rb_get_stats(rb, cpu, &st);
     unsigned long seen = 1;
     total_lost = 0;
     uint32_t prev = 0;
-    while (rb_consume(rb, cpu, &r, &lost)) {
+    while (rb_consume(rb, cpu, r, &lost)) {
         total_lost += lost;
-        EXPECT_EQ(rbt_seq(&r) - prev - 1, lost);
-        prev = rbt_seq(&r);
+        EXPECT_EQ(rbt_seq(r) - prev - 1, lost);
+        prev = rbt_seq(r);
         seen++;
     }
     EXPECT_EQ(prev, 9 + 3 * RBT_EVENTS_PER_PAGE);
@@ -261,19 +267,19 @@ SELFTEST(rb_producer_consumer)
     EXPECT_EQ(st.dropped, 1000 - ok);
     EXPECT_EQ(st.overrun, 0);
 
-    struct rb_record r;
+    struct rb_record *r = &rbt_records[0];
     unsigned long lost;
     for (unsigned i = 0; i < ok; i++) {
-        EXPECT(rb_consume(rb, cpu, &r, &lost));
-        EXPECT_EQ(rbt_seq(&r), i);
+        EXPECT(rb_consume(rb, cpu, r, &lost));
+        EXPECT_EQ(rbt_seq(r), i);
         EXPECT_EQ(lost, 0);
         /* Room comes back page by page as the reader frees them. */
         if (i == RBT_EVENTS_PER_PAGE + 1)
             EXPECT(rbt_write(rb, RBT_FUNCTION_PAYLOAD, ok));
     }
-    EXPECT(rb_consume(rb, cpu, &r, &lost));
-    EXPECT_EQ(rbt_seq(&r), ok);
-    EXPECT(!rb_consume(rb, cpu, &r, &lost));
+    EXPECT(rb_consume(rb, cpu, r, &lost));
+    EXPECT_EQ(rbt_seq(r), ok);
+    EXPECT(!rb_consume(rb, cpu, r, &lost));
     rb_get_stats(rb, cpu, &st);
     EXPECT_EQ(st.entries, 0);
     EXPECT_EQ(st.read, ok + 1);
@@ -284,12 +290,12 @@ SELFTEST(rb_producer_consumer)
 static void rbt_expect_events(struct selftest_ctx *t, struct ring_buffer *rb, unsigned cpu,
                               uint32_t first, uint32_t count)
 {
-    struct rb_record r;
+    struct rb_record *r = &rbt_records[0];
     for (uint32_t i = 0; i < count; i++) {
-        EXPECT(rb_consume(rb, cpu, &r, NULL));
-        EXPECT_EQ(rbt_seq(&r), first + i);
+        EXPECT(rb_consume(rb, cpu, r, NULL));
+        EXPECT_EQ(rbt_seq(r), first + i);
     }
-    EXPECT(!rb_consume(rb, cpu, &r, NULL));
+    EXPECT(!rb_consume(rb, cpu, r, NULL));
 }
 
 SELFTEST(rb_resize)
@@ -332,15 +338,15 @@ SELFTEST(rb_resize)
 static void rbt_expect_seqs(struct selftest_ctx *t, struct ring_buffer *rb, unsigned cpu,
                             uint32_t first, uint32_t count)
 {
-    struct rb_record r;
+    struct rb_record *r = &rbt_records[0];
     unsigned long lost = 0;
     uint32_t bad = 0;
     for (uint32_t i = 0; i < count; i++) {
-        bool got = rb_consume(rb, cpu, &r, &lost);
-        bad += !got || rbt_seq(&r) != first + i || lost != 0;
+        bool got = rb_consume(rb, cpu, r, &lost);
+        bad += !got || rbt_seq(r) != first + i || lost != 0;
     }
     EXPECT_EQ(bad, 0);
-    EXPECT(!rb_consume(rb, cpu, &r, NULL));
+    EXPECT(!rb_consume(rb, cpu, r, NULL));
 }
 
 /* As Linux: a resize keeps the unread events, the newest that fit when it shrinks. */
@@ -350,7 +356,7 @@ SELFTEST(rb_resize_keeps_events)
     ASSERT_TRUE(rb != NULL);
     unsigned cpu = rbt_cpu();
     struct rb_stats st;
-    struct rb_record r;
+    struct rb_record *r = &rbt_records[0];
 
     /* Growing, with the events in the ring: kept, with their times. */
     for (uint32_t i = 0; i < 10; i++) {
@@ -363,9 +369,9 @@ SELFTEST(rb_resize_keeps_events)
     EXPECT_EQ(st.entries, 10);
     EXPECT_EQ(st.overrun, 0);
     for (uint32_t i = 0; i < 10; i++) {
-        EXPECT(rb_consume(rb, cpu, &r, NULL));
-        EXPECT_EQ(rbt_seq(&r), i);
-        EXPECT_EQ(r.ts, 5000 + i);
+        EXPECT(rb_consume(rb, cpu, r, NULL));
+        EXPECT_EQ(rbt_seq(r), i);
+        EXPECT_EQ(r->ts, 5000 + i);
     }
 
     /* Growing again with the writer on the reader page (it was the only page with
@@ -399,7 +405,7 @@ SELFTEST(rb_resize_keeps_events)
     EXPECT_EQ(st.entries, total);
     EXPECT_EQ(st.overrun, 0);
     for (uint32_t i = 0; i < 10; i++)
-        EXPECT(rb_consume(rb, cpu, &r, NULL));
+        EXPECT(rb_consume(rb, cpu, r, NULL));
     EXPECT_EQ(rb_resize(rb, cpu, 2 * RB_PAGE_DATA_SIZE), 0);
     uint32_t dropped = 2 * RBT_EVENTS_PER_PAGE, resume = RBT_EVENTS_PER_PAGE + dropped;
     rb_get_stats(rb, cpu, &st);
@@ -408,12 +414,12 @@ SELFTEST(rb_resize_keeps_events)
     unsigned long lost = 0;
     uint32_t bad = 0;
     for (uint32_t i = 10; i < RBT_EVENTS_PER_PAGE; i++) {
-        bool got = rb_consume(rb, cpu, &r, &lost);
-        bad += !got || rbt_seq(&r) != i || lost != 0;
+        bool got = rb_consume(rb, cpu, r, &lost);
+        bad += !got || rbt_seq(r) != i || lost != 0;
     }
     EXPECT_EQ(bad, 0);
-    EXPECT(rb_consume(rb, cpu, &r, &lost));
-    EXPECT_EQ(rbt_seq(&r), resume);
+    EXPECT(rb_consume(rb, cpu, r, &lost));
+    EXPECT_EQ(rbt_seq(r), resume);
     EXPECT_EQ(lost, dropped);
     rbt_expect_seqs(t, rb, cpu, resume + 1, total - resume - 1);
 
@@ -434,7 +440,7 @@ SELFTEST(rb_iterate_vs_consume)
         rbt_now += 7;
         rbt_write(rb, i % 3 ? RBT_FUNCTION_PAYLOAD : 40, i);
     }
-    struct rb_record r, c;
+    struct rb_record *r = &rbt_records[0], *c = &rbt_records[1];
 
     for (int pass = 0; pass < 2; pass++) {
         struct rb_iter *it = rb_iter_start(rb, cpu);
@@ -444,9 +450,9 @@ SELFTEST(rb_iterate_vs_consume)
         /* Recording on this CPU waits for the iterator. */
         EXPECT(!rbt_write(rb, RBT_FUNCTION_PAYLOAD, 0));
         unsigned got = 0;
-        while (rb_iter_peek(it, &r)) {
-            EXPECT_EQ(rbt_seq(&r), got);
-            EXPECT_EQ(r.ts, 1000 + 7 * (got + 1));
+        while (rb_iter_peek(it, r)) {
+            EXPECT_EQ(rbt_seq(r), got);
+            EXPECT_EQ(r->ts, 1000 + 7 * (got + 1));
             EXPECT(rb_iter_next(it));
             got++;
         }
@@ -461,28 +467,28 @@ SELFTEST(rb_iterate_vs_consume)
 
     /* Consumed events leave the iterator's view; the rest match one for one. */
     for (unsigned i = 0; i < 100; i++)
-        EXPECT(rb_consume(rb, cpu, &c, NULL));
+        EXPECT(rb_consume(rb, cpu, c, NULL));
     struct rb_iter *it = rb_iter_start(rb, cpu);
     EXPECT(it != NULL);
     if (it) {
-        EXPECT(rb_iter_peek(it, &r));
-        EXPECT_EQ(rbt_seq(&r), 100);
+        EXPECT(rb_iter_peek(it, r));
+        EXPECT_EQ(rbt_seq(r), 100);
         /* A consume while iterating restarts the iterator at the oldest unconsumed event. */
         EXPECT(rb_iter_next(it));
         EXPECT(rb_iter_next(it));
-        EXPECT(rb_consume(rb, cpu, &c, NULL));
-        EXPECT(rb_iter_peek(it, &r));
-        EXPECT_EQ(rbt_seq(&r), 101);
+        EXPECT(rb_consume(rb, cpu, c, NULL));
+        EXPECT(rb_iter_peek(it, r));
+        EXPECT_EQ(rbt_seq(r), 101);
         rb_iter_finish(it);
     }
     for (unsigned i = 101; i < n; i++) {
-        EXPECT(rb_consume(rb, cpu, &c, NULL));
-        EXPECT_EQ(rbt_seq(&c), i);
+        EXPECT(rb_consume(rb, cpu, c, NULL));
+        EXPECT_EQ(rbt_seq(c), i);
     }
     it = rb_iter_start(rb, cpu);
     EXPECT(it != NULL);
     if (it) {
-        EXPECT(!rb_iter_peek(it, &r));
+        EXPECT(!rb_iter_peek(it, r));
         rb_iter_finish(it);
     }
     EXPECT(rbt_write(rb, RBT_FUNCTION_PAYLOAD, 0));
@@ -495,7 +501,7 @@ SELFTEST(rb_nested_commit)
     ASSERT_TRUE(rb != NULL);
     unsigned cpu = rbt_cpu();
     struct rb_reservation outer, inner, gone;
-    struct rb_record r;
+    struct rb_record *r = &rbt_records[0];
 
     rbt_hold_cpu();
     uint32_t *o = rb_reserve(rb, RBT_FUNCTION_PAYLOAD, &outer);
@@ -509,18 +515,18 @@ SELFTEST(rb_nested_commit)
         *i = 2;
         rb_commit(rb, &inner);
         /* The interrupted event is not committed yet, so neither is the nested one. */
-        EXPECT(!rb_consume(rb, cpu, &r, NULL));
+        EXPECT(!rb_consume(rb, cpu, r, NULL));
         *o = 1;
         rb_commit(rb, &outer);
     }
     rbt_release_cpu();
-    EXPECT(rb_consume(rb, cpu, &r, NULL));
-    EXPECT_EQ(rbt_seq(&r), 1);
-    EXPECT_EQ(r.ts, 1000);
-    EXPECT(rb_consume(rb, cpu, &r, NULL));
-    EXPECT_EQ(rbt_seq(&r), 2);
-    EXPECT_EQ(r.ts, 1005);
-    EXPECT(!rb_consume(rb, cpu, &r, NULL));
+    EXPECT(rb_consume(rb, cpu, r, NULL));
+    EXPECT_EQ(rbt_seq(r), 1);
+    EXPECT_EQ(r->ts, 1000);
+    EXPECT(rb_consume(rb, cpu, r, NULL));
+    EXPECT_EQ(rbt_seq(r), 2);
+    EXPECT_EQ(r->ts, 1005);
+    EXPECT(!rb_consume(rb, cpu, r, NULL));
     struct rb_stats st;
     rb_get_stats(rb, cpu, &st);
     EXPECT_EQ(st.read, 2);
@@ -535,11 +541,11 @@ SELFTEST(rb_nested_commit)
     rbt_release_cpu();
     rbt_now += 9;
     rbt_write(rb, RBT_FUNCTION_PAYLOAD, 11);
-    EXPECT(rb_consume(rb, cpu, &r, NULL));
-    EXPECT_EQ(rbt_seq(&r), 10);
-    EXPECT(rb_consume(rb, cpu, &r, NULL));
-    EXPECT_EQ(rbt_seq(&r), 11);
-    EXPECT_EQ(r.ts, 1005 + (1u << 28) + 9);
+    EXPECT(rb_consume(rb, cpu, r, NULL));
+    EXPECT_EQ(rbt_seq(r), 10);
+    EXPECT(rb_consume(rb, cpu, r, NULL));
+    EXPECT_EQ(rbt_seq(r), 11);
+    EXPECT_EQ(r->ts, 1005 + (1u << 28) + 9);
     rb_get_stats(rb, cpu, &st);
     EXPECT_EQ(st.entries, 0);
     EXPECT_EQ(st.bytes, 0);
@@ -553,8 +559,8 @@ SELFTEST(rb_reset_and_disable)
     unsigned cpu = rbt_cpu();
     for (unsigned i = 0; i < 600; i++)
         rbt_write(rb, RBT_FUNCTION_PAYLOAD, i);
-    struct rb_record r;
-    EXPECT(rb_consume(rb, cpu, &r, NULL));
+    struct rb_record *r = &rbt_records[0];
+    EXPECT(rb_consume(rb, cpu, r, NULL));
     rb_reset(rb, -1);
     struct rb_stats st;
     rb_get_stats(rb, cpu, &st);
@@ -562,7 +568,7 @@ SELFTEST(rb_reset_and_disable)
     EXPECT_EQ(st.overrun, 0);
     EXPECT_EQ(st.read, 0);
     EXPECT_EQ(st.bytes, 0);
-    EXPECT(!rb_consume(rb, cpu, &r, NULL));
+    EXPECT(!rb_consume(rb, cpu, r, NULL));
 
     rb_record_disable(rb);
     rb_record_disable(rb);
@@ -585,8 +591,8 @@ SELFTEST(rb_reset_and_disable)
     /* Reader and writer taking turns on one page, and the page after it. */
     for (unsigned i = 0; i < 3 * RBT_EVENTS_PER_PAGE; i++) {
         rbt_write(rb, RBT_FUNCTION_PAYLOAD, i);
-        EXPECT(rb_consume(rb, cpu, &r, NULL));
-        EXPECT_EQ(rbt_seq(&r), i);
+        EXPECT(rb_consume(rb, cpu, r, NULL));
+        EXPECT_EQ(rbt_seq(r), i);
     }
     rb_destroy(rb);
 }
@@ -658,8 +664,8 @@ SELFTEST(rb_read_page_linux_layout)
 
     /* Part of a page is consumed first: the page handed over starts after it. */
     EXPECT(rbt_write(rb, RBT_FUNCTION_PAYLOAD, seq++));
-    struct rb_record r;
-    EXPECT(rb_consume(rb, cpu, &r, NULL));
+    struct rb_record *r = &rbt_records[0];
+    EXPECT(rb_consume(rb, cpu, r, NULL));
     for (unsigned i = 0; i < ARRAY_SIZE(sizes); i++) {
         rbt_now += i == 3 ? (1ULL << 30) : 7;
         times[i] = rbt_now;
@@ -714,5 +720,172 @@ SELFTEST(rb_read_page_linux_layout)
     rb_get_stats(rb, cpu, &st);
     EXPECT_EQ(st.read, seen);
     EXPECT_EQ(st.entries, 0);
+    rb_destroy(rb);
+}
+
+/*
+ * Small events that take exactly `bytes` of a page (a multiple of 4, at least 8): 16-byte
+ * function-sized events, then one to make up the rest. Returns the next sequence number.
+ */
+static uint32_t rbt_fill(struct ring_buffer *rb, unsigned bytes, uint32_t seq)
+{
+    for (; bytes >= 16 + 8 || bytes == 16; bytes -= 16)
+        rbt_write(rb, RBT_FUNCTION_PAYLOAD, seq++);
+    if (bytes) /* 8..20 bytes: a payload of bytes - 4 (0 costs 4 like 4) */
+        rbt_write(rb, bytes - 4, seq++);
+    return seq;
+}
+
+/*
+ * Consumes everything on cpu: events first..next-1 in order of sequence and time, the big
+ * one (max_seq) whole and at max_ts (0: a clock the test does not set).
+ */
+static void rbt_expect_whole(struct selftest_ctx *t, struct ring_buffer *rb, unsigned cpu,
+                             uint32_t first, uint32_t next, uint32_t max_seq, uint64_t max_ts)
+{
+    struct rb_record *r = &rbt_records[0];
+    unsigned long lost = 0;
+    uint32_t bad = 0, seen_max = 0;
+    uint64_t last_ts = 0;
+    for (uint32_t i = first; i < next; i++) {
+        bool got = rb_consume(rb, cpu, r, &lost);
+        bad += !got || rbt_seq(r) != i || lost != 0;
+        bad += got && r->ts < last_ts;
+        last_ts = got ? r->ts : last_ts;
+        if (got && rbt_seq(r) == max_seq) {
+            seen_max++;
+            EXPECT_EQ(r->len, RB_MAX_PAYLOAD);
+            if (max_ts)
+                EXPECT_EQ(r->ts, max_ts);
+            EXPECT_EQ(r->data[4], 0x5a);
+            EXPECT_EQ(r->data[RB_MAX_PAYLOAD - 1], 0x5a);
+        } else if (got) {
+            bad += r->len > 20;
+        }
+    }
+    EXPECT_EQ(bad, 0);
+    EXPECT_EQ(seen_max, 1);
+    EXPECT(!rb_consume(rb, cpu, r, NULL));
+}
+
+/* Where the tail page is filled to before the big event; each step's events after it
+ * leave the next step's tail page at RBT_AFTER bytes. */
+#define RBT_AFTER 48
+
+static void rbt_max_event_steps(struct selftest_ctx *t, struct ring_buffer *rb, bool own_clock)
+{
+    unsigned cpu = rbt_cpu();
+    static const struct {
+        unsigned level;
+        uint64_t gap;
+        bool nested;
+    } steps[] = {
+        {0, 10, false},
+        {RBT_AFTER + 16, 10, false},
+        {RB_PAGE_DATA_SIZE - 8, 10, false},
+        {RB_PAGE_DATA_SIZE - 4, 10, false},
+        {RB_PAGE_DATA_SIZE, 10, false},
+        {1600, 1ULL << 28, false},
+        {RB_PAGE_DATA_SIZE, 1ULL << 28, false},
+        {400, 10, true},
+    };
+    uint32_t seq = 0;
+    unsigned level = 0;
+    for (unsigned i = 0; i < ARRAY_SIZE(steps); i++) {
+        uint32_t first = seq;
+        seq = rbt_fill(rb, steps[i].level - level, seq);
+        struct rb_reservation outer;
+        uint32_t *o = NULL, outer_seq = 0;
+        if (steps[i].nested) {
+            rbt_hold_cpu();
+            o = rb_reserve(rb, RBT_FUNCTION_PAYLOAD, &outer);
+            EXPECT(o != NULL);
+            outer_seq = seq++;
+        }
+        rbt_now += steps[i].gap;
+        uint64_t max_ts = own_clock ? rbt_now : 0;
+        uint32_t max_seq = seq;
+        EXPECT(rbt_write(rb, RB_MAX_PAYLOAD, seq++));
+        if (o) {
+            /* Reserved before the big event, so it comes before it. */
+            memcpy(o, &outer_seq, 4);
+            rb_commit(rb, &outer);
+            rbt_release_cpu();
+        }
+        rbt_now += 5;
+        seq = rbt_fill(rb, RBT_AFTER, seq);
+        level = RBT_AFTER;
+        struct rb_stats st;
+        rb_get_stats(rb, cpu, &st);
+        EXPECT_EQ(st.entries, seq - first);
+        EXPECT_EQ(st.overrun, 0);
+        rbt_expect_whole(t, rb, cpu, first, seq, max_seq, max_ts);
+    }
+}
+
+/*
+ * An event of RB_MAX_PAYLOAD bytes takes a whole page, header and length word included.
+ * Wherever the tail stands when it comes (an empty page; a page with a few events; a page
+ * filled to 8, 4 and 0 bytes short of its end, so that it closes with a padding event, a
+ * 4-byte padding word, or none), after a gap whose delta needs a time record, and while an
+ * outer writer holds its reservation, it lands alone at the start of the next page with
+ * its own time, and the events around it are intact: on a clock the test sets (every
+ * reservation takes the general path) and on the default clock (the inline path first).
+ * One byte more is refused and counted nowhere, as Linux's ring_buffer_lock_reserve
+ * refuses it. On a page read out whole (trace_pipe_raw) it fills the page; with a loss to
+ * report first, the count goes on a page of its own.
+ */
+SELFTEST(rb_max_event_at_page_boundary)
+{
+    struct ring_buffer *rb = rb_create(4 * RB_PAGE_DATA_SIZE, MAX_CPUS);
+    ASSERT_TRUE(rb != NULL);
+    rbt_max_event_steps(t, rb, false);
+    rb_destroy(rb);
+    rb = rbt_create(4);
+    ASSERT_TRUE(rb != NULL);
+    unsigned cpu = rbt_cpu();
+    rbt_max_event_steps(t, rb, true);
+
+    /* One byte more: refused, nothing counted, nothing written. */
+    uint32_t seq = 1000;
+    struct rb_stats before, after;
+    rb_get_stats(rb, cpu, &before);
+    EXPECT(!rbt_write(rb, RB_MAX_PAYLOAD + 1, seq));
+    rb_get_stats(rb, cpu, &after);
+    EXPECT_EQ(after.written, before.written);
+    EXPECT_EQ(after.dropped, before.dropped);
+    EXPECT_EQ(after.entries, 0);
+    EXPECT(!rb_consume(rb, cpu, &rbt_records[0], NULL));
+
+    /* Read out as pages: six whole events overwrite a ring of four pages. */
+    static uint8_t page[PAGE_SIZE] __aligned(8);
+    static struct rbt_page_event got[4];
+    rb_reset(rb, cpu);
+    for (uint32_t i = 0; i < 6; i++) {
+        rbt_now += 100;
+        EXPECT(rbt_write(rb, RB_MAX_PAYLOAD, i));
+    }
+    uint64_t lost;
+    bool bad;
+    unsigned pages = 0, events = 0, lost_total = 0;
+    uint32_t next = 0;
+    while (rb_read_page(rb, cpu, page) && pages < 10) {
+        unsigned n = rbt_parse_page(page, got, ARRAY_SIZE(got), &lost, &bad);
+        EXPECT(!bad);
+        EXPECT(n <= 1);
+        /* The loss comes alone, then every page holds one whole event. */
+        EXPECT(n == 0 ? lost != 0 : lost == 0);
+        if (n) {
+            EXPECT_EQ(got[0].len, RB_MAX_PAYLOAD);
+            EXPECT(events == 0 || got[0].seq == next);
+            next = got[0].seq + 1;
+        }
+        lost_total += (unsigned)lost;
+        events += n;
+        pages++;
+    }
+    EXPECT(lost_total > 0);
+    EXPECT_EQ(events + lost_total, 6);
+    EXPECT_EQ(next, 6);
     rb_destroy(rb);
 }

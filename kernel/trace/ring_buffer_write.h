@@ -142,11 +142,13 @@ static __always_inline void *rb_reserve_event(struct rb_cpu_buffer *cb, unsigned
     uint64_t ts = rb_clock_ns(); /* the buffer's clock: write_gate was zero */
     /*
      * A clock behind `before` makes the delta huge: the slow path clamps it. An empty page
-     * (off 0) wraps off - 1 round, so one compare finds it and a full page both.
+     * (off 0) wraps off - 1 round, so one compare finds it and a full page both. Written
+     * as >= so that an event of a whole page (size RB_DATA_SIZE, which only an empty page
+     * holds) compares against 0 and always goes the slow way, where the page is set up.
      */
     uint64_t delta = ts - v.last;
     if (unlikely(((v.before ^ v.last) | (delta >> RB_DELTA_BITS)) != 0 ||
-                 v.off - 1 > RB_DATA_SIZE - size - 1))
+                 v.off - 1 >= RB_DATA_SIZE - size))
         return rb_reserve_event_retry(cb, plen, res);
     if (unlikely(!rb_claim(cb, &v, size, ts)))
         return rb_reserve_event_retry(cb, plen, res);

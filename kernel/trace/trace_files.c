@@ -250,15 +250,27 @@ static void produce_header_lines(struct trace_reader *r)
         trace_print_func_header_of(r->iter->buffer, &r->pending, -1);
 }
 
-/* Formats the next event into pending; false when there is none now. */
+/*
+ * Formats the next event into pending (empty); false when there is none now. As Linux
+ * prints an event into a trace_seq of a page, its text stops at the first piece that
+ * would pass TRACE_LINE_MAX, and then ends with "[LINE TOO BIG]" if that still fits, or
+ * with no newline at all if it does not (tests/reference/linux-6.1-probe-limits.txt).
+ */
 static bool produce_event(struct trace_reader *r)
 {
     struct trace_array *was = trace_printing;
     WRITE_ONCE(trace_printing, r->tr);
+    r->pending.limit = r->pending.len + TRACE_LINE_MAX;
     bool made = r->iter && trace_iter_print_next(r->iter, &r->pending,
                                                  trace_print_opt(TRACE_OPT_LATENCY_FORMAT)
                                                      ? trace_format_latency
                                                      : trace_format_default);
+    if (r->pending.full) {
+        r->pending.full = false;
+        seq_puts(&r->pending, "[LINE TOO BIG]\n");
+    }
+    r->pending.limit = 0;
+    r->pending.full = false;
     WRITE_ONCE(trace_printing, was);
     return made;
 }
@@ -582,11 +594,16 @@ int trace_files_create_options(struct trace_array *tr, struct pfs_node *dir)
 
 /* ---- trace_marker, trace_clock, tracing_cpumask, set_ftrace_pid ---- */
 
-/* Linux's name for the marker write: the trace.dat export gives print records its address. */
+/*
+ * Linux's name for the marker write: the trace.dat export gives print records its address.
+ * As Linux's, one write records at most TRACE_BUF_SIZE bytes and returns what it took: the
+ * writer sends the rest again, which becomes a marker of its own.
+ */
 static ssize_t tracing_mark_write(void *data, const char *buf, size_t len)
 {
-    int err = trace_array_print(ref_tr(data), buf, len);
-    return err ? err : (ssize_t)len;
+    size_t cnt = MIN(len, (size_t)TRACE_BUF_SIZE);
+    int err = trace_array_print(ref_tr(data), buf, cnt);
+    return err ? err : (ssize_t)cnt;
 }
 
 TRACEFS_FILE(trace_marker, .path = "trace_marker", .mode = 0220, .store = tracing_mark_write,

@@ -39,10 +39,15 @@
  * interrupts on.
  */
 
-/* Largest payload rb_reserve accepts; payloads above 112 bytes cost 4 more bytes. */
-#define RB_MAX_PAYLOAD 512
 /* Bytes of events a page holds (a page less its 16-byte header); sizes count in these. */
 #define RB_PAGE_DATA_SIZE 4080
+/*
+ * Largest payload rb_reserve accepts, Linux's BUF_MAX_DATA_SIZE: a whole page with the
+ * 8-byte header of a payload above 112 bytes (type and time delta, then the length word).
+ * An event this big only ever fits an empty page, whose first event needs no time record
+ * (the page header holds its time), so a writer always finds room for it on the next page.
+ */
+#define RB_MAX_PAYLOAD (RB_PAGE_DATA_SIZE - 8)
 
 struct ring_buffer;
 struct rb_cpu_buffer;
@@ -283,7 +288,15 @@ struct trace_stack_event {
     uint32_t calls[TRACE_STACK_MAX];
 };
 
-#define TRACE_PRINT_MAX 400
+/*
+ * Linux's TRACE_BUF_SIZE: the most a trace_marker or trace_marker_raw write records (the
+ * rest is left to the writer, which sends it again) and the most a trace_printk packs.
+ */
+#define TRACE_BUF_SIZE 1024
+/* A marker's text with its NUL. */
+#define TRACE_PRINT_MAX (TRACE_BUF_SIZE + 1)
+/* The text one event prints to trace and trace_pipe, at most: Linux's trace_seq, a page. */
+#define TRACE_LINE_MAX 4096
 struct trace_print_event {
     uint32_t ctx;
     uint32_t len;

@@ -20,13 +20,12 @@
 
 /* Linux's: a longer write is EINVAL; one longer than TRACE_BUF_SIZE is cut to it. */
 #define RAW_DATA_MAX_SIZE (1024 * 3)
-#define TRACE_BUF_SIZE 1024
 /* Linux's FAULT_SIZE_ID: the id and "<faulted>", the least room a record gets. */
 #define FAULT_SIZE_ID (sizeof(uint32_t) + sizeof("<faulted>") - 1)
 /* Linux's sizeof(struct raw_data_entry): the common fields and the id. */
 #define RAW_DATA_HEADER (sizeof(struct trace_event_common) + sizeof(uint32_t))
-/* Cut where this kernel's records end (RB_MAX_PAYLOAD), before Linux's TRACE_BUF_SIZE. */
-#define RAW_DATA_MAX_COPY ((RB_MAX_PAYLOAD - RAW_DATA_HEADER) & ~(size_t)3)
+_Static_assert(RAW_DATA_HEADER + TRACE_BUF_SIZE <= RB_MAX_PAYLOAD,
+               "a raw_data record of TRACE_BUF_SIZE bytes fits the ring buffer");
 
 /* Linux's tracing_mark_raw_write: its checks in its order, its errnos. */
 static ssize_t tracing_mark_raw_write(void *data, const char *buf, size_t len)
@@ -36,7 +35,7 @@ static ssize_t tracing_mark_raw_write(void *data, const char *buf, size_t len)
         return -EINVAL;
     if (len < sizeof(uint32_t) || len > RAW_DATA_MAX_SIZE)
         return -EINVAL;
-    size_t cnt = MIN(MIN(len, (size_t)TRACE_BUF_SIZE), RAW_DATA_MAX_COPY);
+    size_t cnt = MIN(len, (size_t)TRACE_BUF_SIZE);
     size_t size = RAW_DATA_HEADER + MAX(cnt, FAULT_SIZE_ID);
     size = (size + 3) & ~(size_t)3;
     /* Into an instance showing the last boot's trace: this boot's starts (a marker does). */

@@ -422,8 +422,12 @@ static void write_one(struct writer *w, int depth)
         len = SMALL_LEN;
     else if (pick < 90)
         len = BIG_HEADER + (r >> 8) % (113 - BIG_HEADER);
-    else
-        len = 113 + (r >> 8) % (RB_MAX_PAYLOAD - 112);
+    else if (pick < 98)
+        len = 113 + (r >> 8) % 400;
+    else if (pick < 99)
+        len = 513 + (r >> 8) % (RB_MAX_PAYLOAD - 512);
+    else /* a whole page: it only fits an empty one, whatever the time and the nesting */
+        len = RB_MAX_PAYLOAD - (r >> 8) % 4;
 
     struct rb_reservation res;
     w->inflight[depth] = 1;

@@ -402,7 +402,26 @@ class PageWriter(unittest.TestCase):
 
     def test_event_too_large(self) -> None:
         with self.assertRaises(ringpage.PageError):
-            ringpage.PageWriter().add(0, bytes(PAGE))
+            ringpage.PageWriter().add(0, bytes(ringpage.PAGE_DATA - 7))
+
+    def test_whole_page_events(self) -> None:
+        """Events of Linux's largest size (4072 bytes) each fill a page, after a gap that
+        needs a time extend and after lost events, whose count gets a page of its own."""
+        big = bytes(range(256)) * 15 + bytes(range(232))
+        self.assertEqual(len(big), ringpage.PAGE_DATA - 8)
+        entries = [(100, b"small", None), (200, big, None), (300, b"after", None),
+                   (300 + (1 << 30), big, None), (300 + (1 << 30) + 1, big, 9),
+                   (300 + (1 << 30) + 2, b"last", None)]
+        w = ringpage.PageWriter()
+        for ts, payload, lost in entries:
+            w.add(ts, payload, lost)
+        raw = w.finish()
+        self.assertEqual(len(raw) // PAGE, 7)
+        got = ringpage.decode_pages(raw, 0)
+        want = [ringpage.Entry(ts, p + bytes(-len(p) % 4), lost) for ts, p, lost in entries]
+        want.insert(4, ringpage.Entry(300 + (1 << 30), None, 9))
+        want[5] = ringpage.Entry(want[5].ts, want[5].payload, None)
+        self.assertEqual(got, want)
 
 
 # ---- trace.dat ----

@@ -149,6 +149,9 @@ class PageWriter:
         return self._data
 
     def add(self, ts: int, payload: bytes, lost_before: Optional[int] = None) -> None:
+        """An event as large as Linux's largest (4072 bytes, a whole page with its header)
+        fits: it opens a page of its own, whose header holds its time, and a loss to
+        report before it goes on an empty page of its own."""
         if len(payload) % 4:
             payload = payload + bytes(4 - len(payload) % 4)
         if len(payload) <= SMALL_PAYLOAD:
@@ -156,9 +159,13 @@ class PageWriter:
         else:
             event = struct.pack("<II", 0, len(payload) + 4)
         size = len(event) + len(payload)
-        if size + 8 + 8 > PAGE_DATA:
+        if size > PAGE_DATA:
             raise PageError(f"an event of {len(payload)} bytes does not fit a page")
         data = self._data
+        if lost_before is not None and size + 8 > PAGE_DATA:
+            self.mark_lost(lost_before)
+            lost_before = None
+            data = None
         if lost_before is not None or data is None or ts < self._last:
             data = self._open(ts, lost_before)
         delta = ts - self._last

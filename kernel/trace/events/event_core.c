@@ -250,15 +250,24 @@ static bool pids_let_in(struct percpu *cpu, int other_pid)
  * An event whose triggers need its record (a filter to test) but that records nothing
  * (soft-disabled, tracing off, its CPU outside tracing_cpumask) builds it here, never in
  * the ring buffer: one slot per nesting level of this CPU (a thread, an interrupt, an
- * NMI), as Linux's trace_buffered_event and temp buffer. A record that does not fit, or a
- * fifth level, runs no trigger.
+ * NMI), as Linux's trace_buffered_event and temp buffer. A slot takes any record the ring
+ * buffer would; a fifth level runs no trigger. The slots of each CPU online are made at
+ * boot (16 KiB a CPU, which static storage would spend on every possible CPU).
  */
 #define SCRATCH_LEVELS 4
-#define SCRATCH_SIZE 512
+#define SCRATCH_SIZE RB_MAX_PAYLOAD
+_Static_assert(SCRATCH_SIZE % 8 == 0, "every slot starts 8-byte aligned");
 static struct scratch_cpu {
-    uint8_t slot[SCRATCH_LEVELS][SCRATCH_SIZE] __aligned(8);
+    uint8_t *slots; /* SCRATCH_LEVELS slots of SCRATCH_SIZE bytes; NULL: none */
     unsigned used;
 } scratch[MAX_CPUS];
+
+static void trace_event_scratch_init(void)
+{
+    for (unsigned c = 0; c < cpus_online && c < MAX_CPUS; c++)
+        scratch[c].slots = kmalloc(SCRATCH_LEVELS * SCRATCH_SIZE);
+}
+CORE_INITCALL(trace_event_scratch_init);
 
 /*
  * Writers between a scratch reservation and its commit. The commit must go out of line
@@ -270,17 +279,17 @@ struct sync_readers trace_event_scratch_writers = SYNC_READERS_INIT;
 static bool is_scratch(struct percpu *cpu, const void *record)
 {
     const struct scratch_cpu *sc = &scratch[cpu->cpu];
-    return (const uint8_t *)record >= sc->slot[0] &&
-           (const uint8_t *)record < sc->slot[SCRATCH_LEVELS - 1] + SCRATCH_SIZE;
+    return sc->slots && (const uint8_t *)record >= sc->slots &&
+           (const uint8_t *)record < sc->slots + SCRATCH_LEVELS * SCRATCH_SIZE;
 }
 
 static void *scratch_reserve(struct percpu *cpu, size_t size)
 {
     struct scratch_cpu *sc = &scratch[cpu->cpu];
-    if (size > SCRATCH_SIZE || sc->used >= SCRATCH_LEVELS)
+    if (!sc->slots || size > SCRATCH_SIZE || sc->used >= SCRATCH_LEVELS)
         return NULL;
     /* An interrupt that comes now takes the next slot and gives it back before returning. */
-    void *rec = sc->slot[sc->used++];
+    void *rec = sc->slots + SCRATCH_SIZE * sc->used++;
     barrier();
     /* The CPU's marker, for as long as the record lives (see trace_event_scratch_writers);
      * the writer keeps the CPU until then. */
@@ -294,6 +303,12 @@ static void scratch_release(struct percpu *cpu)
     barrier();
     scratch[cpu->cpu].used--;
 }
+
+void *trace_event_scratch_get(struct percpu *cpu, size_t size)
+{
+    return scratch_reserve(cpu, size);
+}
+void trace_event_scratch_put(struct percpu *cpu) { scratch_release(cpu); }
 
 /*
  * What the reservation of a record built for instances learnt that the commit needs,

@@ -174,6 +174,14 @@ int trace_event_add(struct trace_event_call *call);
  * print; with preemption off. */
 void trace_event_marker_triggers(struct trace_array *tr, unsigned long ip, const char *text,
                                  size_t len, uint64_t ts);
+/*
+ * A scratch slot of this CPU for a record only triggers see, as the write path builds one
+ * for an event that records nothing: NULL when the record is larger than the ring buffer
+ * takes or every nesting level is in use. The caller keeps its CPU until it gives the slot
+ * back with trace_event_scratch_put.
+ */
+void *trace_event_scratch_get(struct percpu *cpu, size_t size);
+void trace_event_scratch_put(struct percpu *cpu);
 int trace_event_remove(struct trace_event_call *call);
 
 /*

@@ -38,6 +38,9 @@ static void evt_end(struct evt_saved *s)
     trace_set_on(s->on);
 }
 
+/* Where the tests collect records: a record holds a page of payload, so not on the stack. */
+static struct rb_record evt_recs[4];
+
 /* Copies out the records of event `id`, up to max, with their text; returns how many. */
 static unsigned evt_collect(unsigned id, struct rb_record *out, unsigned max, struct seqbuf *text)
 {
@@ -123,7 +126,7 @@ SELFTEST(events_record_layout)
     EXPECT(!trace_event_on_call_function_single_entry);
     trace_call_function_single_entry(2);
 
-    static struct rb_record recs[4];
+    struct rb_record *recs = evt_recs;
     struct seqbuf text = {0};
     unsigned n = evt_collect(call->state->id, recs, 4, &text);
     EXPECT_EQ(n, 2);
@@ -179,7 +182,7 @@ SELFTEST(events_pid_lists)
     trace_event_pids_changed();
     trace_event_enable(call, false);
 
-    static struct rb_record recs[4];
+    struct rb_record *recs = evt_recs;
     unsigned n = evt_collect(call->state->id, recs, 4, NULL);
     EXPECT_EQ(n, 1);
     if (n == 1)
@@ -230,7 +233,7 @@ SELFTEST(events_trace_printk)
     evt_begin(&s);
     trace_printk("value %d %s %lx %c%%\n", -42, "str", 0xabcdef012UL, 'c');
     trace_printk("plain text\n");
-    static struct rb_record recs[2];
+    struct rb_record *recs = evt_recs;
     struct seqbuf text = {0};
     EXPECT_EQ(evt_collect(TRACE_EVENT_ID_BPRINT, recs, 2, &text), 1);
     EXPECT_EQ(evt_collect(TRACE_EVENT_ID_BPUTS, recs + 1, 1, &text), 1);
@@ -246,6 +249,31 @@ SELFTEST(events_trace_printk)
     EXPECT(memcmp(recs[0].data + 28, "str", 4) == 0);
     EXPECT_EQ(*(const uint64_t *)(recs[0].data + 32), 0xabcdef012ULL);
     seqbuf_free(&text);
+    evt_end(&s);
+}
+
+/*
+ * Linux's TRACE_BUF_SIZE bounds a trace_printk's packed arguments: 1024 bytes record (here
+ * a string of 1019 characters, its NUL and an int), 1028 record nothing.
+ */
+SELFTEST(events_trace_printk_limit)
+{
+    struct evt_saved s;
+    evt_begin(&s);
+    static char text[1024];
+    memset(text, 'x', sizeof(text));
+    text[1019] = '\0';
+    trace_printk("%s %d\n", text, 1019);
+    text[1019] = 'x';
+    text[1020] = '\0';
+    trace_printk("%s %d\n", text, 1020);
+    struct rb_record *recs = evt_recs;
+    EXPECT_EQ(evt_collect(TRACE_EVENT_ID_BPRINT, recs, 2, NULL), 1);
+    /* common, ip, fmt, then the string, its NUL and the int at 1020 */
+    EXPECT_EQ(recs[0].len, 24 + 1024);
+    EXPECT_EQ(recs[0].data[24 + 1018], 'x');
+    EXPECT_EQ(recs[0].data[24 + 1019], '\0');
+    EXPECT_EQ(*(const int32_t *)(recs[0].data + 24 + 1020), 1019);
     evt_end(&s);
 }
 

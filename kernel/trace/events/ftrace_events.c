@@ -49,21 +49,30 @@ void trace_event_marker_triggers(struct trace_array *tr, unsigned long ip, const
     }
     if (!head || !__atomic_load_n(head, __ATOMIC_ACQUIRE))
         return;
-    uint8_t buf[sizeof(struct trace_event_raw_print) + TRACE_PRINT_MAX];
-    struct trace_event_raw_print *rec = (void *)buf;
+    /* A marker's text is up to a kilobyte: its record goes to a scratch slot, not the stack. */
+    struct percpu *cpu = this_cpu();
     len = len < TRACE_PRINT_MAX ? len : TRACE_PRINT_MAX - 1;
-    uint64_t common = trace_event_common_on(this_cpu(), call->state->id);
+    struct trace_event_raw_print *rec = trace_event_scratch_get(cpu, sizeof(*rec) + len + 1);
+    if (!rec)
+        return;
+    uint64_t common = trace_event_common_on(cpu, call->state->id);
     __builtin_memcpy(&rec->common, &common, sizeof(common));
     rec->ip = ip;
     memcpy(rec->buf, text, len);
     rec->buf[len] = '\0';
     unsigned post = event_triggers_run(head, rec, sizeof(*rec) + len + 1, ts);
+    trace_event_scratch_put(cpu);
     if (post)
         event_triggers_post_run(head, post, (uintptr_t)__builtin_frame_address(0));
 }
 
-/* Linux's TRACE_BUF_SIZE bounds the packed arguments; the ring buffer bounds us first. */
-#define BPRINT_ARGS_MAX (RB_MAX_PAYLOAD - sizeof(struct trace_event_raw_bprint))
+/*
+ * Linux's TRACE_BUF_SIZE: the packed arguments of one trace_printk are at most this; a
+ * call whose arguments take more records nothing, as Linux's trace_vbprintk drops it.
+ */
+#define BPRINT_ARGS_MAX TRACE_BUF_SIZE
+_Static_assert(sizeof(struct trace_event_raw_bprint) + BPRINT_ARGS_MAX <= RB_MAX_PAYLOAD,
+               "a bprint record with the most arguments fits the ring buffer");
 
 /* One conversion of a printf format: its spec (for the reader) and its packed size. */
 struct bprint_conv {
@@ -108,21 +117,22 @@ static size_t bprint_parse(const char *fmt, struct bprint_conv *c)
 
 static size_t align_up(size_t n, size_t a) { return (n + a - 1) & ~(a - 1); }
 
-int trace_event_bprintk(unsigned long ip, const char *fmt, ...)
+/*
+ * Packs the arguments of fmt as Linux's vbin_printf does into dst, or with dst NULL only
+ * measures them. Returns the bytes they take (a multiple of 4), or -EINVAL for a format
+ * trace_printk cannot record. Packing stops at max bytes: a string that grew since it was
+ * measured cannot write past the record.
+ */
+static long bprint_pack(uint8_t *dst, size_t max, const char *fmt, va_list ap)
 {
-    uint8_t args[BPRINT_ARGS_MAX];
     size_t len = 0;
-    va_list ap;
-    va_start(ap, fmt);
     for (const char *p = fmt; *p; p++) {
         if (*p != '%')
             continue;
         struct bprint_conv c;
         size_t n = bprint_parse(p + 1, &c);
-        if (!n) {
-            va_end(ap);
+        if (!n)
             return -EINVAL;
-        }
         p += n;
         if (!c.conv)
             continue;
@@ -130,31 +140,41 @@ int trace_event_bprintk(unsigned long ip, const char *fmt, ...)
             const char *str = va_arg(ap, const char *);
             if (!str)
                 str = "(null)";
-            size_t sl = strnlen(str, sizeof(args));
-            if (len + sl + 1 > sizeof(args))
-                break;
-            memcpy(args + len, str, sl);
-            args[len + sl] = '\0';
+            size_t sl = strnlen(str, max - MIN(len, max));
+            if (dst && len + sl < max) {
+                memcpy(dst + len, str, sl);
+                dst[len + sl] = '\0';
+            }
             len += sl + 1;
             continue;
         }
         size_t at = c.size == 1 ? len : align_up(len, 4);
-        if (at + c.size > sizeof(args))
-            break;
-        if (c.size == 1) {
-            args[at] = (uint8_t)va_arg(ap, int);
-        } else if (c.size == 4) {
-            uint32_t v = va_arg(ap, unsigned int);
-            memcpy(args + at, &v, 4);
-        } else {
-            uint64_t v = va_arg(ap, unsigned long long);
-            memcpy(args + at, &v, 8); /* two u32 at 4-byte alignment, as Linux packs it */
-        }
+        uint64_t v = c.size == 1   ? (uint8_t)va_arg(ap, int)
+                     : c.size == 4 ? va_arg(ap, unsigned int)
+                                   : va_arg(ap, unsigned long long);
+        /* An 8-byte value goes as two u32 at 4-byte alignment, as Linux packs it. */
+        if (dst && at + c.size <= max)
+            memcpy(dst + at, &v, c.size);
         len = at + c.size;
     }
+    return (long)align_up(len, 4);
+}
+
+/*
+ * The arguments are measured, then packed straight into the reserved record: trace_printk
+ * runs in any context, on stacks with no room for a buffer of them.
+ */
+int trace_event_bprintk(unsigned long ip, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    long len = bprint_pack(NULL, BPRINT_ARGS_MAX + 1, fmt, ap);
     va_end(ap);
-    len = align_up(len, 4);
-    size_t size = sizeof(struct trace_event_raw_bprint) + len;
+    if (len < 0)
+        return (int)len;
+    if (len > BPRINT_ARGS_MAX)
+        return 0;
+    size_t size = sizeof(struct trace_event_raw_bprint) + (size_t)len;
     struct rb_reservation res;
     struct trace_event_raw_bprint *r =
         trace_event_reserve(&trace_event_call_bprint, size, -1, &res);
@@ -162,7 +182,11 @@ int trace_event_bprintk(unsigned long ip, const char *fmt, ...)
         return 0;
     r->ip = ip;
     r->fmt = fmt;
-    memcpy(r->buf, args, len);
+    /* Zeroed first: a string that grew since it was measured leaves the rest unwritten. */
+    memset(r->buf, 0, (size_t)len);
+    va_start(ap, fmt);
+    bprint_pack((uint8_t *)r->buf, (size_t)len, fmt, ap);
+    va_end(ap);
     trace_event_commit(&trace_event_call_bprint, r, size, &res);
     return (int)len;
 }

@@ -41,6 +41,12 @@ SELFTEST(kprobe_nofault_copy)
     EXPECT_EQ(strncpy_from_kernel_nofault(buf, text, 3), 3);
     EXPECT(memcmp(buf, "nof", 3) == 0);
     EXPECT_EQ(strncpy_from_kernel_nofault(buf, (const char *)16, sizeof(buf)), -EFAULT);
+    /* Measuring: what the copy would return. */
+    EXPECT_EQ(strnlen_kernel_nofault(text, 16), 8);
+    EXPECT_EQ(strnlen_kernel_nofault(text, 3), 3);
+    EXPECT_EQ(strnlen_kernel_nofault(text, 0), 0);
+    EXPECT_EQ(strnlen_kernel_nofault((const char *)16, 16), -EFAULT);
+    EXPECT_EQ(strnlen_kernel_nofault((const char *)0xdead000000000000UL, 16), -EFAULT);
 }
 
 /* Parses line; the parsed command (the caller frees it) or the error. */
@@ -179,6 +185,115 @@ SELFTEST(kprobe_fetch_store)
     EXPECT_STREQ(s.buf, want);
     seqbuf_free(&s);
     probe_cmd_free(&cmd);
+}
+
+/* The digits 0-9 over and over, n of them, then a NUL. */
+static void digit_string(char *s, size_t n)
+{
+    for (size_t k = 0; k < n; k++)
+        s[k] = (char)('0' + k % 10);
+    s[n] = '\0';
+}
+
+/*
+ * Strings as long as Linux reads them: up to MAX_STRING_SIZE (4096) bytes with the NUL. A
+ * string of 4095 characters is fetched whole; a longer one is cut to 4095 and its NUL; each
+ * element of an array of strings on its own.
+ */
+SELFTEST(kprobe_fetch_long_strings)
+{
+    static char longer[5001], whole[4096];
+    static uint8_t rec[32 + 2 * 4096];
+    static const char *ptrs[2] = {whole, longer};
+    digit_string(longer, sizeof(longer) - 1);
+    digit_string(whole, sizeof(whole) - 1);
+    struct probe_cmd cmd;
+    struct probe_error e;
+    ASSERT_EQ(
+        parse_line("p:x pfs_open w=+0(%di):string l=+0(%si):string a=+0(%dx):string[2]", &cmd, &e),
+        0);
+    struct pt_regs regs = {0};
+    set_named_reg(&regs, "di", (unsigned long)whole);
+    set_named_reg(&regs, "si", (unsigned long)longer);
+    set_named_reg(&regs, "dx", (unsigned long)ptrs);
+    struct probe_ctx ctx = {.regs = &regs};
+    size_t fixed = 16 + 4 + 4 + 8;
+    size_t dyn = probe_dynamic_size(cmd.args, cmd.nargs, &ctx);
+    EXPECT_EQ(dyn, 4 * 4096);
+    /* The record these would make is far larger than the ring buffer takes: the probe
+     * drops it. Stored here the first two, in a record of their own size. */
+    uint32_t loc[2];
+    probe_store_args(cmd.args, 2, &ctx, rec, fixed, 2 * 4096);
+    memcpy(loc, rec + 16, sizeof(loc));
+    EXPECT_EQ(loc[0] >> 16, 4096);
+    EXPECT_EQ(loc[1] >> 16, 4096);
+    const char *w = (const char *)rec + (loc[0] & 0xffff);
+    const char *l = (const char *)rec + (loc[1] & 0xffff);
+    EXPECT(memcmp(w, whole, 4096) == 0); /* whole, its NUL included */
+    EXPECT(memcmp(l, longer, 4095) == 0);
+    EXPECT_EQ(l[4095], '\0');
+    /* One character less fits with room to spare. */
+    whole[4094] = '\0';
+    EXPECT_EQ(probe_dynamic_size(cmd.args, 1, &ctx), 4095);
+    whole[4094] = '4';
+    probe_cmd_free(&cmd);
+}
+
+/*
+ * A trace line has a page of text (Linux's trace_seq): a string that brings a kprobe's
+ * line to 4095 characters prints whole, one character more prints "[LINE TOO BIG]" in its
+ * place. The head of the line (context columns, name, address) is measured first.
+ */
+SELFTEST(kprobe_line_too_big)
+{
+    ASSERT_EQ(kprobe_command("p:selftest/ltb ftrace_strings_target s=+0(%di):string"), 0);
+    const struct trace_event_call *call = trace_event_find("selftest", "ltb");
+    ASSERT_TRUE(call != NULL);
+    static char str[TRACE_LINE_MAX + 1];
+    const char *strs[1] = {str};
+    trace_clear(-1);
+    EXPECT_EQ(trace_event_enable(call, true), 0);
+    digit_string(str, 1);
+    ftrace_strings_target(str, strs, 1);
+    ssize_t err;
+    char *trace = selftest_read_file(TRACEFS_ROOT, "trace", 4096, &err);
+    const char *at = trace ? strstr(trace, " ltb: (ftrace_strings_target+") : NULL;
+    const char *value = at ? strstr(at, " s=\"0\"\n") : NULL;
+    const char *line = at;
+    while (line && line > trace && line[-1] != '\n')
+        line--;
+    EXPECT(value != NULL);
+    size_t head = value ? (size_t)(value - line) + 4 : 0; /* up to the opening quote */
+    kfree(trace);
+    if (!value || head + 2 > TRACE_LINE_MAX) {
+        trace_event_enable(call, false);
+        EXPECT_EQ(kprobe_command("-:selftest/ltb"), 0);
+        return;
+    }
+    size_t fits = TRACE_LINE_MAX - 1 - head - 1; /* characters, with the closing quote */
+    trace_clear(-1);
+    digit_string(str, fits);
+    ftrace_strings_target(str, strs, 1);
+    digit_string(str, fits + 1);
+    ftrace_strings_target(str, strs, 1);
+    EXPECT_EQ(trace_event_enable(call, false), 0);
+    trace = selftest_read_file(TRACEFS_ROOT, "trace", 4096, &err);
+    const char *first = trace ? strstr(trace, " ltb: (ftrace_strings_target+") : NULL;
+    while (first && first > trace && first[-1] != '\n')
+        first--;
+    const char *end = first ? strchr(first, '\n') : NULL;
+    EXPECT(end != NULL);
+    if (end) {
+        EXPECT_EQ((size_t)(end - first), TRACE_LINE_MAX - 1);
+        EXPECT_EQ(end[-1], '"');
+        const char *second = end + 1;
+        const char *second_end = strchr(second, '\n');
+        EXPECT(second_end != NULL);
+        EXPECT_EQ(second_end ? (size_t)(second_end - second) : 0, head - 1 + 14);
+        EXPECT(second_end && strncmp(second_end - 16, "s=[LINE TOO BIG]", 16) == 0);
+    }
+    kfree(trace);
+    EXPECT_EQ(kprobe_command("-:selftest/ltb"), 0);
 }
 
 /* Fills a record of line's arguments both ways: through probe_store_quick when they are

@@ -11,6 +11,10 @@
 #include "trace_internal.h"
 #include "trace_probe.h"
 
+/* The largest head (a return's: common fields, function, return address) and arguments. */
+_Static_assert(24 + PROBE_MAX_ARGS_SIZE <= RB_MAX_PAYLOAD,
+               "the fixed part of every probe record fits the ring buffer");
+
 /* Group names live as long as the kernel: the events/GROUP files keep pointing at them. */
 #define GROUPS_MAX 64
 static const char *groups[GROUPS_MAX];
@@ -49,9 +53,7 @@ int probe_event_init(struct probe_event *pe, struct probe_cmd *cmd, enum probe_h
     pe->fields = probe_make_fields(pe->args, pe->nargs, head, &pe->nfields);
     pe->print_fmt = probe_make_print_fmt(pe->args, pe->nargs, head);
     int err = 0;
-    if (pe->fixed_size > RB_MAX_PAYLOAD)
-        err = -E2BIG;
-    else if (!pe->fields || !pe->print_fmt)
+    if (!pe->fields || !pe->print_fmt)
         err = -ENOMEM;
     if (!err) {
         pe->state.enabled = &pe->enabled;
@@ -88,10 +90,12 @@ __trace_hot_probe void probe_event_write(struct probe_event *pe, const struct pr
                                          const unsigned long *head, unsigned nhead,
                                          bool less_preempt)
 {
-    /* Strings are measured first; an event without any has a size known in advance. */
+    /*
+     * Strings are measured first; an event without any has a size known in advance. A
+     * record larger than the ring buffer takes is refused there and dropped whole, not cut,
+     * as Linux drops it (the hit still counts in kprobe_profile).
+     */
     size_t dyn = pe->has_strings ? probe_dynamic_size(pe->args, pe->nargs, ctx) : 0;
-    if (pe->fixed_size + dyn > RB_MAX_PAYLOAD)
-        dyn = RB_MAX_PAYLOAD - pe->fixed_size;
     size_t size = pe->fixed_size + dyn;
     struct rb_reservation res;
     struct percpu *cpu = this_cpu();

@@ -14,8 +14,12 @@
 #include "events/event_filter.h"
 #include "trace_probe.h"
 
-/* Longest string one argument stores (the record must fit in a ring-buffer event). */
-#define PROBE_STRING_MAX 256
+/*
+ * Longest string one element of an argument stores, its NUL included: Linux's
+ * MAX_STRING_SIZE (PATH_MAX). A longer one is cut to 4095 characters; a record whose
+ * strings do not fit the ring buffer together is dropped, not cut (probe_event_write).
+ */
+#define PROBE_STRING_MAX 4096
 #define PROBE_SYMSTR_MAX 128
 
 /*
@@ -133,14 +137,17 @@ static bool string_source(const struct probe_arg *a, const struct probe_ctx *ctx
     return !a->count || read_word(*v + (unsigned long)k * sizeof(unsigned long), v);
 }
 
-/* Element k of a string argument: its bytes with the NUL (0: a fault), at most max. */
-static size_t string_size(const struct probe_arg *a, const struct probe_ctx *ctx, unsigned k,
-                          char *scratch, size_t max)
+/*
+ * Element k of a string argument: its bytes with the NUL (0: a fault), at most
+ * PROBE_STRING_MAX. Measured where it lies, as Linux's fetch_store_strlen does: a probe
+ * runs on whatever stack it interrupted, with no room for a copy.
+ */
+static size_t string_size(const struct probe_arg *a, const struct probe_ctx *ctx, unsigned k)
 {
     if (a->base == FETCH_COMM)
-        return strnlen(comm_of_current(), max - 1) + 1;
+        return strnlen(comm_of_current(), PROBE_STRING_MAX - 1) + 1;
     if (a->base == FETCH_DATA)
-        return strnlen(a->data, max - 1) + 1;
+        return strnlen(a->data, PROBE_STRING_MAX - 1) + 1;
     unsigned long v;
     if (!string_source(a, ctx, k, &v))
         return 0;
@@ -148,20 +155,17 @@ static size_t string_size(const struct probe_arg *a, const struct probe_ctx *ctx
         char sym[PROBE_SYMSTR_MAX];
         return (size_t)sym_format(sym, sizeof(sym), v) + 1;
     }
-    long n = strncpy_from_kernel_nofault(scratch, (const char *)v, max);
-    if (n < 0)
-        return 0;
-    return (size_t)n == max ? max : (size_t)n;
+    long n = strnlen_kernel_nofault((const char *)v, PROBE_STRING_MAX);
+    return n < 0 ? 0 : (size_t)n;
 }
 
 size_t probe_dynamic_size(const struct probe_arg *args, unsigned nargs, const struct probe_ctx *ctx)
 {
-    char scratch[PROBE_STRING_MAX];
     size_t total = 0;
     for (unsigned i = 0; i < nargs; i++)
         if (probe_type_is_string(args[i].type))
             for (unsigned k = 0; k < (args[i].count ? args[i].count : 1); k++)
-                total += string_size(&args[i], ctx, k, scratch, PROBE_STRING_MAX);
+                total += string_size(&args[i], ctx, k);
     return total;
 }
 

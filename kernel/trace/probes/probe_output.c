@@ -53,7 +53,8 @@ static void print_value(struct seqbuf *s, const struct probe_arg *a, const uint8
     case PROBE_TYPE_SYMBOL: {
         char sym[128];
         sym_format(sym, sizeof(sym), v);
-        seq_puts(s, sym);
+        /* One printf, as Linux's %pS: a trace line's limit treats it as one. */
+        seq_printf(s, "%s", sym);
         break;
     }
     default:

@@ -397,8 +397,8 @@ static int parse_bitfield(const char *t, struct probe_arg *a)
 }
 
 /* The part after NAME= (Linux's traceprobe_parse_probe_arg_body). */
-static int parse_arg_body(char *body, struct probe_arg *a, unsigned flags, unsigned word,
-                          unsigned offset, struct probe_error *e)
+static int parse_arg_body(char *body, struct probe_arg *a, size_t *size, unsigned flags,
+                          unsigned word, unsigned offset, struct probe_error *e)
 {
     size_t len = strlen(body);
     if (len > PROBE_MAX_ARGSTR)
@@ -450,6 +450,11 @@ static int parse_arg_body(char *body, struct probe_arg *a, unsigned flags, unsig
     }
     if (!a->type)
         return fail(e, -EINVAL, "Unknown type is specified", word, type_pos);
+    /* Counted as soon as the type is known: an argument past the limit is refused before
+     * its expression is read, as Linux refuses it. */
+    *size += probe_arg_size(a);
+    if (*size > PROBE_MAX_ARGS_SIZE)
+        return fail(e, -E2BIG, "Event too big (too many fields?)", word, offset);
 
     int err = parse_fetch(body, a, flags, word, offset, e);
     if (err)
@@ -488,8 +493,8 @@ static const char *const reserved_names[] = {
     "common_tgid", "__probe_ip",   "__probe_ret_ip",       "__probe_func",
 };
 
-static int parse_arg(const char *word_text, struct probe_arg *args, unsigned i, unsigned flags,
-                     unsigned word, struct probe_error *e)
+static int parse_arg(const char *word_text, struct probe_arg *args, unsigned i, size_t *size,
+                     unsigned flags, unsigned word, struct probe_error *e)
 {
     struct probe_arg *a = &args[i];
     char *copy = kstrdup(word_text);
@@ -532,7 +537,7 @@ static int parse_arg(const char *word_text, struct probe_arg *args, unsigned i, 
         err = fail(e, -EINVAL, "This argument name is already used", word, 0);
         goto out;
     }
-    err = parse_arg_body(body, a, flags, word, (unsigned)(body - copy), e);
+    err = parse_arg_body(body, a, size, flags, word, (unsigned)(body - copy), e);
 out:
     kfree(copy);
     return err;
@@ -665,8 +670,9 @@ static int parse_args(const struct probe_words *w, unsigned count, struct probe_
             return fail(e, -ENOMEM, NULL, 0, 0);
         }
     }
+    size_t size = 0;
     for (unsigned i = 0; i < cmd->nargs; i++) {
-        int err = parse_arg(w->word[2 + i], cmd->args, i, flags, 2 + i, e);
+        int err = parse_arg(w->word[2 + i], cmd->args, i, &size, flags, 2 + i, e);
         if (!err && (flags & PARSE_EVENT)) {
             err = resolve_field(&cmd->args[i], fields, nfields);
             if (err)

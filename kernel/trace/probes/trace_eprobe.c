@@ -147,9 +147,6 @@ static int new_eprobe(struct probe_cmd *cmd, const struct trace_event_call *targ
     ev->target = target;
     int err = probe_event_init(&ev->pe, cmd, PROBE_HEAD_NONE, eprobe_print, eprobe_reg);
     if (err) {
-        /* fentros's events are at most 512 bytes; Linux's larger (a page). */
-        if (err == -E2BIG)
-            *e = (struct probe_error){err, "The arguments do not fit in a trace event", 2, 0, NULL};
         kfree(filter);
         kfree(ev);
         return err;

@@ -731,9 +731,7 @@ static int create_probe(struct probe_cmd *cmd, struct probe_error *e)
         ev = new_event(cmd, &err);
         if (!ev) {
             kfree(p);
-            /* fentros's events are at most 512 bytes; Linux's larger (a page). */
-            e->message = err == -E2BIG ? "The arguments do not fit in a trace event" : NULL;
-            e->word = 2;
+            e->message = NULL;
             return e->err = err;
         }
     }
