@@ -21,4 +21,13 @@
 /* Event records that go through triggers: the event core's slow half, triggers, hist. */
 #define __trace_hot_trigger __attribute__((section(".text.trace_hot.trigger")))
 
+/*
+ * An event's writer (trace_event_emit_NAME, events/event_define.h): every record of the
+ * event starts there. Each is under 2 KiB (about 1 KiB), so aligned to 2 KiB none can
+ * straddle a page, where the link put sched_switch's and sched_wakeup's across one
+ * and made a hist trigger on sched_wakeup half again as slow (407 ns to 597, the same
+ * instructions). The price: about 1 KiB of padding per event (some 30 KiB of text).
+ */
+#define __trace_hot_emitter __attribute__((aligned(2048)))
+
 #endif

@@ -37,6 +37,7 @@
 
 #include "event_core.h"
 #include "event_write.h"
+#include "trace_hot.h"
 
 /* Linux's field type names, as the format files print them. */
 typedef int pid_t;
@@ -301,7 +302,7 @@ typedef long long s64;
  * a probe detached in between leaves it without the bits that make a record. */
 #define DEFINE_EVENT(class, name, proto, args)                                                     \
     TRACE_EVENT_PROBESTUB(name, proto, args)                                                       \
-    void trace_event_emit_##name proto                                                             \
+    __trace_hot_emitter void trace_event_emit_##name proto                                         \
     {                                                                                              \
         uint8_t on = trace_event_on_##name;                                                        \
         if (unlikely(on & TRACE_EVENT_ON_PROBE))                                                   \

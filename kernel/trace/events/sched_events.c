@@ -67,7 +67,7 @@ _Static_assert(sizeof(struct trace_event_raw_sched_process_template) == 32,
 _Static_assert(sizeof(struct trace_event_raw_sched_migrate_task) == 40,
                "sched_migrate_task: Linux's 40 bytes");
 
-void trace_event_emit_sched_switch(struct thread *prev, struct thread *next)
+__trace_hot_emitter void trace_event_emit_sched_switch(struct thread *prev, struct thread *next)
 {
     uint8_t on = trace_event_on_sched_switch;
     if (on & (TRACE_EVENT_ON_CMDLINE | TRACE_EVENT_ON_CMDLINE_TRACER)) {
@@ -80,7 +80,8 @@ void trace_event_emit_sched_switch(struct thread *prev, struct thread *next)
         trace_event_write_sched_switch(prev, next);
 }
 
-void trace_event_emit_sched_process_fork(struct thread *parent, struct thread *child)
+__trace_hot_emitter void trace_event_emit_sched_process_fork(struct thread *parent,
+                                                             struct thread *child)
 {
     uint8_t on = trace_event_on_sched_process_fork;
     if (!parent)
@@ -95,7 +96,7 @@ void trace_event_emit_sched_process_fork(struct thread *parent, struct thread *c
         trace_event_write_sched_process_fork(parent, child);
 }
 
-void trace_event_emit_sched_process_free(struct thread *t)
+__trace_hot_emitter void trace_event_emit_sched_process_free(struct thread *t)
 {
     uint8_t on = trace_event_on_sched_process_free;
     if (unlikely(on & TRACE_EVENT_ON_PROBE))
