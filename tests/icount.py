@@ -22,6 +22,12 @@ number: returns and indirect branches (each a translation-block lookup instead o
 chained jump), rdtsc (a helper call), and instructions that touch the interrupt flag.
 Interrupts are masked while gdb steps (QEMU's default), so nothing else is counted.
 
+It also lists the call's lookup targets that share a slot of TCG's per-CPU jump cache
+(QEMU 7.2's tb_jmp_cache_hash_func: the code of one page has only 64 slots, picked by
+the target's offset in the page): each such pair evicts the other on every call, and a
+lookup that misses the cache goes to the global table. A lookup target is where a return,
+an indirect call or jump, or a move to another page of code lands.
+
 Needs gdb (`make deps` installs it). A development tool; `make test` does not run it.
 """
 
@@ -158,6 +164,27 @@ def kind(insn):
 LINUX_COUNTS = {"function": (667, "2026-11-21"), "function_graph": (1537, "2026-11-21")}
 
 
+def jump_cache_slot(pc):
+    """QEMU 7.2's tb_jmp_cache_hash_func for softmmu (12 bits, 6 of them from the page)."""
+    tmp = pc ^ (pc >> 6)
+    return ((tmp >> 6) & 0xFC0) | (tmp & 0x3F)
+
+
+def jump_cache_collisions(pcs, insns):
+    """Groups of two or more distinct lookup targets of the run that share a slot."""
+    targets = set()
+    for prev, pc in zip(pcs, pcs[1:]):
+        insn = insns.get(prev, "")
+        op = insn.split()[0] if insn.split() else ""
+        indirect = op in ("call", "jmp") and "PTR" in insn
+        if op == "ret" or indirect or prev >> 12 != pc >> 12:
+            targets.add(pc)
+    slots = {}
+    for pc in sorted(targets):
+        slots.setdefault(jump_cache_slot(pc), []).append(pc)
+    return len(targets), [group for group in slots.values() if len(group) > 1]
+
+
 def results_row(tracer, count):
     """The current table's row of BENCH_RESULTS.md for this tracer's count."""
     linux, day = LINUX_COUNTS[tracer]
@@ -233,6 +260,10 @@ def main():
         print(f"  {n:5}  {fn}")
     print("  returns %(ret)d, indirect calls/jumps %(indirect)d, rdtsc %(rdtsc)d, "
           "interrupt-flag instructions %(iflag)d" % kinds)
+    ntargets, collisions = jump_cache_collisions(pcs, insns)
+    print(f"  lookup targets {ntargets}, sharing a jump-cache slot: {len(collisions)} groups")
+    for group in collisions:
+        print("    " + ", ".join(f"{pc:x} ({owner(syms, pc)})" for pc in group))
     if args.results:
         try:
             bench_results.update([results_row(args.tracer, len(pcs))], args.results)

@@ -13,9 +13,11 @@ REGS_H = REPO / "arch/x86_64/include/arch/regs.h"
 ASM_DIRS = ("arch", "boot")
 # pt_regs fields whose names other structs use too: irq_vectors' records have a vector.
 SHARED_FIELD_NAMES = frozenset({"vector"})
-# Linux's generic interfaces that arch implements in assembly (nofault.asm): generic
-# headers declare them as Linux's do.
-GENERIC_INTERFACES_IN_ASM = frozenset({"copy_from_kernel_nofault", "strncpy_from_kernel_nofault"})
+# Linux's generic interfaces that arch implements in assembly (nofault.asm), and
+# strnlen_kernel_nofault, their kin for measuring a string: generic headers declare them
+# as Linux's do.
+GENERIC_INTERFACES_IN_ASM = frozenset({"copy_from_kernel_nofault", "strncpy_from_kernel_nofault",
+                                       "strnlen_kernel_nofault"})
 
 _COMMENT_OR_LITERAL = re.compile(
     r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.DOTALL)
