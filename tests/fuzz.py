@@ -391,13 +391,38 @@ def check_still_traces(sh):
     tracefmt.reset_tracing(sh)
 
 
-def type_line(sh, data):
+def type_line(sh, data, n):
     """Types one line; Ctrl-C if it runs on; fails if the prompt never comes back."""
     running = Running(sh, data.decode("utf-8", errors="replace"), sh.console.begin(data))
     how = running.wait_quiet(QUIET_SECONDS, QUIET_SECONDS * 3)
     if how == "prompt":
         return running.finish()
-    return running.interrupt(STOP_SECONDS)
+    lines = running.interrupt(STOP_SECONDS)
+    # The command may have ended just before the Ctrl-C went out: the idle shell then
+    # answers it with "^C" and a second prompt, which would end the next command's wait.
+    resync(sh, n)
+    return lines
+
+
+def resync(sh, n):
+    """Types `echo fuzz-sync-N` and reads up to the prompt after its output: whatever
+    earlier prompts were still on their way are behind it."""
+    token = f"fuzz-sync-{n}".encode()
+    start = sh.console.begin(b"echo " + token + b"\r")
+    output = b"\n" + token + b"\r\n"
+    found = []
+
+    def printed(buf, begin):
+        at = buf.find(output, begin)
+        if at >= 0:
+            found.append(at)
+        return at >= 0
+
+    if not sh.console.wait_output(start, printed, STOP_SECONDS):
+        raise TestFailure(f"no output from `echo {token.decode()}`",
+                          sh.console.output_since(start)[-10:], fatal=True)
+    # From the output's own newline on, the next prompt is the one after it.
+    sh.reply_lines(f"echo {token.decode()}", sh.console.finish(found[-1], STOP_SECONDS))
 
 
 def fuzz(sh, seed, lines, commands, log=None):
@@ -414,7 +439,7 @@ def fuzz(sh, seed, lines, commands, log=None):
             log(n, data)
         try:
             began = sh.console.mark()
-            type_line(sh, data)
+            type_line(sh, data, n)
             crash = sh.console.crash_lines(previous)
             previous = began
             if crash:
