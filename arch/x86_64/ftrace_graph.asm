@@ -8,8 +8,9 @@
 ; ftrace_return_to_handler, or while one client is alone that client's return handler.
 ;
 ; return_to_handler_regs, for return probes, saves every register as the function left it
-; in a struct pt_regs (arch/regs.h), with rsp what the caller sees after the return, and
-; reloads them all from there afterwards, so what runs after it (another hook on the same
+; in a struct pt_regs (arch/regs.h), with rsp what the caller sees after the return, calls
+; what fgraph_regs_return_callee holds (the graph core's ftrace_return_to_handler_regs, or
+; the return probes' own handler), and reloads them all from there afterwards, so what runs after it (another hook on the same
 ; return, then the caller) sees them unchanged.
 ;
 ; return_to_handler_partial, for return probes that read no register but the return value
@@ -19,7 +20,7 @@
 ; hook that reads them all (fgraph_push_return picks the full one then).
 
 extern fgraph_return_callee
-extern ftrace_return_to_handler_regs
+extern fgraph_regs_return_callee
 global return_to_handler:function
 global return_to_handler_end
 global return_to_handler_regs:function
@@ -67,7 +68,7 @@ return_to_handler_regs:
     mov qword [rsp + PT_VECTOR], 0
     mov qword [rsp + PT_ERROR], -1 ; orig_ax: no system call, as Linux's return probes have it
     mov rdi, rsp
-    call ftrace_return_to_handler_regs
+    call [rel fgraph_regs_return_callee]
     ; A hook may have changed registers in pt_regs: the caller gets them as it left them.
     mov rax, [rsp + PT_RBP]
     mov [rbp], rax
@@ -107,7 +108,7 @@ return_to_handler_partial:
     mov [rsp + PT_RSP], rax
     mov qword [rsp + PT_RIP], 0 ; the C side sets it
     mov rdi, rsp
-    call ftrace_return_to_handler_regs
+    call [rel fgraph_regs_return_callee]
     mov rax, [rsp + PT_RBP]
     mov [rbp], rax
     mov rax, [rsp + PT_RAX]

@@ -21,11 +21,13 @@
  * Return probes hook single calls from their own op (fgraph_push_return). Their returns go
  * through the other hooks, return_to_handler_regs, which saves every register and costs a
  * few dozen instructions more (function_graph's returns never pay for it), or
- * return_to_handler_partial for probes that read only what it saves. Two hooks on one
- * call (function_graph and a return probe, two return probes) stack two frames on one
- * slot, the later one's return being the earlier one's hook; the regs hook reloads every
- * register before it goes on, so a hook after it sees the return as the function left it,
- * and a partial hook is never pushed above a regs hook (arch_ftrace_regs_return_hook).
+ * return_to_handler_partial for probes that read only what it saves. Those hooks call the
+ * core's ftrace_return_to_handler_regs, or, while one client alone hooks single returns,
+ * its own regs return handler, built around the same inline return (fgraph_inline.h). Two hooks on
+ * one call (function_graph and a return probe, two return probes) stack two frames on one slot, the
+ * later one's return being the earlier one's hook; the regs hook reloads every register before it
+ * goes on, so a hook after it sees the return as the function left it, and a partial hook is never
+ * pushed above a regs hook (arch_ftrace_regs_return_hook).
  */
 #include <arch/asm_calls.h>
 #include <arch/cpu.h>
@@ -66,6 +68,16 @@ static struct fgraph_ops *volatile fgraph_only_client;
  * probes hook returns with no client registered.
  */
 fgraph_return_handler_t volatile fgraph_return_callee = ftrace_return_to_handler;
+/* The clients bound to hook single returns (fgraph_bind_client), by users bit. */
+static unsigned fgraph_push_users;
+/* Tests only: the regs hooks call the core's handler even for a client alone. */
+static bool fgraph_regs_core_forced;
+/*
+ * What return_to_handler_regs and _partial call: the core's ftrace_return_to_handler_regs,
+ * or while one client alone hooks single returns its own regs return handler (a frame such
+ * a hook pops was pushed by that client). Set under fgraph_lock when a client binds.
+ */
+fgraph_regs_return_handler_t volatile fgraph_regs_return_callee = ftrace_return_to_handler_regs;
 
 bool fgraph_is_dead(void) { return fgraph_dead; }
 
@@ -168,12 +180,40 @@ static void report_mismatch(struct fgraph_thread *g, unsigned long *slot)
 
 static int fgraph_bind_slot(struct fgraph_ops *gops);
 
+/* Under fgraph_lock, after fgraph_push_users changed: the one client that hooks single
+ * returns has its own regs return handler called, if it has one. */
+static void fgraph_update_regs_callee(void)
+{
+    unsigned users = fgraph_push_users;
+    struct fgraph_ops *only =
+        users && !(users & (users - 1)) ? fgraph_clients[__builtin_ctz(users)] : NULL;
+    fgraph_regs_return_handler_t own = only ? only->regs_return_handler : NULL;
+    __atomic_store_n(&fgraph_regs_return_callee,
+                     own && !fgraph_regs_core_forced ? own : ftrace_return_to_handler_regs,
+                     __ATOMIC_RELEASE);
+}
+
 int fgraph_bind_client(struct fgraph_ops *gops)
 {
     spin_lock(&fgraph_lock);
     int err = fgraph_dead ? -ENODEV : fgraph_bind_slot(gops) < 0 ? -EBUSY : 0;
+    if (!err) {
+        fgraph_push_users |= gops->users_bit;
+        /* Before the client's first push: its frames never reach another client's handler. */
+        fgraph_update_regs_callee();
+    }
     spin_unlock(&fgraph_lock);
     return err;
+}
+
+bool fgraph_regs_return_force_core(bool core)
+{
+    spin_lock(&fgraph_lock);
+    bool was_core = fgraph_regs_return_callee == ftrace_return_to_handler_regs;
+    fgraph_regs_core_forced = core;
+    fgraph_update_regs_callee();
+    spin_unlock(&fgraph_lock);
+    return was_core;
 }
 
 __trace_hot_probe bool fgraph_push_return(struct fgraph_ops *gops, unsigned long func,
@@ -249,32 +289,17 @@ unsigned long ftrace_return_to_handler(unsigned long sp, unsigned long retval)
     return fgraph_return_handler_body(sp, retval, fgraph_clients_return);
 }
 
-/*
- * The return hooks that hand the clients the registers (return_to_handler_regs, and
- * return_to_handler_partial with some of them): the
- * frame's instruction pointer becomes the real return address before they see it, and
- * that address goes back in the return slot before the shadow frame is released, so a
- * backtrace taken meanwhile, in the hooks or in an interrupt, finds the caller there.
- */
-__trace_hot_probe void ftrace_return_to_handler_regs(struct pt_regs *regs)
+/* The core's regs return handler: the client that pushed the frame sees the return. */
+static void fgraph_client_regs_return(const struct fgraph_frame *f, uint32_t overrun,
+                                      struct pt_regs *regs)
 {
-    unsigned long *slot = (unsigned long *)kernel_stack_pointer(regs) - 1;
-    struct percpu *cpu = this_cpu();
-    struct fgraph_thread *g;
-    unsigned idx;
-    const struct fgraph_frame *f = fgraph_return_begin(cpu, slot, &g, &idx);
-    /* Most returns have one hook: the frame's own return address is the real one. */
-    unsigned long ip = f->ret;
-    if (unlikely(arch_ftrace_is_return_hook(ip)))
-        ip = ftrace_graph_ret_addr(cpu->current, ip, slot);
-    instruction_pointer_set(regs, ip);
-    if (likely(!fgraph_dead)) {
-        struct fgraph_ret ret = {
-            .overrun = g->overrun, .retval = regs_return_value(regs), .regs = regs};
-        fgraph_clients_see_return(f, &ret);
-    }
-    *slot = f->ret;
-    fgraph_return_end(cpu, g, f, idx);
+    struct fgraph_ret ret = {.overrun = overrun, .retval = regs_return_value(regs), .regs = regs};
+    fgraph_clients_see_return(f, &ret);
+}
+
+void ftrace_return_to_handler_regs(struct pt_regs *regs)
+{
+    fgraph_regs_return_body(regs, fgraph_client_regs_return);
 }
 
 __trace_hot_probe unsigned long ftrace_graph_ret_addr(struct thread *t, unsigned long addr,

@@ -6,13 +6,16 @@
  * around its entry and return made inline (struct fgraph_ops: op_handler, return_handler):
  * while it is the only registered client, the graph op's trampoline and return_to_handler
  * go to those, and a traced call pays for no call into the client and no stack frame of
- * its own on either side. The order of the steps lives here once, for both.
+ * its own on either side. A client that hooks single returns (fgraph_push_return) may
+ * build its own regs return handler the same way (fgraph_regs_return_body, struct
+ * fgraph_ops: regs_return_handler). The order of the steps lives here once, for all.
  */
 #ifndef KERNEL_TRACE_FGRAPH_INLINE_H
 #define KERNEL_TRACE_FGRAPH_INLINE_H
 
 #include <arch/ftrace.h>
 #include <kernel/compiler.h>
+#include <kernel/ftrace.h>
 #include <kernel/panic.h>
 #include <kernel/percpu.h>
 #include <kernel/thread.h>
@@ -34,6 +37,10 @@ typedef bool (*fgraph_clients_entry_fn)(struct percpu *cpu, struct fgraph_frame 
 /* What a handler's return shows the clients that wanted f. */
 typedef void (*fgraph_clients_return_fn)(struct percpu *cpu, const struct fgraph_frame *f,
                                          uint32_t overrun, unsigned long retval);
+/* What a regs hook's handler shows the client that pushed f (fgraph_push_return), with the
+ * registers as the function returned them. */
+typedef void (*fgraph_client_regs_return_fn)(const struct fgraph_frame *f, uint32_t overrun,
+                                             struct pt_regs *regs);
 
 /* The core's own, for any set of clients (fgraph.c). */
 bool fgraph_clients_entry(struct percpu *cpu, struct fgraph_frame *f,
@@ -225,6 +232,32 @@ fgraph_return_handler_body(unsigned long sp, unsigned long retval,
     if (likely(!fgraph_dead))
         clients_return(cpu, f, g->overrun, retval);
     return fgraph_return_end(cpu, g, f, idx);
+}
+
+/*
+ * The body of a regs return handler (fgraph_regs_return_handler_t), entered from
+ * return_to_handler_regs or _partial with the registers as the function returned them.
+ * The frame's instruction pointer becomes the real return address before the client sees
+ * it, and that address goes back in the return slot before the shadow frame is released,
+ * so a backtrace taken meanwhile, in the hooks or in an interrupt, finds the caller there.
+ */
+static __always_inline void fgraph_regs_return_body(struct pt_regs *regs,
+                                                    fgraph_client_regs_return_fn client_return)
+{
+    unsigned long *slot = (unsigned long *)kernel_stack_pointer(regs) - 1;
+    struct percpu *cpu = this_cpu();
+    struct fgraph_thread *g;
+    unsigned idx;
+    const struct fgraph_frame *f = fgraph_return_begin(cpu, slot, &g, &idx);
+    /* Most returns have one hook: the frame's own return address is the real one. */
+    unsigned long ip = f->ret;
+    if (unlikely(arch_ftrace_is_return_hook(ip)))
+        ip = ftrace_graph_ret_addr(cpu->current, ip, slot);
+    instruction_pointer_set(regs, ip);
+    if (likely(!fgraph_dead))
+        client_return(f, g->overrun, regs);
+    *slot = f->ret;
+    fgraph_return_end(cpu, g, f, idx);
 }
 
 #endif

@@ -989,6 +989,7 @@ typedef void (*fgraph_ret_fn)(const struct fgraph_frame *f, struct fgraph_ret *r
 
 /* fgraph_inline.h: handlers a client may build, see there. */
 typedef unsigned long (*fgraph_return_handler_t)(unsigned long sp, unsigned long retval);
+typedef void (*fgraph_regs_return_handler_t)(struct pt_regs *regs);
 
 /*
  * A client, as Linux's struct fgraph_ops. The first registration binds it to a slot for the
@@ -1003,6 +1004,10 @@ struct fgraph_ops {
     fgraph_ret_fn retfunc;
     ftrace_op_handler_t op_handler;
     fgraph_return_handler_t return_handler;
+    /* A client that hooks single returns (fgraph_bind_client) may give its own handler of
+     * the regs hooks, built with fgraph_inline.h around its retfunc made inline: while it
+     * is the only such client, every return those hooks take goes straight to it. */
+    fgraph_regs_return_handler_t regs_return_handler;
     /* Owned by the core: 0 before the first registration, else the client's bit in a
      * frame's users. */
     uint8_t users_bit;
@@ -1024,6 +1029,10 @@ bool fgraph_push_return(struct fgraph_ops *gops, unsigned long func, unsigned lo
                         unsigned long data, bool partial);
 void unregister_ftrace_graph(struct fgraph_ops *gops);
 bool fgraph_is_dead(void);
+/* Tests only: with core the regs hooks call the core's handler, which hands each return to
+ * its client's retfunc, even while a client with its own regs return handler is alone;
+ * without, the choice is the usual one again. Whether the core's was in use before. */
+bool fgraph_regs_return_force_core(bool core);
 /*
  * The global filter changed: the function graph op takes a fresh copy of it (0), or keeps
  * its old one when the copy cannot be made (-ENOMEM).

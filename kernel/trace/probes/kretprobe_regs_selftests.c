@@ -5,7 +5,8 @@
  * chose in every register; the probes are on its ftrace site and, by int3, on its twin
  * without one; then under function_graph and a second return probe on the same call, and
  * on a recursive function, one record per level; MAXACTIVE's limit on calls hooked at once;
- * a probe reading only what the partial hook saves, beside one reading every register.
+ * a probe reading only what the partial hook saves, beside one reading every register; the
+ * graph core's regs return handler in place of the return places' own.
  */
 #include <arch/regs.h>
 #include <arch/regs_fixture.h>
@@ -128,6 +129,23 @@ SELFTEST(kretprobe_regs_ftrace_site) { rregs_run(t, arch_regs_fixture, "arch_reg
 SELFTEST(kretprobe_regs_int3)
 {
     rregs_run(t, arch_regs_fixture_notrace, "arch_regs_fixture_notrace");
+}
+
+/*
+ * Return places alone hook single returns, so the hooks call their own handler, the graph
+ * core's return and theirs in one; the core's own handler, which hands a return to its
+ * client's retfunc (the way when another client hooks single returns too), reads the same.
+ */
+SELFTEST(kretprobe_regs_core_handler)
+{
+    const struct trace_event_call *warm = rregs_probe("rwarm", "arch_regs_fixture");
+    rregs_remove("rwarm"); /* binds the return places' client, if nothing had yet */
+    EXPECT(warm != NULL);
+    EXPECT(!fgraph_regs_return_force_core(true));
+    rregs_run(t, arch_regs_fixture, "arch_regs_fixture");
+    rregs_run(t, arch_regs_fixture_notrace, "arch_regs_fixture_notrace");
+    EXPECT(fgraph_regs_return_force_core(false));
+    EXPECT(!fgraph_regs_return_force_core(false));
 }
 
 /*

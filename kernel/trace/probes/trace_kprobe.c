@@ -46,6 +46,7 @@
 #include <lib/string.h>
 
 #include "events/event_core.h"
+#include "fgraph_inline.h"
 #include "ftrace_callback.h"
 #include "trace_hot.h"
 #include "trace_internal.h"
@@ -184,9 +185,11 @@ static bool kretprobe_entry_unused(struct fgraph_frame *f, const struct fgraph_t
 }
 static void kretprobe_return(const struct fgraph_frame *f, struct fgraph_ret *ret,
                              struct fgraph_ops *gops);
+static void kretprobe_regs_return(struct pt_regs *regs);
 static struct fgraph_ops kretprobe_gops = {
     .entryfunc = kretprobe_entry_unused,
     .retfunc = kretprobe_return,
+    .regs_return_handler = kretprobe_regs_return,
 };
 
 /* ---- firing ---- */
@@ -338,8 +341,8 @@ __trace_hot_probe static void tprobe_fire(struct trace_event_tp_probe *tp, unsig
     emit(ev, &ctx, ip, 0, false);
 }
 
-__trace_hot_probe static void kretprobe_return(const struct fgraph_frame *f, struct fgraph_ret *ret,
-                                               struct fgraph_ops *gops)
+/* The return of a call a return place hooked (frame f), with the registers as it returned. */
+static __always_inline void kretprobe_return_in(const struct fgraph_frame *f, struct pt_regs *regs)
 {
     unsigned cpu = handler_enter();
     unsigned slot = (unsigned)(f->data >> KPROBE_RET_SERIAL_BITS);
@@ -351,11 +354,31 @@ __trace_hot_probe static void kretprobe_return(const struct fgraph_frame *f, str
              * (found through any other hook on the same call: a second return probe, the
              * function_graph tracer). */
             struct probe_ctx ctx;
-            probe_ctx_set(&ctx, ret->regs, ret->retval, 0, NULL, 0);
-            emit(p->ev, &ctx, f->func, arch_regs_ip(ret->regs), true);
+            probe_ctx_set(&ctx, regs, regs_return_value(regs), 0, NULL, 0);
+            emit(p->ev, &ctx, f->func, arch_regs_ip(regs), true);
         }
     }
     handler_exit(cpu);
+}
+
+/* Through the graph core's handler, when another client hooks single returns too. */
+static void kretprobe_return(const struct fgraph_frame *f, struct fgraph_ret *ret,
+                             struct fgraph_ops *gops)
+{
+    kretprobe_return_in(f, ret->regs);
+}
+
+static __always_inline void kretprobe_client_return(const struct fgraph_frame *f, uint32_t overrun,
+                                                    struct pt_regs *regs)
+{
+    kretprobe_return_in(f, regs);
+}
+
+/* The regs hooks' handler while return places are the only client hooking single returns:
+ * the graph core's return and this client's, with no call between them. */
+__trace_hot_probe static void kretprobe_regs_return(struct pt_regs *regs)
+{
+    fgraph_regs_return_body(regs, kretprobe_client_return);
 }
 
 /* ---- arming ---- */

@@ -37,8 +37,7 @@ $ cat trace | grep -v '^#'
 ~ \s+sh-1\s+\[\d+\] \.\.\.\.\.\s+[\d.]+: st: \(shell_cmd_fn_ftrace_test_call\+0x[0-9a-f]+/0x[0-9a-f]+ <- ftrace_test_target_hot\)
 ~ \s+sh-1\s+\[\d+\] \.\.\.2\.\s+[\d.]+: <stack trace>
  => probe_event_write
- => kretprobe_return
- => ftrace_return_to_handler_regs
+ => kretprobe_regs_return
  => shell_cmd_fn_ftrace_test_call
  => shell_run_line
  => shell_main
@@ -48,7 +47,6 @@ $ cat trace | grep -v '^#'
 ~ \s+sh-1\s+\[\d+\] \.\.\.\.\.\s+[\d.]+: rr: \(arch_regs_fixture_call\+0x[0-9a-f]+/0x[0-9a-f]+ <- arch_regs_fixture\) ax=0x101010101010101 bx=0x202020202020202 cx=0x303030303030303 dx=0x404040404040404 si=0x505050505050505 di=0x606060606060606 bp=0x707070707070707 r8=0x808080808080808 r9=0x909090909090909 r10=0xa0a0a0a0a0a0a0a r11=0xb0b0b0b0b0b0b0b r12=0xc0c0c0c0c0c0c0c r13=0xd0d0d0d0d0d0d0d r14=0xe0e0e0e0e0e0e0e r15=0xf0f0f0f0f0f0f0f
 ~ \s+sh-1\s+\[\d+\] \.\.\.2\.\s+[\d.]+: <stack trace>
  => probe_event_write
- => kretprobe_return
- => ftrace_return_to_handler_regs
+ => kretprobe_regs_return
  => arch_regs_fixture_call
 $ echo '!stacktrace' > events/kprobes/st/trigger; echo > kprobe_events; cat kprobe_events

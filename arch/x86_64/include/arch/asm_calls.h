@@ -35,15 +35,19 @@ void ftrace_list_dispatch(unsigned long ret_ip, unsigned long *parent_slot, int 
 unsigned long ftrace_return_to_handler(unsigned long sp, unsigned long retval);
 /* ftrace_graph.asm: return_to_handler_regs, with every register as the hooked function
  * returned in regs (rsp just above its return slot, rip not yet known). Before it returns
- * it has put the real return address back in that slot, where the hook's ret takes it. */
+ * it has put the real return address back in that slot, where the hook's ret takes it.
+ * The hooks call through fgraph_regs_return_callee (kernel/trace/fgraph.c), which holds
+ * this or a client's regs return handler of the same type. */
 void ftrace_return_to_handler_regs(struct pt_regs *regs);
 
 /*
  * Data that only assembly reads, declared here for the same reason: ftrace_tramp.asm calls
  * through an op slot's ftrace_tramp_callee entry (kernel/trace/ftrace.c), return_to_handler
- * through fgraph_return_callee (kernel/trace/fgraph.c).
+ * through fgraph_return_callee and the regs hooks through fgraph_regs_return_callee
+ * (kernel/trace/fgraph.c).
  */
 extern unsigned long volatile ftrace_tramp_callee[ARCH_FTRACE_TRAMP_SLOTS];
 extern unsigned long (*volatile fgraph_return_callee)(unsigned long sp, unsigned long retval);
+extern void (*volatile fgraph_regs_return_callee)(struct pt_regs *regs);
 
 #endif
