@@ -220,20 +220,7 @@ __trace_hot_probe bool fgraph_push_return(struct fgraph_ops *gops, unsigned long
                                           unsigned long *parent_slot, unsigned long data,
                                           bool partial)
 {
-    struct percpu *cpu = this_cpu();
-    struct fgraph_thread *g = fgraph_current(cpu);
-    if (!g || !gops->users_bit)
-        return false;
-    uint8_t flags;
-    struct fgraph_frame *f = fgraph_push_frame(cpu, g, func, parent_slot, &flags);
-    if (!f) {
-        g->overrun++;
-        return false;
-    }
-    f->data = data;
-    f->users = gops->users_bit;
-    fgraph_hook_return_regs(parent_slot, partial);
-    return true;
+    return fgraph_push_return_in(gops, func, parent_slot, data, partial);
 }
 
 /* A frame several clients wanted: each sees its return, in slot order. */

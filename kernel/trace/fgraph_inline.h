@@ -124,6 +124,27 @@ static __always_inline void fgraph_hook_return_regs(unsigned long *parent_slot, 
     *parent_slot = arch_ftrace_regs_return_hook(partial, *parent_slot);
 }
 
+/* fgraph_push_return (trace_internal.h), inline, for a client's op handler. */
+static __always_inline bool fgraph_push_return_in(struct fgraph_ops *gops, unsigned long func,
+                                                  unsigned long *parent_slot, unsigned long data,
+                                                  bool partial)
+{
+    struct percpu *cpu = this_cpu();
+    struct fgraph_thread *g = fgraph_current(cpu);
+    if (!g || !gops->users_bit)
+        return false;
+    uint8_t flags;
+    struct fgraph_frame *f = fgraph_push_frame(cpu, g, func, parent_slot, &flags);
+    if (!f) {
+        g->overrun++;
+        return false;
+    }
+    f->data = data;
+    f->users = gops->users_bit;
+    fgraph_hook_return_regs(parent_slot, partial);
+    return true;
+}
+
 /* A traced call's entry: ip called, with its return address at parent_slot. */
 static __always_inline void fgraph_entry_in(struct percpu *cpu, unsigned long ip,
                                             unsigned long *parent_slot,

@@ -10,8 +10,9 @@
  * The generic dispatchers (ftrace.c) run the guard around an op's func. An op's own
  * trampoline can instead call the op's handler (struct ftrace_ops), which runs the guard
  * inline itself: one call and one stack frame less on every traced call. A handler lives
- * in FTRACE_OP_HANDLER_TEXT (entry text), because until the guard has counted it in, only
- * its program counter tells unregistering that the CPU is on its way into the op.
+ * in entry text (FTRACE_OP_HANDLER_TEXT, or FTRACE_ENTRY_TEXT when the op handlers' page
+ * is full), because until the guard has counted it in, only its program counter tells
+ * unregistering that the CPU is on its way into the op.
  *
  * Every way in, the dispatchers and each op handler alike, is ftrace_guard_enter, then
  * the callback and ftrace_guard_exit (or, refused, ftrace_callback_recursed).

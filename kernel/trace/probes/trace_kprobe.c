@@ -203,15 +203,19 @@ static void emit(struct kprobe_event *ev, const struct probe_ctx *ctx, unsigned 
     probe_event_write(&ev->pe, ctx, head, ev->is_return ? 2 : 1, from_dispatcher);
 }
 
-/* Hooks the return of the call that entered at ip; its return address is at *ret_slot. */
+/* Hooks the return of the call that entered at ip; its return address is at *ret_slot.
+ * inline_push: with the graph core's push inline (the op handler's way), else a call. */
 static __always_inline void kretprobe_hook(struct kprobe_place *p, unsigned long ip,
-                                           unsigned long *ret_slot)
+                                           unsigned long *ret_slot, bool inline_push)
 {
     long active = 0;
     for (unsigned c = 0, n = READ_ONCE(cpus_online); c < n; c++)
         active += READ_ONCE(p->nactive[c]);
+    unsigned long tag = return_tag(p);
+    bool partial = p->ev->partial_regs;
     if (active >= (long)p->maxactive ||
-        !fgraph_push_return(&kretprobe_gops, ip, ret_slot, return_tag(p), p->ev->partial_regs)) {
+        !(inline_push ? fgraph_push_return_in(&kretprobe_gops, ip, ret_slot, tag, partial)
+                      : fgraph_push_return(&kretprobe_gops, ip, ret_slot, tag, partial))) {
         __atomic_add_fetch(&p->nmissed, 1, __ATOMIC_RELAXED);
         return;
     }
@@ -235,7 +239,7 @@ static void handler_exit(unsigned cpu) { sync_read_exit(&kprobe_handlers, cpu); 
  * registers) or return places (with the slot of the call's return address).
  */
 static __always_inline void kprobe_site_hit(unsigned long ip, struct pt_regs *regs,
-                                            unsigned long *ret_slot, bool returns)
+                                            unsigned long *ret_slot, bool returns, bool inline_push)
 {
     unsigned cpu = handler_enter();
     bool nested = kprobe_active[cpu];
@@ -253,7 +257,7 @@ static __always_inline void kprobe_site_hit(unsigned long ip, struct pt_regs *re
         if (!(ev->pe.enabled & TRACE_EVENT_ON_EMIT))
             continue;
         if (returns) {
-            kretprobe_hook(p, ip, ret_slot);
+            kretprobe_hook(p, ip, ret_slot, inline_push);
         } else {
             struct probe_ctx ctx;
             probe_ctx_set(&ctx, regs, 0, ip, NULL, 0);
@@ -271,26 +275,30 @@ __trace_hot_probe static void kprobe_ftrace_handler(unsigned long ip, unsigned l
 {
     struct pt_regs *regs = ftrace_get_regs(fregs);
     if (regs)
-        kprobe_site_hit(ip, regs, NULL, false);
+        kprobe_site_hit(ip, regs, NULL, false, false);
 }
 
 /* kretprobe_ops at a site other ops want too, through the list dispatcher. */
 static void kretprobe_ftrace_func(unsigned long ip, unsigned long parent_ip, struct ftrace_ops *op,
                                   struct ftrace_regs *fregs)
 {
-    kprobe_site_hit(ip, NULL, (unsigned long *)ftrace_regs_get_stack_pointer(fregs), true);
+    kprobe_site_hit(ip, NULL, (unsigned long *)ftrace_regs_get_stack_pointer(fregs), true, false);
 }
 
-/* kretprobe_ops alone at a site: its trampoline calls this, guard and all (ftrace_callback.h). */
-FTRACE_OP_HANDLER_TEXT static void kretprobe_op_handler(unsigned long ret_ip,
-                                                        unsigned long *parent_slot)
+/*
+ * kretprobe_ops alone at a site: its trampoline calls this, guard and all (ftrace_callback.h),
+ * with the graph core's push inline. In entry text, though not on the op handlers' page,
+ * which the function tracers' handlers fill: the trampoline reaches it by an indirect call,
+ * which costs an emulator the same lookup from any page.
+ */
+FTRACE_ENTRY_TEXT static void kretprobe_op_handler(unsigned long ret_ip, unsigned long *parent_slot)
 {
     struct ftrace_guard gd;
     if (unlikely(!ftrace_guard_enter(&gd, ret_ip))) {
         ftrace_callback_recursed(&kretprobe_ops, gd.ip, *parent_slot);
         return;
     }
-    kprobe_site_hit(gd.ip, NULL, parent_slot, true);
+    kprobe_site_hit(gd.ip, NULL, parent_slot, true, true);
     ftrace_guard_exit(&gd);
 }
 
@@ -317,7 +325,7 @@ __trace_hot_probe void kprobe_place_fire(struct kprobe_place *p, struct pt_regs 
         return;
     if (ev->is_return) {
         /* A function's first instruction: the return address is on top of the stack. */
-        kretprobe_hook(p, addr, (unsigned long *)kernel_stack_pointer(regs));
+        kretprobe_hook(p, addr, (unsigned long *)kernel_stack_pointer(regs), false);
         return;
     }
     struct probe_ctx ctx;

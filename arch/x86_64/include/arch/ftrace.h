@@ -154,7 +154,10 @@ static inline bool arch_ftrace_in_return_hook(unsigned long pc)
  * kernel/trace/ftrace.c). The op handlers go with the plain trampolines that call them,
  * and the dispatchers with the regs-saving trampolines, each group on a page of its own
  * (linker.ld): code that calls each other on every traced call stays on one page, which
- * an emulator's translated code follows without a lookup and a CPU's caches like.
+ * a CPU's caches like, and an emulator's translated code follows without a lookup where
+ * the way is a direct jump or call (a trampoline calls its handler indirectly, which
+ * costs the same lookup from any page: an op handler the first page has no room for
+ * goes in the second).
  */
 #define FTRACE_ENTRY_TEXT __attribute__((section(".text.ftrace_entry")))
 #define FTRACE_OP_HANDLER_TEXT __attribute__((section(".text.ftrace_entry.op_handler")))
