@@ -10,8 +10,8 @@
 ; return_to_handler_regs, for return probes, saves every register as the function left it
 ; in a struct pt_regs (arch/regs.h), with rsp what the caller sees after the return, calls
 ; what fgraph_regs_return_callee holds (the graph core's ftrace_return_to_handler_regs, or
-; the return probes' own handler), and reloads them all from there afterwards, so what runs after it (another hook on the same
-; return, then the caller) sees them unchanged.
+; the return probes' own handler), and reloads them all from there afterwards, so what
+; runs after it (another hook on the same return, then the caller) sees them unchanged.
 ;
 ; return_to_handler_partial, for return probes that read no register but the return value
 ; ones, the stack pointer, the frame pointer and the return address, fills only those in

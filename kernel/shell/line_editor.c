@@ -58,12 +58,19 @@ static void shell_print_prompt(void)
     shell_terminal_write(prompt, (size_t)n);
 }
 
+/*
+ * Back to the line's start, cleared, then the prompt and the line: one write, as the prompt
+ * is, and always starting "\r\x1b[K", which is how a reader of the console (the test
+ * harness) tells a prompt redrawn in the middle of a line from one that ends a command.
+ * Only the shell thread edits a line, so one buffer serves.
+ */
 void shell_editor_redraw(const struct shell_editor *ed)
 {
-    shell_terminal_puts("\r");
-    shell_print_prompt();
-    shell_terminal_write(ed->line, ed->len);
-    shell_terminal_puts("\x1b[K");
+    static char out[4 + SHELL_PATH_MAX + 16 + SHELL_LINE_MAX + 1];
+    int n = scnprintf(out, sizeof(out), "\r\x1b[Kfentros:%s# ", shell_cwd());
+    size_t len = ed->len < sizeof(out) - (size_t)n ? ed->len : sizeof(out) - (size_t)n;
+    memcpy(out + n, ed->line, len);
+    shell_terminal_write(out, (size_t)n + len);
 }
 
 void shell_editor_init(struct shell_editor *ed) { memset(ed, 0, sizeof(*ed)); }

@@ -201,6 +201,7 @@ int fgraph_bind_client(struct fgraph_ops *gops)
         fgraph_push_users |= gops->users_bit;
         /* Before the client's first push: its frames never reach another client's handler. */
         fgraph_update_regs_callee();
+        __atomic_store_n(&gops->push_bit, gops->users_bit, __ATOMIC_RELEASE);
     }
     spin_unlock(&fgraph_lock);
     return err;

@@ -131,7 +131,7 @@ static __always_inline bool fgraph_push_return_in(struct fgraph_ops *gops, unsig
 {
     struct percpu *cpu = this_cpu();
     struct fgraph_thread *g = fgraph_current(cpu);
-    if (!g || !gops->users_bit)
+    if (!g || !gops->push_bit)
         return false;
     uint8_t flags;
     struct fgraph_frame *f = fgraph_push_frame(cpu, g, func, parent_slot, &flags);
@@ -140,7 +140,7 @@ static __always_inline bool fgraph_push_return_in(struct fgraph_ops *gops, unsig
         return false;
     }
     f->data = data;
-    f->users = gops->users_bit;
+    f->users = gops->push_bit;
     fgraph_hook_return_regs(parent_slot, partial);
     return true;
 }

@@ -983,7 +983,7 @@ struct fgraph_ops;
  */
 typedef bool (*fgraph_entry_fn)(struct fgraph_frame *f, const struct fgraph_thread *g,
                                 struct fgraph_ops *gops);
-/* Return, with preemption off, on a copy of the frame already off the shadow stack. */
+/* Return, with preemption off, on the frame still in place on the shadow stack. */
 typedef void (*fgraph_ret_fn)(const struct fgraph_frame *f, struct fgraph_ret *ret,
                               struct fgraph_ops *gops);
 
@@ -1011,6 +1011,10 @@ struct fgraph_ops {
     /* Owned by the core: 0 before the first registration, else the client's bit in a
      * frame's users. */
     uint8_t users_bit;
+    /* Owned by the core: users_bit once fgraph_bind_client bound the client to hook single
+     * returns, else 0: a client not bound so pushes nothing (the regs hooks' handler is
+     * chosen from the bound ones). */
+    uint8_t push_bit;
 };
 
 /* 0, -EBUSY (every slot bound to another client), -ENODEV (graph tracing stopped). */
@@ -1019,10 +1023,12 @@ int register_ftrace_graph(struct fgraph_ops *gops);
  * A client that hooks only the returns it asks for (return probes), from its own ftrace
  * op: bind it once (0, -EBUSY, -ENODEV as above; its entryfunc is never called), then
  * from the op's callback fgraph_push_return hooks that call's return for it alone, with
- * data for its retfunc, which gets the registers at the return (struct fgraph_ret's regs):
- * every one, or with partial only those arch_ftrace_partial_regs_has names (the others
+ * data for the return: its regs_return_handler's while it is the only bound client, else
+ * its retfunc's, which gets the registers at the return (struct fgraph_ret's regs). Every
+ * register, or with partial only those arch_ftrace_partial_regs_has names (the others
  * are not set) when the client reads no other. false (the return is not hooked) when the
- * thread has no shadow stack, the stack is full or graph tracing stopped.
+ * client is not bound, the thread has no shadow stack, the stack is full or graph tracing
+ * stopped.
  */
 int fgraph_bind_client(struct fgraph_ops *gops);
 bool fgraph_push_return(struct fgraph_ops *gops, unsigned long func, unsigned long *parent_slot,

@@ -243,16 +243,19 @@ class ConsoleTests(unittest.TestCase):
         self.assertEqual(c.finish(start, 5).lines, ["y"])
 
     def test_redrawn_prompt_does_not_end_the_command(self):
-        # A Tab in the typed line: the editor prints the completions, then "\r", the prompt
-        # and the line again. Output that stops right after that prompt is not the end.
+        # A Tab in the typed line: the editor prints the completions, then "\r\x1b[K", the
+        # prompt and the line again. Output that stops right after that prompt is not the end.
         c = self.console
         c.send(b"fentros:/# ")
         c.wait_boot(5)
-        start = c.begin(b"ab\r\nabc  abd\r\n\rfentros:/# ")
+        start = c.begin(b"ab\r\nabc  abd\r\n\r\x1b[Kfentros:/# ")
         time.sleep(0.3)
         self.assertFalse(c.at_prompt(start))
-        c.send(b"ab\x1b[Kx\r\nfentros: abx: command not found\r\nfentros:/# ")
+        c.send(b"abx\r\nfentros: abx: command not found\r\nfentros:/# ")
         self.assertEqual(c.finish(start, 5).lines[-1], "fentros: abx: command not found")
+        # Output that ends in a bare carriage return still ends at the prompt after it.
+        reply = c.command(b"printf 'x\\r'\r\nx\rfentros:/# ", 5)
+        self.assertFalse(reply.timed_out)
 
     def test_begin_wait_interrupt(self):
         c = self.console

@@ -20,11 +20,12 @@ PromptFound = Union["re.Match[bytes]", Literal["eof"], None]
 # with the prompt and whole kernel messages printed after it (`[    1.234567] ...`, as a
 # `func:dump` probe firing on another CPU prints them), as on a Linux serial console.
 # \Z rather than $: in a regex $ also matches before a final newline. A prompt right after
-# a bare carriage return is the line editor redrawing the line being typed (after a Tab's
-# completion list, a history key): the line goes on, and if the serial chunks happen to
-# end just after that prompt's "# ", taking it for the end would leave every later reply
-# one command behind.
-PROMPT_RE = re.compile(rb"(?<!\r)fentros:([^#\r\n]*)# (?:\[ *\d+\.\d{6}\] [^\n]*\n)*\Z")
+# "\r\x1b[K" is the line editor redrawing the line being typed (after a Tab's completion
+# list, a history key; kernel/shell/line_editor.c writes the two in one piece): the line
+# goes on, and if the serial chunks happen to end just after that prompt's "# ", taking it
+# for the end would leave every later reply one command behind.
+PROMPT_RE = re.compile(
+    rb"(?<!\r\x1b\[K)fentros:([^#\r\n]*)# (?:\[ *\d+\.\d{6}\] [^\n]*\n)*\Z")
 
 # Only this much of the tail is searched for the prompt: output can be megabytes long.
 PROMPT_WINDOW = 4096

@@ -132,23 +132,6 @@ SELFTEST(kretprobe_regs_int3)
 }
 
 /*
- * Return places alone hook single returns, so the hooks call their own handler, the graph
- * core's return and theirs in one; the core's own handler, which hands a return to its
- * client's retfunc (the way when another client hooks single returns too), reads the same.
- */
-SELFTEST(kretprobe_regs_core_handler)
-{
-    const struct trace_event_call *warm = rregs_probe("rwarm", "arch_regs_fixture");
-    rregs_remove("rwarm"); /* binds the return places' client, if nothing had yet */
-    EXPECT(warm != NULL);
-    EXPECT(!fgraph_regs_return_force_core(true));
-    rregs_run(t, arch_regs_fixture, "arch_regs_fixture");
-    rregs_run(t, arch_regs_fixture_notrace, "arch_regs_fixture_notrace");
-    EXPECT(fgraph_regs_return_force_core(false));
-    EXPECT(!fgraph_regs_return_force_core(false));
-}
-
-/*
  * Three hooks on one call: function_graph's (which keeps only the return value registers)
  * and two return probes. The probes' hooks run first and each reloads every register, so
  * both read the return as the fixture left it, whatever order the hooks were taken in.
@@ -244,6 +227,41 @@ SELFTEST(kretprobe_partial_regs)
     trace_set_tracer("nop");
     fgraph_set_filter_text(false, "");
     EXPECT(!fgraph_is_dead());
+}
+
+/*
+ * Return places alone hook single returns, so the hooks call their own handler, the graph
+ * core's return and theirs in one; the core's own handler, which hands a return to its
+ * client's retfunc (the way when another client hooks single returns too), reads the same.
+ */
+SELFTEST(kretprobe_regs_core_handler)
+{
+    const struct trace_event_call *warm = rregs_probe("rwarm", "arch_regs_fixture");
+    rregs_remove("rwarm"); /* binds the return places' client, if nothing had yet */
+    EXPECT(warm != NULL);
+    EXPECT(!fgraph_regs_return_force_core(true));
+    rregs_run(t, arch_regs_fixture, "arch_regs_fixture");
+    rregs_run(t, arch_regs_fixture_notrace, "arch_regs_fixture_notrace");
+    /* The partial hook too: the return value, the stack and the return address. */
+    ASSERT_EQ(kprobe_command("r:selftest/rcore arch_regs_fixture $retval %dx %sp %ip"), 0);
+    const struct trace_event_call *part = trace_event_find("selftest", "rcore");
+    EXPECT(part && trace_event_enable(part, true) == 0);
+    trace_clear(-1);
+    struct pt_regs want;
+    ftrace_test_regs_want(&want);
+    arch_regs_fixture_call(&want, arch_regs_fixture);
+    struct rregs_record r[RREGS_MAX_RECORDS];
+    unsigned n = part ? rregs_collect(part, r, RREGS_MAX_RECORDS) : 0;
+    rregs_remove("rcore");
+    EXPECT_EQ(n, 1);
+    if (n == 1) {
+        EXPECT_EQ(r[0].arg[0], rregs_value_of("ax"));
+        EXPECT_EQ(r[0].arg[1], rregs_value_of("dx"));
+        EXPECT(r[0].arg[2] < (unsigned long)&want && (unsigned long)&want - r[0].arg[2] < 1024);
+        EXPECT_EQ(r[0].arg[3], r[0].ret_ip);
+    }
+    EXPECT(fgraph_regs_return_force_core(false));
+    EXPECT(!fgraph_regs_return_force_core(false));
 }
 
 /*

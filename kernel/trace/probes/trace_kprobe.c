@@ -12,8 +12,10 @@
  * whatever the number of probes), which looks up the places armed at the site and writes
  * their records. Return places are on a second shared op, kretprobe_ops, which needs no
  * registers at the entry: its own plain trampoline calls its handler straight, and that
- * hooks the call's return through the function graph core (fgraph_push_return); the
- * record is written when the function returns, with the registers as the function left
+ * hooks the call's return through the function graph core (its push inline,
+ * fgraph_push_return_in; the int3 path calls fgraph_push_return); the record is written
+ * when the function returns, by the return hooks' handler (kretprobe_regs_return, the
+ * graph core's return and the probe's in one), with the registers as the function left
  * them (every one, or only those the event's arguments read: struct kprobe_event's
  * partial_regs). Only function entries can be probed: SYM or
  * SYM+0 (an offset inside the call instruction is EILSEQ, as on Linux; a later one EINVAL
