@@ -23,11 +23,12 @@
  * few dozen instructions more (function_graph's returns never pay for it), or
  * return_to_handler_partial for probes that read only what it saves. Those hooks call the
  * core's ftrace_return_to_handler_regs, or, while one client alone hooks single returns,
- * its own regs return handler, built around the same inline return (fgraph_inline.h). Two hooks on
- * one call (function_graph and a return probe, two return probes) stack two frames on one slot, the
- * later one's return being the earlier one's hook; the regs hook reloads every register before it
- * goes on, so a hook after it sees the return as the function left it, and a partial hook is never
- * pushed above a regs hook (arch_ftrace_regs_return_hook).
+ * its own regs return handler, built around the same inline return (fgraph_inline.h).
+ * Two hooks on one call (function_graph and a return probe, two return probes) stack two
+ * frames on one slot, the later one's return being the earlier one's hook; the regs hook
+ * reloads every register before it goes on, so a hook after it sees the return as the
+ * function left it, and a partial hook is never pushed above a regs hook
+ * (arch_ftrace_regs_return_hook).
  */
 #include <arch/asm_calls.h>
 #include <arch/cpu.h>
