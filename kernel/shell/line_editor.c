@@ -51,11 +51,15 @@ static void shell_history_add(const char *line)
 
 /* In one write, so that a kernel message from another CPU or an interrupt cannot land
  * inside it: the console writes each call whole. */
+static size_t shell_format_prompt(char *buf, size_t size)
+{
+    return (size_t)scnprintf(buf, size, "fentros:%s# ", shell_cwd());
+}
+
 static void shell_print_prompt(void)
 {
     char prompt[SHELL_PATH_MAX + 16];
-    int n = scnprintf(prompt, sizeof(prompt), "fentros:%s# ", shell_cwd());
-    shell_terminal_write(prompt, (size_t)n);
+    shell_terminal_write(prompt, shell_format_prompt(prompt, sizeof(prompt)));
 }
 
 /*
@@ -68,11 +72,14 @@ static void shell_print_prompt(void)
  */
 void shell_editor_redraw(const struct shell_editor *ed)
 {
-    char out[4 + SHELL_PATH_MAX + 16 + SHELL_LINE_MAX + 1];
-    int n = scnprintf(out, sizeof(out), "\r\x1b[Kfentros:%s# ", shell_cwd());
-    size_t len = ed->len < sizeof(out) - (size_t)n ? ed->len : sizeof(out) - (size_t)n;
+    static const char clear[] = "\r\x1b[K";
+    char out[sizeof(clear) - 1 + SHELL_PATH_MAX + 16 + SHELL_LINE_MAX];
+    size_t n = sizeof(clear) - 1;
+    memcpy(out, clear, n);
+    n += shell_format_prompt(out + n, sizeof(out) - n);
+    size_t len = ed->len < sizeof(out) - n ? ed->len : sizeof(out) - n;
     memcpy(out + n, ed->line, len);
-    shell_terminal_write(out, (size_t)n + len);
+    shell_terminal_write(out, n + len);
 }
 
 void shell_editor_init(struct shell_editor *ed) { memset(ed, 0, sizeof(*ed)); }
