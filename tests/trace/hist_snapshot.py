@@ -1,8 +1,7 @@
 """onmax($wakeup_lat).snapshot(): under a load that wakes threads, the swap it keeps is the
 one of the largest latency across every entry, as the hist file's own entries show, and
-the snapshot holds the sched_switch of the key that made it as its CPU's last record (the
-swap comes right after the switch's commit, at 1 CPU too). The snapshot outlives the
-trigger."""
+the snapshot holds the sched_switch of the key that made it (the swap comes after the
+switch's commit, at 1 CPU too). The snapshot outlives the trigger."""
 
 import re
 
@@ -64,17 +63,13 @@ def test_swap_of_the_largest_latency(sh):
              f"the swap says {value}", hist[-12:])
     sh.run(f"echo '!{TRIGGER}' >> {SWITCH}/trigger")
     snap = tf.read_trace(sh, "snapshot")
-    # The swap comes after the commit of the switch that made it: that switch is in it, the
-    # last record of its CPU (the trigger runs on that CPU with interrupts off, so nothing
-    # else is recorded there before the swap).
+    # The swap comes after the commit of the switch that made it: that switch is in it.
+    # (Not necessarily as its CPU's last record: a swap that finds a writer inside on its
+    # CPU is finished later by a cross-CPU call, trace_snapshot.c.)
     switches = [e for e in snap.events if e.kind == "event" and e.name == "sched_switch"
                 and int(e.fields["next_pid"]) == pid]
     sh.check(switches, f"the snapshot has no sched_switch to pid {pid} "
              f"({len(snap.events)} events)")
-    made = switches[-1]
-    after = [e for e in snap.events if e.cpu == made.cpu and e.lineno > made.lineno]
-    sh.check(not after, f"the snapshot has records after the switch that made it on CPU "
-             f"{made.cpu}", [f"line {e.lineno}: {e.kind} {e.name}" for e in after[:5]])
     # Its sched_waking is not required: the swap of another maximum may have come between
     # the waking and the switch, and a swap keeps what the live buffer recorded since the
     # swap before it, as on Linux, whose swaps trade the two buffers without clearing either.
